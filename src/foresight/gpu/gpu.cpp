@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Name tables and lookups of the Gpu description.
+#include "foresight/gpu/gpu.h"
+
+namespace foresight {
+
+namespace {
+constexpr const char* kInstrClassNames[kNumInstrClasses] = {"fp32", "fp64", "int", "sfu",
+                                                             "tensor", "ldst", "control"};
+}  // namespace
+
+std::string Provenance::str() const {
+  switch (kind) {
+    case Kind::Datasheet: return "datasheet";
+    case Kind::Paper: return "paper:" + detail;
+    case Kind::Measured: return "measured:" + detail;
+    case Kind::Estimate: return detail.empty() ? "estimate" : "estimate:" + detail;
+  }
+  return "estimate";
+}
+
+const char* instrClassName(InstrClass c) { return kInstrClassNames[static_cast<int>(c)]; }
+
+std::optional<InstrClass> parseInstrClass(const std::string& name) {
+  for (int i = 0; i < kNumInstrClasses; ++i) {
+    if (name == kInstrClassNames[i]) return static_cast<InstrClass>(i);
+  }
+  return std::nullopt;
+}
+
+const MemoryLevel* Gpu::memoryLevel(const std::string& levelName) const {
+  for (const MemoryLevel& level : memory) {
+    if (level.name == levelName) return &level;
+  }
+  return nullptr;
+}
+
+const MemoryLevel* Gpu::memoryForResource(const std::string& resource) const {
+  for (const MemoryLevel& level : memory) {
+    if (level.resource == resource) return &level;
+  }
+  return nullptr;
+}
+
+std::string Gpu::computeCapability() const {
+  return std::to_string(ccMajor) + "." + std::to_string(ccMinor);
+}
+
+}  // namespace foresight

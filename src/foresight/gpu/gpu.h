@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `Gpu`: an immutable description of one GPU, loaded from TOML (docs/gpu-format.md). Models read
+/// it; nothing mutates it after loading. Canonical units: clocks in GHz, sizes in bytes,
+/// latencies and gaps in SM cycles, bandwidths in GB/s (1e9 B/s, whole GPU).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foresight/gpu/quantity.h"
+
+namespace foresight {
+
+/// Instruction classes: each maps to one pipeline of the SM. The order is the TOML order.
+enum class InstrClass { Fp32, Fp64, Int, Sfu, Tensor, Ldst, Control };
+inline constexpr int kNumInstrClasses = 7;
+/// TOML / report name of an instruction class ("fp32", "fp64", "int", "sfu", "tensor", "ldst",
+/// "control").
+[[nodiscard]] const char* instrClassName(InstrClass c);
+[[nodiscard]] std::optional<InstrClass> parseInstrClass(const std::string& name);
+
+/// How a memory serialises the lanes of one warp request (PORPLE's serialCondition classes).
+enum class Serialization {
+  Line,     ///< one transaction per distinct line (`line` bytes) touched by the warp
+  Sector,   ///< one transaction per distinct sector (`sector` bytes) touched by the warp
+  Address,  ///< one transaction per distinct address (constant memory: broadcast or serialise)
+  Bank,     ///< bank conflicts: distinct words in one bank serialise (shared memory)
+};
+
+/// Which unit shares one instance of a memory (PORPLE's shareScope).
+enum class Scope { Sm, Device };
+
+/// Register allocation granularity of the occupancy rules (CUDA occupancy calculator).
+enum class RegisterGranularity { Warp, Block };
+
+/// Per-SM and per-block resource limits and allocation rules.
+struct GpuLimits {
+  Param<int> threadsPerSm;
+  Param<int> warpsPerSm;
+  Param<int> blocksPerSm;
+  Param<int> threadsPerBlock;
+  Param<int> registersPerSm;        ///< 32-bit registers per SM.
+  Param<int> registersPerThread;    ///< Largest register count one thread may use.
+  Param<int> registersPerBlock;     ///< Largest register count one block may use.
+  Param<int> registerAllocUnit;     ///< Registers are allocated in multiples of this.
+  RegisterGranularity registerGranularity = RegisterGranularity::Warp;
+  Param<int> warpAllocGranularity;  ///< Block granularity: warps rounded up to a multiple of this.
+  Param<int> registerFilePartitions;  ///< Warp granularity: the register file is split this many ways.
+  Param<long long> sharedPerSm;     ///< Shared memory per SM usable by blocks, bytes.
+  Param<long long> sharedPerBlock;  ///< Largest shared memory per block (opt-in maximum), bytes.
+  Param<long long> sharedAllocUnit;  ///< Shared memory allocated in multiples of this, bytes.
+  Param<long long> sharedReservedPerBlock;  ///< Driver-reserved shared memory per block, bytes.
+};
+
+/// One pipeline: the latency of a dependent instruction and the gap (reciprocal throughput)
+/// between two independent warp instructions of the class on one scheduler.
+struct Pipeline {
+  Param<double> latency;  ///< cycles from issue to a dependent issue
+  Param<double> gap;      ///< cycles between two issues of this class on one scheduler
+};
+
+/// One level of the memory hierarchy (PORPLE's MSL concepts).
+struct MemoryLevel {
+  std::string name;          ///< Unique name, also the TOML table name ("l2", "shared", ...).
+  std::string resource;      ///< Bound-vocabulary resource it is charged to ("l2", "dram", ...).
+  bool softwareManaged = false;  ///< Data can be placed in it explicitly (PORPLE swmng = Y).
+  bool writable = true;          ///< Kernels may write it (PORPLE rw).
+  Scope scope = Scope::Device;
+  Serialization serialization = Serialization::Sector;
+  Param<long long> size;                  ///< bytes
+  std::optional<Param<long long>> line;    ///< bytes; cache line / segment
+  std::optional<Param<long long>> sector;  ///< bytes; smallest transfer
+  std::optional<Param<int>> banks;
+  std::optional<Param<int>> bankWidth;     ///< bytes per bank word (4, or 8 in Kepler 8-byte mode)
+  Param<double> latency;                   ///< cycles, unloaded hit latency of this level
+  std::optional<Param<double>> bandwidth;  ///< GB/s, whole GPU (summed over SMs for SM scope)
+  std::vector<std::string> lower;          ///< Next levels on a miss (PORPLE lowerLevels).
+};
+
+/// Parameters of the MWP-CWP model family (Hong & Kim 2009; CGPredict's variant).
+struct MwpCwpParams {
+  Param<double> memLatency;         ///< Mem_LD: DRAM access latency, cycles
+  Param<double> departureDelayCoal;    ///< Departure_del_coal, cycles
+  Param<double> departureDelayUncoal;  ///< Departure_del_uncoal, cycles
+  Param<double> issueCycles;        ///< Issue_cycles: cycles to issue one warp instruction
+  Param<double> memBandwidth;       ///< Mem_Bandwidth, GB/s
+  // CGPredict's variant (cgpredict.md §4.3, §7); optional, absent on GPUs without an L2.
+  std::optional<Param<double>> l2Latency;          ///< mem_ld_L2, cycles
+  std::optional<Param<double>> l2DepartureDelay;   ///< dd_L2, cycles
+  std::optional<Param<double>> dramDepartureDelay;  ///< dd_dram, cycles
+  std::optional<Param<double>> instCycles;         ///< inst_cycle, cycles per warp instruction
+};
+
+/// A whole GPU description.
+struct Gpu {
+  std::string name;          ///< Preset / file name, e.g. "h100".
+  std::string fullName;      ///< Marketing name, e.g. "NVIDIA H100 SXM5 80GB".
+  std::string architecture;  ///< Family: tesla, fermi, kepler, maxwell, pascal, volta, ampere, hopper.
+  int ccMajor = 0;           ///< Compute capability, major.
+  int ccMinor = 0;           ///< Compute capability, minor.
+  std::string sourceFile;    ///< Where it was loaded from ("gpus/h100.toml" for presets).
+
+  Param<int> smCount;
+  Param<double> clockGhz;        ///< SM clock used for cycles -> seconds
+  Param<int> warpSize;
+  Param<int> schedulersPerSm;
+  Param<double> issueWidth;      ///< warp instructions per cycle per scheduler
+  GpuLimits limits;
+  /// Indexed by InstrClass; empty for a class the GPU has no unit for (fp64 on CC 1.0, tensor
+  /// before Volta). fp32, int, sfu, ldst and control are always present.
+  std::array<std::optional<Pipeline>, kNumInstrClasses> pipelines;
+  std::vector<MemoryLevel> memory;
+  MwpCwpParams mwpCwp;
+
+  /// The pipeline of a class, or nullptr when the GPU has none.
+  [[nodiscard]] const Pipeline* pipeline(InstrClass c) const {
+    const auto& p = pipelines[static_cast<int>(c)];
+    return p ? &*p : nullptr;
+  }
+  /// The memory level with this name, or nullptr.
+  [[nodiscard]] const MemoryLevel* memoryLevel(const std::string& levelName) const;
+  /// The first memory level charged to this resource ("dram", "l2", "shared", ...), or nullptr.
+  [[nodiscard]] const MemoryLevel* memoryForResource(const std::string& resource) const;
+  /// "9.0"
+  [[nodiscard]] std::string computeCapability() const;
+};
+
+}  // namespace foresight

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// TOML → Gpu, section by section, through the strict `TableReader` (support/toml_reader.h),
+/// followed by cross-field checks (miss paths name existing levels, bank memories give banks).
+#include "foresight/gpu/gpu_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "foresight/support/edit_distance.h"
+#include "foresight/support/toml_reader.h"
+
+namespace foresight {
+
+namespace {
+
+/// Converts a bandwidth given per SM per cycle into GB/s for the whole GPU.
+void normalizeBandwidth(Param<double>& bw, const Gpu& gpu) {
+  if (bw.unit == "B/cycle/SM") bw.value *= gpu.smCount.value * gpu.clockGhz.value;
+}
+
+void readLimits(TableReader& r, GpuLimits& l) {
+  l.threadsPerSm = r.param<int>("threads_per_sm", Dim::Count);
+  l.warpsPerSm = r.param<int>("warps_per_sm", Dim::Count);
+  l.blocksPerSm = r.param<int>("blocks_per_sm", Dim::Count);
+  l.threadsPerBlock = r.param<int>("threads_per_block", Dim::Count);
+  l.registersPerSm = r.param<int>("registers_per_sm", Dim::Count);
+  l.registersPerThread = r.param<int>("registers_per_thread", Dim::Count);
+  l.registersPerBlock = r.param<int>("registers_per_block", Dim::Count);
+  l.registerAllocUnit = r.param<int>("register_alloc_unit", Dim::Count);
+  l.registerGranularity = r.choice("register_granularity", {"warp", "block"}) == "block"
+                              ? RegisterGranularity::Block
+                              : RegisterGranularity::Warp;
+  l.warpAllocGranularity = r.param<int>("warp_alloc_granularity", Dim::Count);
+  l.registerFilePartitions = r.param<int>("register_file_partitions", Dim::Count);
+  l.sharedPerSm = r.param<long long>("shared_per_sm", Dim::Bytes);
+  l.sharedPerBlock = r.param<long long>("shared_per_block", Dim::Bytes);
+  l.sharedAllocUnit = r.param<long long>("shared_alloc_unit", Dim::Bytes);
+  l.sharedReservedPerBlock = r.param<long long>("shared_reserved_per_block", Dim::Bytes);
+  r.finish();
+  if (r.failed()) return;
+  // Values that later divide or bound loops must be positive.
+  const std::pair<const char*, long long> positive[] = {
+      {"threads_per_sm", l.threadsPerSm.value},     {"warps_per_sm", l.warpsPerSm.value},
+      {"blocks_per_sm", l.blocksPerSm.value},       {"threads_per_block", l.threadsPerBlock.value},
+      {"registers_per_sm", l.registersPerSm.value}, {"register_alloc_unit", l.registerAllocUnit.value},
+      {"warp_alloc_granularity", l.warpAllocGranularity.value},
+      {"register_file_partitions", l.registerFilePartitions.value},
+      {"shared_alloc_unit", l.sharedAllocUnit.value}};
+  for (const auto& [key, value] : positive) {
+    if (value <= 0) return r.failHere(std::string("'limits.") + key + "' must be positive");
+  }
+}
+
+}  // namespace
+
+Expected<Provenance> parseProvenance(std::string_view text) {
+  Provenance p;
+  const auto colon = text.find(':');
+  const std::string_view head = text.substr(0, colon);
+  const std::string_view tail = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  if (head == "datasheet" && colon == std::string_view::npos) {
+    p.kind = Provenance::Kind::Datasheet;
+  } else if (head == "paper" && !tail.empty()) {
+    p.kind = Provenance::Kind::Paper;
+  } else if (head == "measured" && tail.size() == 10 && tail[4] == '-' && tail[7] == '-' &&
+             std::all_of(tail.begin(), tail.end(), [](char c) { return std::isdigit(c) || c == '-'; })) {
+    p.kind = Provenance::Kind::Measured;
+  } else if (head == "estimate") {
+    p.kind = Provenance::Kind::Estimate;
+  } else {
+    return makeError("provenance '" + std::string(text) +
+                     "' is not one of 'datasheet', 'paper:<seed>', 'measured:<YYYY-MM-DD>', "
+                     "'estimate[:<note>]'");
+  }
+  p.detail = std::string(tail);
+  return p;
+}
+
+Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& sourceName) {
+  toml::table root;
+  try {
+    root = toml::parse(text, sourceName);
+  } catch (const toml::parse_error& e) {
+    return makeError(std::string(e.description()), sourceName,
+                     static_cast<int>(e.source().begin.line),
+                     static_cast<int>(e.source().begin.column));
+  }
+
+  Error error;
+  Gpu gpu;
+  gpu.sourceFile = sourceName;
+  TableReader top(root, "", sourceName, &error);
+
+  if (const toml::table* t = top.table("gpu")) {
+    TableReader r(*t, "gpu", sourceName, &error);
+    gpu.name = r.string("name");
+    gpu.fullName = r.string("full_name");
+    gpu.architecture = r.choice("architecture", {"tesla", "fermi", "kepler", "maxwell", "pascal",
+                                                 "volta", "turing", "ampere", "ada", "hopper",
+                                                 "blackwell"});
+    const std::string cc = r.string("compute_capability");
+    r.finish();
+    if (!r.failed()) {
+      const auto dot = cc.find('.');
+      bool ok = dot != std::string::npos && dot > 0 && dot + 1 < cc.size();
+      if (ok) {
+        try {
+          size_t used = 0;
+          gpu.ccMajor = std::stoi(cc.substr(0, dot), &used);
+          ok = used == dot;
+          gpu.ccMinor = std::stoi(cc.substr(dot + 1), &used);
+          ok = ok && used == cc.size() - dot - 1;
+        } catch (const std::exception&) {
+          ok = false;
+        }
+      }
+      if (!ok) r.failHere("'gpu.compute_capability' must look like \"9.0\", got \"" + cc + "\"");
+    }
+  }
+
+  if (const toml::table* t = top.table("sm")) {
+    TableReader r(*t, "sm", sourceName, &error);
+    gpu.smCount = r.param<int>("count", Dim::Count);
+    gpu.clockGhz = r.param<double>("clock", Dim::Frequency);
+    gpu.warpSize = r.param<int>("warp_size", Dim::Count);
+    gpu.schedulersPerSm = r.param<int>("schedulers", Dim::Count);
+    gpu.issueWidth = r.param<double>("issue_width", Dim::IssueRate);
+    r.finish();
+    if (!r.failed() && (gpu.smCount.value <= 0 || gpu.clockGhz.value <= 0 ||
+                        gpu.warpSize.value <= 0 || gpu.schedulersPerSm.value <= 0 ||
+                        gpu.issueWidth.value <= 0)) {
+      r.failHere("every value in [sm] must be positive");
+    }
+  }
+
+  if (const toml::table* t = top.table("limits")) {
+    TableReader r(*t, "limits", sourceName, &error);
+    readLimits(r, gpu.limits);
+  }
+
+  if (const toml::table* t = top.table("pipelines")) {
+    TableReader r(*t, "pipelines", sourceName, &error);
+    static const InstrClass kRequired[] = {InstrClass::Fp32, InstrClass::Int, InstrClass::Sfu,
+                                           InstrClass::Ldst, InstrClass::Control};
+    for (int i = 0; i < kNumInstrClasses; ++i) {
+      const auto cls = static_cast<InstrClass>(i);
+      const std::string name = instrClassName(cls);
+      const bool required =
+          std::find(std::begin(kRequired), std::end(kRequired), cls) != std::end(kRequired);
+      const toml::table* pt = required ? r.table(name) : r.optionalTable(name);
+      if (!pt) continue;
+      TableReader p(*pt, "pipelines." + name, sourceName, &error);
+      Pipeline pipe;
+      pipe.latency = p.param<double>("latency", Dim::Cycles);
+      pipe.gap = p.param<double>("gap", Dim::Cycles);
+      p.finish();
+      if (!p.failed() && pipe.gap.value <= 0) p.failHere("'pipelines." + name + ".gap' must be positive");
+      gpu.pipelines[i] = pipe;
+    }
+    r.finish();
+  }
+
+  if (const toml::table* t = top.table("memory")) {
+    TableReader r(*t, "memory", sourceName, &error);
+    for (const std::string& name : r.keys()) {
+      const toml::table* mt = r.table(name);
+      if (!mt) break;
+      TableReader m(*mt, "memory." + name, sourceName, &error);
+      MemoryLevel level;
+      level.name = name;
+      level.resource = m.choice("resource", {"shared", "l1", "l2", "dram", "constant", "texture"});
+      level.softwareManaged = m.choice("managed", {"software", "hardware"}) == "software";
+      level.writable = m.choice("access", {"read", "read-write"}) == "read-write";
+      level.scope = m.choice("scope", {"sm", "device"}) == "sm" ? Scope::Sm : Scope::Device;
+      const std::string serialization = m.choice("serialization", {"line", "sector", "address", "bank"});
+      level.serialization = serialization == "line"      ? Serialization::Line
+                            : serialization == "address" ? Serialization::Address
+                            : serialization == "bank"    ? Serialization::Bank
+                                                         : Serialization::Sector;
+      level.size = m.param<long long>("size", Dim::Bytes);
+      level.line = m.optionalParam<long long>("line", Dim::Bytes);
+      level.sector = m.optionalParam<long long>("sector", Dim::Bytes);
+      level.banks = m.optionalParam<int>("banks", Dim::Count);
+      level.bankWidth = m.optionalParam<int>("bank_width", Dim::Bytes);
+      level.latency = m.param<double>("latency", Dim::Cycles);
+      level.bandwidth = m.optionalParam<double>("bandwidth", Dim::Bandwidth);
+      level.lower = m.stringArray("lower");
+      m.finish();
+      if (m.failed()) break;
+      if (level.serialization == Serialization::Bank && (!level.banks || !level.bankWidth)) {
+        m.failHere("'memory." + name + "' has serialization \"bank\" and needs 'banks' and 'bank_width'");
+      } else if (level.serialization == Serialization::Line && !level.line) {
+        m.failHere("'memory." + name + "' has serialization \"line\" and needs 'line'");
+      } else if (level.serialization == Serialization::Sector && !level.sector) {
+        m.failHere("'memory." + name + "' has serialization \"sector\" and needs 'sector'");
+      }
+      gpu.memory.push_back(std::move(level));
+    }
+    if (!r.failed() && gpu.memory.empty()) r.failHere("[memory] must describe at least one level");
+    // Every name on a miss path must be a level of this file.
+    std::vector<std::string> names;
+    for (const MemoryLevel& level : gpu.memory) names.push_back(level.name);
+    for (const MemoryLevel& level : gpu.memory) {
+      for (const std::string& lower : level.lower) {
+        if (r.failed()) break;
+        if (std::find(names.begin(), names.end(), lower) == names.end()) {
+          const toml::node* node = t->get(level.name);
+          r.failAt(node ? *node : static_cast<const toml::node&>(*t),
+                   "'memory." + level.name + ".lower' names '" + lower +
+                       "', which is not a memory level" + didYouMean(lower, names));
+        }
+      }
+    }
+    if (!r.failed() && !gpu.memoryForResource("dram")) {
+      r.failHere("[memory] needs a level with resource = \"dram\"");
+    }
+  }
+
+  if (const toml::table* t = top.table("mwp_cwp")) {
+    TableReader r(*t, "mwp_cwp", sourceName, &error);
+    MwpCwpParams& m = gpu.mwpCwp;
+    m.memLatency = r.param<double>("mem_latency", Dim::Cycles);
+    m.departureDelayCoal = r.param<double>("departure_delay_coal", Dim::Cycles);
+    m.departureDelayUncoal = r.param<double>("departure_delay_uncoal", Dim::Cycles);
+    m.issueCycles = r.param<double>("issue_cycles", Dim::Cycles);
+    m.memBandwidth = r.param<double>("mem_bandwidth", Dim::Bandwidth);
+    m.l2Latency = r.optionalParam<double>("l2_latency", Dim::Cycles);
+    m.l2DepartureDelay = r.optionalParam<double>("l2_departure_delay", Dim::Cycles);
+    m.dramDepartureDelay = r.optionalParam<double>("dram_departure_delay", Dim::Cycles);
+    m.instCycles = r.optionalParam<double>("inst_cycles", Dim::Cycles);
+    r.finish();
+    if (!r.failed() && (m.departureDelayCoal.value <= 0 || m.departureDelayUncoal.value <= 0 ||
+                        m.issueCycles.value <= 0 || m.memBandwidth.value <= 0)) {
+      r.failHere("mwp_cwp departure delays, issue_cycles and mem_bandwidth must be positive");
+    }
+  }
+  top.finish();
+  if (!error.message.empty()) return error;
+
+  normalizeBandwidth(gpu.mwpCwp.memBandwidth, gpu);
+  for (MemoryLevel& level : gpu.memory) {
+    if (level.bandwidth) normalizeBandwidth(*level.bandwidth, gpu);
+  }
+  return gpu;
+}
+
+Expected<Gpu> loadGpuFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return makeError("cannot read GPU description '" + path + "'");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return loadGpuFromString(buffer.str(), path);
+}
+
+}  // namespace foresight

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Name tables of the IR enums.
+#include "foresight/ir/kernel_ir.h"
+
+namespace foresight {
+
+const char* memorySpaceName(MemorySpace s) {
+  switch (s) {
+    case MemorySpace::Global: return "global";
+    case MemorySpace::Shared: return "shared";
+    case MemorySpace::Local: return "local";
+    case MemorySpace::Constant: return "constant";
+    case MemorySpace::Texture: return "texture";
+  }
+  return "global";
+}
+
+}  // namespace foresight

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `KernelIR`: what one warp of a kernel executes, the common language of all frontends and
+/// models. Basic blocks hold instructions; each instruction has a class (→ pipeline), register
+/// operands (→ dependences), and optionally a memory access with per-lane addresses or a
+/// pattern summary. Blocks carry how often one warp executes them (trip counts and branch
+/// probabilities already folded in); loops keep their trip count and where it came from.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/workload_summary.h"
+
+namespace foresight {
+
+/// Address space of a memory instruction.
+enum class MemorySpace { Global, Shared, Local, Constant, Texture };
+/// "global", "shared", "local", "constant", "texture".
+[[nodiscard]] const char* memorySpaceName(MemorySpace s);
+
+/// One warp-level memory access.
+struct MemoryAccess {
+  MemorySpace space = MemorySpace::Global;
+  bool isStore = false;
+  int widthBytes = 4;  ///< bytes per lane
+  /// Byte address per lane for a representative execution (negative = inactive lane); empty
+  /// when only a pattern summary is known.
+  std::vector<long long> laneAddresses;
+  /// Pattern summary when lane addresses are absent (or to override them).
+  std::optional<AccessClass> pattern;
+  std::optional<double> transactionsPerInst;  ///< override of the counted transactions
+};
+
+/// One instruction as executed by a warp.
+struct Instruction {
+  std::string opcode;  ///< as the frontend saw it ("FFMA", "ld.global.f32", "comp")
+  InstrClass cls = InstrClass::Fp32;
+  std::vector<int> dst;  ///< destination virtual registers
+  std::vector<int> src;  ///< source virtual registers
+  std::optional<MemoryAccess> memory;
+  bool barrier = false;  ///< __syncthreads / BAR.SYNC
+  double flops = 0;      ///< floating-point operations per lane (2 for an FMA)
+};
+
+/// Where a loop's trip count came from.
+enum class TripCountSource { Known, FromLaunch, Hinted };
+
+/// A natural loop over basic blocks.
+struct Loop {
+  int header = 0;              ///< index of the header block
+  std::vector<int> blocks;     ///< indices of the blocks in the loop body (header included)
+  double tripCount = 1;
+  TripCountSource source = TripCountSource::Known;
+};
+
+/// A basic block.
+struct BasicBlock {
+  std::string label;
+  std::vector<Instruction> instructions;
+  std::vector<int> successors;
+  double executionsPerWarp = 1;  ///< dynamic executions by one warp, all loops folded in
+};
+
+/// Per-thread resources reported by the compiler or the frontend.
+struct ThreadResources {
+  int registers = 0;             ///< 0 = unknown
+  long long staticSharedBytes = 0;  ///< per block
+  long long localBytes = 0;         ///< per thread (spills, stack)
+};
+
+/// One kernel.
+struct KernelIR {
+  std::string name;
+  std::vector<BasicBlock> blocks;
+  std::vector<Loop> loops;
+  ThreadResources resources;
+};
+
+}  // namespace foresight

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The MWP-CWP equations. Each line follows the digest's equation of the same name; ambiguity
+/// resolutions are marked with the digest's label (A5, A16, ...).
+#include "foresight/model/mwp_cwp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace foresight {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double waves(double x, bool quantize) { return quantize ? std::ceil(x) : x; }
+
+}  // namespace
+
+MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
+  MwpCwpResult r;
+  const WorkloadSummary& w = in.workload;
+  r.n = in.activeBlocksPerSm * in.warpsPerBlock;
+  r.rep = waves(in.blocks / (in.activeBlocksPerSm * in.activeSms), in.quantizeWaves);
+
+  // Hong & Kim know coalesced and uncoalesced only; constant (broadcast) accesses are one
+  // transaction per warp and are charged as coalesced.
+  const double uncoalInsts = w.mem(AccessClass::Uncoalesced).insts;
+  const double coalInsts = w.mem(AccessClass::Coalesced).insts + w.mem(AccessClass::Constant).insts;
+  const double memInsts = uncoalInsts + coalInsts;
+  const double uncoalPerMw = w.mem(AccessClass::Uncoalesced).transactionsPerInst;
+
+  r.compCycles = in.issueCycles * w.totalInsts();
+  if (memInsts <= 0) {
+    // Not in the paper [C]: without memory instructions the warps' issue serialises.
+    r.timeCase = MwpCwpResult::Case::NoMemory;
+    r.mwp = r.mwpWithoutBwFull = r.mwpPeakBw = kInf;
+    r.cwpFull = 1;
+    r.cwp = 1;
+    r.execCycles = r.compCycles * r.n * r.rep;
+    r.totalCycles = r.execCycles;
+    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+    return r;
+  }
+
+  const double weightUncoal = uncoalInsts / memInsts;
+  const double weightCoal = coalInsts / memInsts;
+  r.memLUncoal = in.memLatency + (uncoalPerMw - 1) * in.departureDelayUncoal;
+  r.memLCoal = in.memLatency;
+  r.memL = r.memLUncoal * weightUncoal + r.memLCoal * weightCoal;
+  r.departureDelay = in.departureDelayUncoal * uncoalPerMw * weightUncoal +
+                     in.departureDelayCoal * weightCoal;
+  r.mwpWithoutBwFull = r.memL / r.departureDelay;
+  const double mwpWithoutBw = std::min(r.mwpWithoutBwFull, r.n);
+  r.bwPerWarp = in.clockGhz * w.loadBytesPerWarp / r.memL;
+  r.mwpPeakBw = in.memBandwidthGBs / (r.bwPerWarp * in.activeSms);
+  r.mwp = std::min({mwpWithoutBw, r.mwpPeakBw, r.n});
+
+  r.memCycles = r.memLUncoal * uncoalInsts + r.memLCoal * coalInsts;
+  r.cwpFull = (r.memCycles + r.compCycles) / r.compCycles;
+  r.cwp = std::min(r.cwpFull, r.n);
+  const double compP = r.compCycles / memInsts;
+
+  if (r.mwp == r.n && r.cwp == r.n) {
+    r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
+    r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
+  } else if (r.cwp >= r.mwp || r.compCycles > r.memCycles) {
+    r.timeCase = MwpCwpResult::Case::MemoryBound;
+    r.execCycles = (r.memCycles * r.n / r.mwp + compP * (r.mwp - 1)) * r.rep;
+  } else {
+    r.timeCase = MwpCwpResult::Case::ComputeBound;
+    r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
+  }
+  r.synchCost = r.departureDelay * (r.mwp - 1) * w.synchInsts * in.activeBlocksPerSm * r.rep;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return r;
+}
+
+MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in) {
+  MwpCwpResult r;
+  const WorkloadSummary& w = in.workload;
+  r.n = in.activeBlocksPerSm * in.warpsPerBlock;
+  // Eq. 15: batch = no_blocks / B on CGPredict's one-SM GPU; generalised to several SMs by
+  // dividing by the active SMs as Hong & Kim's #Rep does. Ceil as chosen in cgpredict.md §6.2.
+  r.rep = std::ceil(in.blocks / (in.activeBlocksPerSm * in.activeSms));
+  r.mwpPeakBw = kInf;
+
+  const auto dramTransactions = [](const MemoryClassStats& s) {
+    return s.dramTransactionsPerInst < 0 ? s.transactionsPerInst : s.dramTransactionsPerInst;
+  };
+  // Eqs. 1-3 for coalesced and uncoalesced classes.
+  const auto latencyAndDelay = [&](const MemoryClassStats& s, double* latency, double* delay) {
+    const double d = dramTransactions(s);
+    if (d <= 1) {
+      *latency = in.l2Latency + (s.transactionsPerInst - 1) * in.l2DepartureDelay;
+    } else {
+      *latency = in.l2Latency + in.dramLatency + (d - 1) * in.dramDepartureDelay;
+    }
+    *delay = std::max(s.transactionsPerInst * in.l2DepartureDelay, d * in.dramDepartureDelay);
+  };
+  const MemoryClassStats& coal = w.mem(AccessClass::Coalesced);
+  const MemoryClassStats& uncoal = w.mem(AccessClass::Uncoalesced);
+  const MemoryClassStats& cnst = w.mem(AccessClass::Constant);
+  double depCoal = 0, depUncoal = 0;
+  latencyAndDelay(coal, &r.memLCoal, &depCoal);
+  latencyAndDelay(uncoal, &r.memLUncoal, &depUncoal);
+  // Eqs. 4-5 for the constant class.
+  const double dConst = dramTransactions(cnst);
+  r.memLConst = in.l2Latency + dConst * in.dramLatency;
+  const double depConst = cnst.transactionsPerInst * in.l2DepartureDelay + dConst * in.dramDepartureDelay;
+
+  const double memInsts = w.memInsts();
+  r.compCycles = in.instCycles * w.totalInsts();  // Eq. 12
+  if (memInsts <= 0) {
+    r.timeCase = MwpCwpResult::Case::NoMemory;
+    r.mwp = r.mwpWithoutBwFull = kInf;
+    r.cwpFull = r.cwp = 1;
+    r.execCycles = r.compCycles * r.n * r.rep;
+    r.totalCycles = r.execCycles;
+    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+    return r;
+  }
+  // Eqs. 6-8.
+  r.memCycles = r.memLCoal * coal.insts + r.memLUncoal * uncoal.insts + r.memLConst * cnst.insts;
+  r.memL = r.memCycles / memInsts;
+  r.departureDelay = (depCoal * coal.insts + depUncoal * uncoal.insts + depConst * cnst.insts) / memInsts;
+  // Eqs. 13-14.
+  r.mwpWithoutBwFull = r.memL / r.departureDelay;
+  r.mwp = std::min(r.mwpWithoutBwFull, r.n);
+  r.cwpFull = (r.memCycles + r.compCycles) / r.compCycles;
+  r.cwp = std::min(r.cwpFull, r.n);
+  // Eqs. 16-17 (× MWP, not × (MWP−1); no separate MWP = CWP = N case).
+  if (r.cwp >= r.mwp) {
+    r.timeCase = MwpCwpResult::Case::MemoryBound;
+    r.execCycles = (r.memCycles * r.n / r.mwp + (r.compCycles / memInsts) * r.mwp) * r.rep;
+  } else {
+    r.timeCase = MwpCwpResult::Case::ComputeBound;
+    r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
+  }
+  // Eq. 23: barriers cost (MWP−1) departure delays each, per active block and batch.
+  r.synchCost = r.departureDelay * (r.mwp - 1) * w.synchInsts * in.activeBlocksPerSm * r.rep;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return r;
+}
+
+Bound mwpCwpBound(const MwpCwpResult& r, MwpCwpVariant variant, std::string* explanation) {
+  auto say = [&](const char* text) {
+    if (explanation) *explanation = text;
+  };
+  if (r.timeCase == MwpCwpResult::Case::NoMemory) {
+    say("no global memory instructions: instruction issue alone sets the time");
+    return {Resource::Issue, BoundMode::Throughput};
+  }
+  // The memory side is bandwidth-limited when the peak-bandwidth term is the smallest MWP bound,
+  // otherwise limited by the departure delay between requests; both are memory throughput.
+  const double mwpUncapped = std::min(r.mwpWithoutBwFull, r.mwpPeakBw);
+  if (variant == MwpCwpVariant::Grophecy) {
+    // GROPHECY (grophecy.md §6, A16): the smallest of MWP, CWP−1 and N−1, uncapped.
+    const double cwpMinus1 = r.cwpFull - 1;
+    const double nMinus1 = r.n - 1;
+    if (nMinus1 < mwpUncapped && nMinus1 < cwpMinus1) {
+      say("N-1 is the smallest of MWP, CWP-1 and N-1: too few active warps (parallelism-bound)");
+      return {Resource::Parallelism, BoundMode::Latency};
+    }
+    if (mwpUncapped <= cwpMinus1) {
+      say("MWP is the smallest of MWP, CWP-1 and N-1: memory-bound");
+      return {Resource::Dram, BoundMode::Throughput};
+    }
+    say("CWP-1 is the smallest of MWP, CWP-1 and N-1: compute-bound");
+    return {Resource::Issue, BoundMode::Throughput};
+  }
+  switch (r.timeCase) {
+    case MwpCwpResult::Case::NotEnoughWarps:
+      say("MWP = CWP = N: not enough warps to hide memory or computation (parallelism-bound)");
+      return {Resource::Parallelism, BoundMode::Latency};
+    case MwpCwpResult::Case::MemoryBound:
+      say(variant == MwpCwpVariant::CGPredict ? "CWP >= MWP: memory-bound"
+                                              : "CWP >= MWP (or computation exceeds memory time): memory-bound");
+      return {Resource::Dram, BoundMode::Throughput};
+    case MwpCwpResult::Case::ComputeBound:
+    case MwpCwpResult::Case::NoMemory:
+      break;
+  }
+  say("MWP > CWP: compute-bound, memory latency hidden by other warps' computation");
+  return {Resource::Issue, BoundMode::Throughput};
+}
+
+Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const ThreadResources& resources,
+                                   const Launch& launch, const Gpu& gpu,
+                                   const ModelOptions& options) {
+  if (launch.blocks() <= 0 || launch.threadsPerBlock() <= 0) {
+    return makeError("the launch has no blocks or no threads per block");
+  }
+  BlockResources block;
+  block.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
+  block.registersPerThread = resources.registers;
+  block.sharedPerBlock = resources.staticSharedBytes + launch.dynamicSharedBytes;
+  Expected<Occupancy> occupancy = computeOccupancy(gpu, block);
+  if (!occupancy) return std::move(occupancy).takeError();
+
+  MwpCwpInputs in;
+  in.workload = workload;
+  in.blocks = static_cast<double>(launch.blocks());
+  in.warpsPerBlock = occupancy->warpsPerBlock;
+  // A5: Active_SMs_eff = min(#SMs, Blocks); the last term of Eq. 8 is ceil(Blocks / Active_SMs).
+  in.activeSms = std::min<double>(gpu.smCount.value, in.blocks);
+  in.activeBlocksPerSm = std::min<double>(occupancy->blocksPerSm, std::ceil(in.blocks / in.activeSms));
+  in.clockGhz = gpu.clockGhz.value;
+  in.memLatency = gpu.mwpCwp.memLatency.value;
+  in.departureDelayCoal = gpu.mwpCwp.departureDelayCoal.value;
+  in.departureDelayUncoal = gpu.mwpCwp.departureDelayUncoal.value;
+  in.issueCycles = gpu.mwpCwp.issueCycles.value;
+  in.memBandwidthGBs = gpu.mwpCwp.memBandwidth.value;
+  in.quantizeWaves = options.quantizeWaves;
+
+  Prediction p;
+  p.model = "mwp-cwp";
+  p.variant = mwpCwpVariantName(options.variant);
+  MwpCwpResult r;
+  if (options.variant == MwpCwpVariant::CGPredict) {
+    const MwpCwpParams& m = gpu.mwpCwp;
+    const std::pair<const char*, const std::optional<Param<double>>*> needed[] = {
+        {"l2_latency", &m.l2Latency},
+        {"l2_departure_delay", &m.l2DepartureDelay},
+        {"dram_departure_delay", &m.dramDepartureDelay},
+        {"inst_cycles", &m.instCycles}};
+    for (const auto& [key, param] : needed) {
+      if (!param->has_value()) {
+        return makeError(std::string("the cgpredict variant needs mwp_cwp.") + key +
+                             ", which GPU '" + gpu.name + "' does not give",
+                         gpu.sourceFile, 0);
+      }
+    }
+    in.l2Latency = m.l2Latency->value;
+    in.dramLatency = m.memLatency.value;
+    in.l2DepartureDelay = m.l2DepartureDelay->value;
+    in.dramDepartureDelay = m.dramDepartureDelay->value;
+    in.instCycles = m.instCycles->value;
+    r = evaluateCGPredict(in);
+  } else {
+    r = evaluateHongKim(in);
+  }
+
+  p.cycles = r.totalCycles;
+  p.seconds = r.seconds;
+  p.occupancy = *occupancy;
+  p.bound = mwpCwpBound(r, options.variant, &p.boundExplanation);
+
+  const bool cg = options.variant == MwpCwpVariant::CGPredict;
+  auto add = [&](const char* name, double value, const char* note) {
+    p.values.push_back({name, value, note});
+  };
+  add("N", r.n, "active warps per SM");
+  add("Active_blocks_per_SM", in.activeBlocksPerSm, "resident blocks per SM (Eq. 8)");
+  add("Active_SMs", in.activeSms, "SMs with work");
+  add(cg ? "batch" : "Rep", r.rep, "waves of blocks per SM");
+  add("Mem_L", r.memL, "average memory latency, cycles");
+  add("Departure_delay", r.departureDelay, "cycles between two memory requests");
+  add("MWP_Without_BW_full", r.mwpWithoutBwFull, "Mem_L / Departure_delay");
+  if (!cg) {
+    add("BW_per_warp", r.bwPerWarp, "GB/s one warp draws");
+    add("MWP_peak_BW", r.mwpPeakBw, "warps the DRAM bandwidth sustains");
+  }
+  add("MWP", r.mwp, "memory warp parallelism");
+  add("Comp_cycles", r.compCycles, "computation cycles per warp");
+  add("Mem_cycles", r.memCycles, "memory waiting cycles per warp");
+  add("CWP_full", r.cwpFull, "(Mem_cycles + Comp_cycles) / Comp_cycles");
+  add("CWP", r.cwp, "computation warp parallelism");
+  add("Exec_cycles", r.execCycles, "cycles without synchronisation");
+  add("Synch_cost", r.synchCost, "cycles of barrier cost");
+
+  // Busy time of the two resources the model knows: issue slots and DRAM bandwidth.
+  const double totalWarps = in.blocks * in.warpsPerBlock;
+  const double issueBusy = r.compCycles * totalWarps / in.activeSms;
+  const double dramBytes = workload.memInsts() * workload.loadBytesPerWarp * totalWarps;
+  const double dramBytesPerCycle = in.memBandwidthGBs / in.clockGhz;
+  const double dramBusy = dramBytes / dramBytesPerCycle;
+  const double denom = p.cycles > 0 ? p.cycles : 1;
+  p.resources.push_back({Resource::Issue, issueBusy, issueBusy / denom});
+  p.resources.push_back({Resource::Dram, dramBusy, dramBusy / denom});
+
+  if (workload.mem(AccessClass::Constant).insts > 0 && !cg) {
+    p.warnings.push_back("Hong & Kim have no constant class: constant accesses are charged as coalesced");
+  }
+  if (cg && (workload.mem(AccessClass::Coalesced).dramTransactionsPerInst < 0 ||
+             workload.mem(AccessClass::Uncoalesced).dramTransactionsPerInst < 0 ||
+             workload.mem(AccessClass::Constant).dramTransactionsPerInst < 0) &&
+      workload.memInsts() > 0) {
+    p.warnings.push_back("no L2 miss estimate given: every transaction is assumed to reach DRAM");
+  }
+  if (resources.registers == 0) {
+    p.warnings.push_back("registers per thread unknown: occupancy ignores the register limit");
+  }
+  return p;
+}
+
+const char* mwpCwpVariantName(MwpCwpVariant v) {
+  switch (v) {
+    case MwpCwpVariant::HongKim: return "hong-kim";
+    case MwpCwpVariant::Grophecy: return "grophecy";
+    case MwpCwpVariant::CGPredict: return "cgpredict";
+  }
+  return "grophecy";
+}
+
+std::optional<MwpCwpVariant> parseMwpCwpVariant(const std::string& name) {
+  if (name == "hong-kim") return MwpCwpVariant::HongKim;
+  if (name == "grophecy") return MwpCwpVariant::Grophecy;
+  if (name == "cgpredict") return MwpCwpVariant::CGPredict;
+  return std::nullopt;
+}
+
+}  // namespace foresight

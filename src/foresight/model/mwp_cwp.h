@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The MWP-CWP model family: Hong & Kim (ISCA'09) as used by GROPHECY (grophecy.md §6,
+/// lai-teg-and-bound.md §2.2), GROPHECY's bottleneck label, and CGPredict's variant
+/// (cgpredict.md §4.3, §6). The equations are pure functions of `MwpCwpInputs`, so the tests can
+/// feed them the digests' worked numbers directly; `predictMwpCwp` resolves those inputs from a
+/// workload, a launch and a GPU.
+///
+/// Sample (grophecy.md §10.3, tiled MatMul on FX5600):
+///   N = 24, Mem_L = 420, Departure_delay = 4, MWP_peak_BW = 11.67, MWP = 11.67,
+///   Comp_cycles = 9328, Mem_cycles = 21420, CWP = 3.30, Rep = 52.08 → compute-bound,
+///   Exec = 11.68 M cycles + Synch_cost 0.33 M → 8.90 ms.
+#pragma once
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/kernel_ir.h"
+#include "foresight/ir/launch.h"
+#include "foresight/ir/workload_summary.h"
+#include "foresight/model/model_options.h"
+#include "foresight/model/prediction.h"
+#include "foresight/support/error.h"
+
+namespace foresight {
+
+/// Everything the MWP-CWP equations read (Table 2 and Table 5 of GROPHECY; Table 3 of CGPredict).
+struct MwpCwpInputs {
+  WorkloadSummary workload;       ///< per-thread counts
+  double blocks = 0;              ///< #Blocks of the launch
+  double warpsPerBlock = 0;
+  double activeBlocksPerSm = 0;   ///< Eq. 8, already capped by ceil(Blocks / Active_SMs)
+  double activeSms = 0;           ///< min(#SMs, Blocks)
+  double clockGhz = 0;            ///< Freq
+  double memLatency = 0;          ///< Mem_LD (cycles)
+  double departureDelayCoal = 0;
+  double departureDelayUncoal = 0;
+  double issueCycles = 0;
+  double memBandwidthGBs = 0;     ///< Mem_Bandwidth
+  // CGPredict's parameters (only its variant reads them).
+  double l2Latency = 0;           ///< mem_ld_L2
+  double dramLatency = 0;         ///< mem_ld_dram
+  double l2DepartureDelay = 0;    ///< dd_L2
+  double dramDepartureDelay = 0;  ///< dd_dram
+  double instCycles = 0;          ///< inst_cycle
+  bool quantizeWaves = false;     ///< ceil(Rep) / ceil(batch) instead of fractional
+};
+
+/// The equations' outputs, named as in the papers.
+struct MwpCwpResult {
+  double n = 0;                  ///< N, active warps per SM
+  double rep = 0;                ///< #Rep (HK) or batch (CGPredict)
+  double memLUncoal = 0;         ///< Mem_L_Uncoal (HK) or mem_l_uncoal (CGPredict)
+  double memLCoal = 0;           ///< Mem_L_Coal or mem_l_coal
+  double memLConst = 0;          ///< CGPredict mem_l_const (HK: folded into coalesced)
+  double memL = 0;               ///< Mem_L / mem_l
+  double departureDelay = 0;
+  double mwpWithoutBwFull = 0;   ///< Mem_L / Departure_delay, uncapped
+  double bwPerWarp = 0;          ///< GB/s (HK only)
+  double mwpPeakBw = 0;          ///< HK only; +inf for CGPredict
+  double mwp = 0;                ///< capped by N
+  double compCycles = 0;
+  double memCycles = 0;
+  double cwpFull = 0;
+  double cwp = 0;                ///< capped by N
+  double execCycles = 0;         ///< Exec_cycles_app (without synchronisation)
+  double synchCost = 0;
+  double totalCycles = 0;        ///< Exec_cycles_with_synch
+  double seconds = 0;
+  enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;
+};
+
+/// Hong & Kim's equations (grophecy.md §6), with the guard for Mem_insts = 0 (compute only).
+[[nodiscard]] MwpCwpResult evaluateHongKim(const MwpCwpInputs& in);
+
+/// CGPredict's equations (cgpredict.md Eqs. 1-18 and 23).
+[[nodiscard]] MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in);
+
+/// The bound a variant assigns to a result: Hong & Kim's case selection, or GROPHECY's
+/// comparison of MWP, CWP-1 and N-1 (uncapped values; grophecy.md §6, A16).
+[[nodiscard]] Bound mwpCwpBound(const MwpCwpResult& r, MwpCwpVariant variant,
+                                std::string* explanation);
+
+/// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the
+/// variant; fills a Prediction. Errors when the block cannot run or a variant's GPU parameter
+/// is missing.
+[[nodiscard]] Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload,
+                                                 const ThreadResources& resources,
+                                                 const Launch& launch, const Gpu& gpu,
+                                                 const ModelOptions& options);
+
+}  // namespace foresight

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Rendering of PredictionView as text and JSON.
+#include "foresight/report/prediction_view.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace foresight {
+
+namespace {
+
+std::string dim3Text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+
+/// Seconds in the unit that keeps 1-3 digits before the point.
+std::string timeText(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.3f} us", seconds * 1e6);
+}
+
+std::string numberText(double v) {
+  if (std::isinf(v)) return "inf";
+  if (v != 0 && (std::fabs(v) >= 1e7 || std::fabs(v) < 1e-3)) return fmt::format("{:.4g}", v);
+  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.4f}", v);
+}
+
+nlohmann::json dim3Json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
+
+}  // namespace
+
+void PredictionView::printText(std::ostream& os) const {
+  const Prediction& p = prediction_;
+  const Gpu& gpu = *context_.gpu;
+  os << fmt::format("input      {} ({} frontend)\n", context_.input, context_.frontend);
+  os << fmt::format("kernel     {}\n", context_.kernel);
+  os << fmt::format("gpu        {}: {}, {} SMs at {:.3f} GHz\n", gpu.name, gpu.fullName,
+                    gpu.smCount.value, gpu.clockGhz.value);
+  os << fmt::format("model      {} ({} variant)\n", p.model, p.variant);
+  os << fmt::format("launch     grid {}, block {}: {} blocks of {} threads\n",
+                    dim3Text(context_.launch.grid), dim3Text(context_.launch.block),
+                    context_.launch.blocks(), context_.launch.threadsPerBlock());
+  os << "\n";
+  os << fmt::format("time       {} ({:.0f} cycles)\n", timeText(p.seconds), p.cycles);
+  os << fmt::format("occupancy  {} blocks/SM, {} warps/SM ({:.1f}%), limited by {}\n",
+                    p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100.0 * p.occupancy.fraction,
+                    occupancyLimiterName(p.occupancy.limiter));
+  os << fmt::format("bound      {} ({}): {}\n", resourceName(p.bound.resource),
+                    boundModeName(p.bound.mode), p.boundExplanation);
+  for (const char* headline : {"MWP", "CWP"}) {
+    if (const NamedValue* v = p.value(headline)) {
+      os << fmt::format("{:<10} {}\n", headline, numberText(v->value));
+    }
+  }
+  os << "\nmodel values\n";
+  for (const NamedValue& v : p.values) {
+    os << fmt::format("  {:<20} {:>14}  {}\n", v.name, numberText(v.value), v.note);
+  }
+  os << "\nresources (busy cycles per SM if alone, utilization of the predicted time)\n";
+  for (const ResourceUse& r : p.resources) {
+    os << fmt::format("  {:<12} {:>14.0f}  {:6.1f}%\n", resourceName(r.resource), r.busyCycles,
+                      100.0 * r.utilization);
+  }
+  if (!p.warnings.empty()) {
+    os << "\nwarnings\n";
+    for (const std::string& w : p.warnings) os << "  - " << w << "\n";
+  }
+}
+
+nlohmann::json PredictionView::toJson() const {
+  const Prediction& p = prediction_;
+  nlohmann::json j;
+  j["input"] = context_.input;
+  j["frontend"] = context_.frontend;
+  j["kernel"] = context_.kernel;
+  j["gpu"] = context_.gpu->name;
+  j["model"] = p.model;
+  j["variant"] = p.variant;
+  j["launch"] = {{"grid", dim3Json(context_.launch.grid)},
+                 {"block", dim3Json(context_.launch.block)},
+                 {"dynamic_shared_bytes", context_.launch.dynamicSharedBytes}};
+  j["occupancy"] = {{"blocks_per_sm", p.occupancy.blocksPerSm},
+                    {"warps_per_sm", p.occupancy.warpsPerSm},
+                    {"warps_per_block", p.occupancy.warpsPerBlock},
+                    {"fraction", p.occupancy.fraction},
+                    {"limiter", occupancyLimiterName(p.occupancy.limiter)}};
+  j["cycles"] = p.cycles;
+  j["time_s"] = p.seconds;
+  j["bound"] = {{"resource", resourceName(p.bound.resource)},
+                {"mode", boundModeName(p.bound.mode)},
+                {"explanation", p.boundExplanation}};
+  nlohmann::json resources = nlohmann::json::array();
+  for (const ResourceUse& r : p.resources) {
+    resources.push_back({{"name", resourceName(r.resource)},
+                         {"busy_cycles", r.busyCycles},
+                         {"utilization", r.utilization}});
+  }
+  j["resources"] = resources;
+  nlohmann::json values = nlohmann::json::object();
+  for (const NamedValue& v : p.values) {
+    values[v.name] = std::isinf(v.value) ? nlohmann::json(nullptr) : nlohmann::json(v.value);
+  }
+  j["values"] = values;
+  j["warnings"] = p.warnings;
+  return j;
+}
+
+}  // namespace foresight

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `PredictionView`: the report of `foresight predict` — what was predicted (input, kernel, GPU,
+/// model, launch) and the Prediction (time, occupancy, bound, model values, resources, warnings).
+///
+/// Sample text output:
+///   input      examples/summary/matmul-fx5600.toml (summary frontend)
+///   kernel     matmul_tiled
+///   gpu        fx5600: NVIDIA Quadro FX 5600, 16 SMs at 1.350 GHz
+///   model      mwp-cwp (grophecy variant)
+///   launch     grid 50x50x1, block 16x16x1: 2500 blocks of 256 threads
+///
+///   time       8.900 ms (12015398 cycles)
+///   occupancy  3 blocks/SM, 24 warps/SM (100.0%), limited by warps
+///   bound      issue (throughput): CWP-1 is the smallest of MWP, CWP-1 and N-1: compute-bound
+///   MWP        11.67
+///   CWP        3.30
+///   ...
+#pragma once
+
+#include <string>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/launch.h"
+#include "foresight/model/prediction.h"
+#include "foresight/report/view.h"
+
+namespace foresight {
+
+/// What was predicted, for the report header.
+struct PredictionContext {
+  std::string input;     ///< input file path
+  std::string frontend;  ///< "summary"
+  std::string kernel;
+  const Gpu* gpu = nullptr;
+  Launch launch;
+};
+
+/// Text and JSON of one prediction.
+class PredictionView : public View {
+ public:
+  PredictionView(PredictionContext context, Prediction prediction)
+      : context_(std::move(context)), prediction_(std::move(prediction)) {}
+  [[nodiscard]] std::string name() const override { return "prediction"; }
+  void printText(std::ostream& os) const override;
+  [[nodiscard]] nlohmann::json toJson() const override;
+
+ private:
+  PredictionContext context_;
+  Prediction prediction_;
+};
+
+}  // namespace foresight

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Options shared by the commands that predict (predict, and later explain, explore, place):
+/// their CLI11 registration, and their conversion into library types.
+#pragma once
+
+#include <string>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/launch.h"
+#include "foresight/model/model_options.h"
+#include "foresight/support/error.h"
+
+namespace CLI {
+class App;
+}
+
+namespace foresight::cli {
+
+/// The common options as typed on the command line.
+struct CommonOptions {
+  std::string input;
+  std::string gpu = "h100";
+  std::string model = "auto";
+  std::string variant = "grophecy";
+  std::string kernel;
+  std::string grid;   ///< "X[,Y[,Z]]", empty = from the input
+  std::string block;  ///< "X[,Y[,Z]]", empty = from the input
+  bool quantizeWaves = false;
+  bool json = false;
+};
+
+/// Registers the common options on a subcommand.
+void addCommonOptions(CLI::App& sub, CommonOptions& options);
+
+/// ModelOptions from the typed names; an Error for an unknown model or variant.
+[[nodiscard]] Expected<ModelOptions> toModelOptions(const CommonOptions& options);
+
+/// The launch: the input's, with --grid / --block applied; an Error when neither gives one.
+[[nodiscard]] Expected<Launch> resolveLaunch(const CommonOptions& options,
+                                             const std::optional<Launch>& fromInput);
+
+/// Prints "foresight: <error>" on stderr and returns kExitError.
+int reportError(const Error& error);
+
+}  // namespace foresight::cli

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The foresight CLI: parse the command line, run the chosen subcommand, return its status.
+#include <CLI/CLI.hpp>
+
+#include "command.h"
+
+int main(int argc, char** argv) {
+  using namespace foresight::cli;
+  CLI::App app{"Foresight: predict, explain and improve GPU kernel performance without a GPU"};
+  app.set_version_flag("--version", "foresight 0.1.0");
+  app.require_subcommand(1);
+  std::function<int()> run;
+  for (const Command& command : commands()) {
+    CLI::App* sub = app.add_subcommand(command.name, command.summary);
+    std::function<int()> runner = command.setup(*sub);
+    sub->final_callback([&run, runner] { run = runner; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? kExitOk : kExitUsage;
+  }
+  return run ? run() : kExitUsage;
+}
