@@ -23,3 +23,48 @@ if ((${#missing[@]})); then
 else
   echo "setup: all build dependencies present" >&2
 fi
+
+# ---- Optional: nvdisasm / cuobjdump for the CUDA frontend's SASS path (docs/input-cuda.md) ----
+# The installed CUDA 13 toolkit has no disassembler. Debian's non-free `nvidia-cuda-toolkit`
+# 12.5 (experimental) ships nvdisasm/cuobjdump that decode CUDA-13 cubins for sm_75..sm_90a.
+# It is downloaded (not installed) with a private apt state under .tools/, so the system's apt
+# sources stay untouched, and unpacked into .tools/cuda-12.5/. Without it the frontend falls
+# back to PTX; a failed download only warns. Set FORESIGHT_SKIP_NVDISASM=1 to skip this step.
+fetch_nvdisasm() {
+  local root tools version mirror deb
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  tools="$root/.tools"
+  version="12.5.40~12.5.0-2+b1"
+  if [[ -x "$tools/cuda-12.5/usr/bin/nvdisasm" ]]; then
+    echo "setup: nvdisasm present ($tools/cuda-12.5/usr/bin/nvdisasm)" >&2
+    return 0
+  fi
+  mirror="$(awk '$1=="URIs:"{print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)"
+  [[ -n "$mirror" ]] || mirror="$(awk '$1=="deb"{print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)"
+  [[ -n "$mirror" ]] || mirror="http://deb.debian.org/debian"
+  mkdir -p "$tools/apt/lists/partial" "$tools/apt/cache/archives/partial"
+  cat >"$tools/apt/nonfree.list" <<LIST
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror experimental non-free
+LIST
+  local -a apt_opts=(
+    -o "Dir::Etc::SourceList=$tools/apt/nonfree.list" -o "Dir::Etc::SourceParts=/nonexistent"
+    -o "Dir::State::Lists=$tools/apt/lists" -o "Dir::Cache=$tools/apt/cache"
+    -o "Dir::Cache::pkgcache=$tools/apt/cache/pkgcache.bin"
+    -o "Dir::Cache::srcpkgcache=$tools/apt/cache/srcpkgcache.bin"
+    -o "APT::Sandbox::User=root" -qq)
+  echo "setup: fetching nvdisasm from Debian's nvidia-cuda-toolkit $version (non-free, ~88 MB) into .tools/" >&2
+  if ! apt-get "${apt_opts[@]}" update >&2 ||
+     ! (cd "$tools" && apt-get "${apt_opts[@]}" download "nvidia-cuda-toolkit=$version" >&2); then
+    echo "setup: WARNING: could not download nvidia-cuda-toolkit $version; the CUDA frontend" \
+         "will use its PTX fallback (no SASS). Re-run scripts/setup.sh when the mirror is reachable." >&2
+    return 0
+  fi
+  deb="$(ls "$tools"/nvidia-cuda-toolkit_12.5*.deb 2>/dev/null | head -n 1 || true)"
+  if [[ -z "$deb" ]] || ! dpkg-deb -x "$deb" "$tools/cuda-12.5"; then
+    echo "setup: WARNING: could not unpack the nvidia-cuda-toolkit package; PTX fallback applies" >&2
+    return 0
+  fi
+  rm -f "$deb"
+  echo "setup: $("$tools/cuda-12.5/usr/bin/nvdisasm" --version | tail -n 1)" >&2
+}
+if [[ "${FORESIGHT_SKIP_NVDISASM:-0}" != 1 ]]; then fetch_nvdisasm; fi

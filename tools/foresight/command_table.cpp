@@ -8,12 +8,22 @@ namespace foresight::cli {
 std::function<int()> setupGpus(CLI::App& sub);
 std::function<int()> setupGpu(CLI::App& sub);
 std::function<int()> setupPredict(CLI::App& sub);
+std::function<int()> setupExplore(CLI::App& sub);
+std::function<int()> setupCountPtx(CLI::App& sub);
+std::function<int()> setupIr(CLI::App& sub);
+std::function<int()> setupValidate(CLI::App& sub);
+std::function<int()> setupCalibrate(CLI::App& sub);
 
 std::span<const Command> commands() {
   static const Command kCommands[] = {
       {"gpus", "List the GPU presets", &setupGpus},
       {"gpu", "Show a GPU description (gpu show NAME|FILE)", &setupGpu},
       {"predict", "Predict a kernel's time, occupancy and bound", &setupPredict},
+      {"explore", "Rank the GPU code layouts of a skeleton (.sk)", &setupExplore},
+      {"count-ptx", "Count PTX instructions per marked block of a C function (skeleton comp values)", &setupCountPtx},
+      {"ir", "Dump the KernelIR of a CUDA kernel (.cu/.ptx/.cubin/.sass) for debugging", &setupIr},
+      {"calibrate", "On a machine with a GPU: microbenchmarks -> GPU description", &setupCalibrate},
+      {"validate", "Predicted vs measured times of the experiment corpus", &setupValidate},
   };
   return kCommands;
 }

@@ -33,19 +33,109 @@ Expected<Dim3> parseDim3(const std::string& text, const char* what) {
   return makeError(std::string("--") + what + " '" + text + "' has more than three extents");
 }
 
+/// "NAME=VALUE" → (NAME, VALUE); VALUE may be empty when `valueOptional`.
+Expected<std::pair<std::string, std::string>> splitAssignment(const std::string& text, const char* what,
+                                                              bool valueOptional) {
+  const size_t eq = text.find('=');
+  if (eq == 0 || (eq == std::string::npos && !valueOptional) || (eq != std::string::npos && eq + 1 == text.size())) {
+    return makeError(std::string(what) + " '" + text + "' must be NAME=VALUE");
+  }
+  if (eq == std::string::npos) return std::make_pair(text, std::string());
+  return std::make_pair(text.substr(0, eq), text.substr(eq + 1));
+}
+
+std::optional<long long> parseInteger(const std::string& text) {
+  try {
+    size_t used = 0;
+    const long long v = std::stoll(text, &used, 0);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+/// "FILE:LINE=VALUE" → SourceHint.
+Expected<SourceHint> parseHint(const std::string& text, const char* what) {
+  const size_t eq = text.rfind('=');
+  const size_t colon = text.rfind(':', eq);
+  SourceHint h;
+  if (eq == std::string::npos || colon == std::string::npos || colon == 0) {
+    return makeError(std::string(what) + " '" + text + "' must be FILE:LINE=VALUE");
+  }
+  h.file = text.substr(0, colon);
+  try {
+    size_t used = 0;
+    const std::string line = text.substr(colon + 1, eq - colon - 1);
+    h.line = std::stoi(line, &used);
+    if (used != line.size() || h.line <= 0) throw std::invalid_argument(line);
+    const std::string value = text.substr(eq + 1);
+    h.value = std::stod(value, &used);
+    if (used != value.size()) throw std::invalid_argument(value);
+  } catch (const std::exception&) {
+    return makeError(std::string(what) + " '" + text + "' must be FILE:LINE=VALUE with a positive line and a number");
+  }
+  return h;
+}
+
 }  // namespace
 
+Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
+  InputOptions in;
+  in.gpu = &gpu;
+  in.kernel = o.kernel;
+  Launch launch;
+  for (const std::string& d : o.defines) {
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(d, "-D", true);
+    if (!kv) return std::move(kv).takeError();
+    in.macros.push_back(*kv);
+    if (std::optional<long long> v = parseInteger(kv->second)) launch.macros[kv->first] = *v;
+  }
+  for (const std::string& a : o.args) {
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--arg", false);
+    if (!kv) return std::move(kv).takeError();
+    std::optional<long long> v = parseInteger(kv->second);
+    if (!v) return makeError("--arg '" + a + "': the value must be an integer");
+    launch.args[kv->first] = *v;
+  }
+  for (const std::string& t : o.trips) {
+    Expected<SourceHint> h = parseHint(t, "--trip");
+    if (!h) return std::move(h).takeError();
+    in.trips.push_back(*h);
+  }
+  for (const std::string& b : o.branches) {
+    Expected<SourceHint> h = parseHint(b, "--branch");
+    if (!h) return std::move(h).takeError();
+    in.branches.push_back(*h);
+  }
+  if (!o.grid.empty() && !o.block.empty()) {
+    Expected<Launch> dims = resolveLaunch(o, std::nullopt);
+    if (!dims) return std::move(dims).takeError();
+    launch.grid = dims->grid;
+    launch.block = dims->block;
+    in.launch = launch;
+  }
+  return in;
+}
+
 void addCommonOptions(CLI::App& sub, CommonOptions& o) {
-  sub.add_option("input", o.input, "Input file (.toml workload summary)")->required();
+  sub.add_option("input", o.input, "Input file (.toml workload summary; .sk skeleton; .cu, .ptx, .cubin, .sass)")->required();
   sub.add_option("--gpu", o.gpu, "GPU preset name or description file (.toml)")->capture_default_str();
-  sub.add_option("--model", o.model, "Model: auto | mwp-cwp")->capture_default_str();
-  sub.add_option("--variant", o.variant, "MWP-CWP variant: hong-kim | grophecy | cgpredict")
+  sub.add_option("--model", o.model, "Model")
+      ->check(CLI::IsMember({"auto", "mwp-cwp"}))
+      ->capture_default_str();
+  sub.add_option("--variant", o.variant, "MWP-CWP variant")
+      ->check(CLI::IsMember({"hong-kim", "grophecy", "cgpredict"}))
       ->capture_default_str();
   sub.add_option("--kernel", o.kernel, "Kernel to predict when the input has several");
   sub.add_option("--grid", o.grid, "Grid in blocks, X[,Y[,Z]] (overrides the input's)");
   sub.add_option("--block", o.block, "Block in threads, X[,Y[,Z]] (overrides the input's)");
-  sub.add_flag("--quantize-waves", o.quantizeWaves, "Round waves of blocks up to whole waves");
+  sub.add_flag("--quantize-waves", o.quantizeWaves, "Round Hong & Kim's waves (Rep) up to whole waves; cgpredict always does");
   sub.add_flag("--json", o.json, "Print one JSON object on stdout");
+  sub.add_option("-D", o.defines, "Macro for CUDA compilation or a skeleton, NAME[=VALUE] (repeatable)");
+  sub.add_option("--hints", o.hints, "Skeleton hints file: layout domains, a pinned layout, Table 3 costs");
+  sub.add_option("--arg", o.args, "Scalar kernel argument, NAME=VALUE (repeatable)");
+  sub.add_option("--trip", o.trips, "Trip count of a data-dependent loop, FILE:LINE=N (repeatable)");
+  sub.add_option("--branch", o.branches, "Taken probability of a data-dependent branch, FILE:LINE=P (repeatable)");
 }
 
 Expected<ModelOptions> toModelOptions(const CommonOptions& o) {

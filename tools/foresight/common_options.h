@@ -5,7 +5,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "foresight/frontend/input_options.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
 #include "foresight/model/model_options.h"
@@ -28,6 +30,11 @@ struct CommonOptions {
   std::string block;  ///< "X[,Y[,Z]]", empty = from the input
   bool quantizeWaves = false;
   bool json = false;
+  std::vector<std::string> defines;   ///< -D NAME[=VALUE] (CUDA inputs)
+  std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments
+  std::vector<std::string> trips;     ///< --trip FILE:LINE=N: loop trip counts
+  std::vector<std::string> branches;  ///< --branch FILE:LINE=P: branch-taken probabilities
+  std::string hints;  ///< --hints FILE: skeleton layout hints (domains, a pinned layout, Table 3)
 };
 
 /// Registers the common options on a subcommand.
@@ -39,6 +46,11 @@ void addCommonOptions(CLI::App& sub, CommonOptions& options);
 /// The launch: the input's, with --grid / --block applied; an Error when neither gives one.
 [[nodiscard]] Expected<Launch> resolveLaunch(const CommonOptions& options,
                                              const std::optional<Launch>& fromInput);
+
+/// InputOptions for loadInput(): the GPU, the launch when --grid and --block are both given
+/// (with --arg values and integer -D macros), -D macros, --trip and --branch hints. An Error
+/// for a malformed NAME=VALUE or FILE:LINE=VALUE.
+[[nodiscard]] Expected<InputOptions> toInputOptions(const CommonOptions& options, const Gpu& gpu);
 
 /// Prints "foresight: <error>" on stderr and returns kExitError.
 int reportError(const Error& error);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "foresight/frontend/input_options.h"
 #include "foresight/ir/launch.h"
 #include "foresight/model/predict.h"
 #include "foresight/support/error.h"
@@ -20,10 +21,13 @@ struct LoadedInput {
   std::string frontend;                ///< "summary"
   std::vector<KernelInput> kernels;    ///< at least one
   std::optional<Launch> launch;        ///< when the input file gives one
+  std::vector<std::string> notes;      ///< what the frontend could not derive or was hinted
 };
 
 /// Reads `path` with the frontend for its extension. Errors name the file (and line).
 [[nodiscard]] Expected<LoadedInput> loadInput(const std::string& path);
+/// Same, with the options frontends such as CUDA need (target GPU, launch, hints).
+[[nodiscard]] Expected<LoadedInput> loadInput(const std::string& path, const InputOptions& options);
 
 /// The kernel called `name`, or the only kernel when `name` is empty; an Error otherwise.
 [[nodiscard]] Expected<const KernelInput*> selectKernel(const LoadedInput& input,

@@ -28,6 +28,8 @@ enum class Serialization {
   Sector,   ///< one transaction per distinct sector (`sector` bytes) touched by the warp
   Address,  ///< one transaction per distinct address (constant memory: broadcast or serialise)
   Bank,     ///< bank conflicts: distinct words in one bank serialise (shared memory)
+  SegmentCc10,  ///< compute capability 1.0/1.1 half-warp coalescing ("segment-cc1.0")
+  SegmentCc12,  ///< compute capability 1.2/1.3 segment algorithm ("segment-cc1.2")
 };
 
 /// Which unit shares one instance of a memory (PORPLE's shareScope).
@@ -82,7 +84,7 @@ struct MemoryLevel {
 
 /// Parameters of the MWP-CWP model family (Hong & Kim 2009; CGPredict's variant).
 struct MwpCwpParams {
-  Param<double> memLatency;         ///< Mem_LD: DRAM access latency, cycles
+  Param<double> memLatency;         ///< Mem_LD: end-to-end DRAM access latency, cycles
   Param<double> departureDelayCoal;    ///< Departure_del_coal, cycles
   Param<double> departureDelayUncoal;  ///< Departure_del_uncoal, cycles
   Param<double> issueCycles;        ///< Issue_cycles: cycles to issue one warp instruction

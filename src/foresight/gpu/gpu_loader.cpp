@@ -56,6 +56,22 @@ void readLimits(TableReader& r, GpuLimits& l) {
   }
 }
 
+/// "YYYY-MM-DD" with a month 01-12 and a day that exists in that month.
+bool isCalendarDate(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  const int year = std::stoi(std::string(s.substr(0, 4)));
+  const int month = std::stoi(std::string(s.substr(5, 2)));
+  const int day = std::stoi(std::string(s.substr(8, 2)));
+  if (month < 1 || month > 12 || day < 1) return false;
+  static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (month == 2 && !leap) return day <= 28;
+  return day <= kDays[month - 1];
+}
+
 }  // namespace
 
 Expected<Provenance> parseProvenance(std::string_view text) {
@@ -65,16 +81,16 @@ Expected<Provenance> parseProvenance(std::string_view text) {
   const std::string_view tail = colon == std::string_view::npos ? "" : text.substr(colon + 1);
   if (head == "datasheet" && colon == std::string_view::npos) {
     p.kind = Provenance::Kind::Datasheet;
-  } else if (head == "paper" && !tail.empty()) {
+  } else if (head == "paper" && tail.size() == 3 &&
+             std::all_of(tail.begin(), tail.end(), [](char c) { return std::isdigit(c); })) {
     p.kind = Provenance::Kind::Paper;
-  } else if (head == "measured" && tail.size() == 10 && tail[4] == '-' && tail[7] == '-' &&
-             std::all_of(tail.begin(), tail.end(), [](char c) { return std::isdigit(c) || c == '-'; })) {
+  } else if (head == "measured" && isCalendarDate(tail)) {
     p.kind = Provenance::Kind::Measured;
   } else if (head == "estimate") {
     p.kind = Provenance::Kind::Estimate;
   } else {
     return makeError("provenance '" + std::string(text) +
-                     "' is not one of 'datasheet', 'paper:<seed>', 'measured:<YYYY-MM-DD>', "
+                     "' is not one of 'datasheet', 'paper:<3-digit seed>', 'measured:<YYYY-MM-DD>', "
                      "'estimate[:<note>]'");
   }
   p.detail = std::string(tail);
@@ -177,11 +193,14 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.softwareManaged = m.choice("managed", {"software", "hardware"}) == "software";
       level.writable = m.choice("access", {"read", "read-write"}) == "read-write";
       level.scope = m.choice("scope", {"sm", "device"}) == "sm" ? Scope::Sm : Scope::Device;
-      const std::string serialization = m.choice("serialization", {"line", "sector", "address", "bank"});
-      level.serialization = serialization == "line"      ? Serialization::Line
-                            : serialization == "address" ? Serialization::Address
-                            : serialization == "bank"    ? Serialization::Bank
-                                                         : Serialization::Sector;
+      const std::string serialization = m.choice(
+          "serialization", {"line", "sector", "address", "bank", "segment-cc1.0", "segment-cc1.2"});
+      level.serialization = serialization == "line"            ? Serialization::Line
+                            : serialization == "address"       ? Serialization::Address
+                            : serialization == "bank"          ? Serialization::Bank
+                            : serialization == "segment-cc1.0" ? Serialization::SegmentCc10
+                            : serialization == "segment-cc1.2" ? Serialization::SegmentCc12
+                                                               : Serialization::Sector;
       level.size = m.param<long long>("size", Dim::Bytes);
       level.line = m.optionalParam<long long>("line", Dim::Bytes);
       level.sector = m.optionalParam<long long>("sector", Dim::Bytes);
@@ -192,7 +211,21 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.lower = m.stringArray("lower");
       m.finish();
       if (m.failed()) break;
-      if (level.serialization == Serialization::Bank && (!level.banks || !level.bankWidth)) {
+      const std::pair<const char*, long long> sizes[] = {
+          {"size", level.size.value},
+          {"line", level.line ? level.line->value : 1},
+          {"sector", level.sector ? level.sector->value : 1},
+          {"banks", level.banks ? level.banks->value : 1},
+          {"bank_width", level.bankWidth ? level.bankWidth->value : 1}};
+      const char* nonPositive = nullptr;
+      for (const auto& [key, value] : sizes) {
+        if (value <= 0 && !nonPositive) nonPositive = key;
+      }
+      if (nonPositive) {
+        const toml::node* node = mt->get(nonPositive);
+        m.failAt(node ? *node : static_cast<const toml::node&>(*mt),
+                 "'memory." + name + "." + nonPositive + "' must be positive");
+      } else if (level.serialization == Serialization::Bank && (!level.banks || !level.bankWidth)) {
         m.failHere("'memory." + name + "' has serialization \"bank\" and needs 'banks' and 'bank_width'");
       } else if (level.serialization == Serialization::Line && !level.line) {
         m.failHere("'memory." + name + "' has serialization \"line\" and needs 'line'");
@@ -209,7 +242,10 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       for (const std::string& lower : level.lower) {
         if (r.failed()) break;
         if (std::find(names.begin(), names.end(), lower) == names.end()) {
-          const toml::node* node = t->get(level.name);
+          const toml::node* levelNode = t->get(level.name);
+          const toml::node* node = levelNode && levelNode->as_table()
+                                       ? levelNode->as_table()->get("lower")
+                                       : levelNode;
           r.failAt(node ? *node : static_cast<const toml::node&>(*t),
                    "'memory." + level.name + ".lower' names '" + lower +
                        "', which is not a memory level" + didYouMean(lower, names));

@@ -32,6 +32,11 @@ struct MemoryAccess {
   /// Pattern summary when lane addresses are absent (or to override them).
   std::optional<AccessClass> pattern;
   std::optional<double> transactionsPerInst;  ///< override of the counted transactions
+  /// The address depends on data loaded from memory (CUDA frontend): `laneAddresses` is empty
+  /// and `pattern` / `transactionsPerInst` hold a conservative estimate.
+  bool dataDependent = false;
+  /// Shared memory: average bank wavefronts per execution (CUDA frontend); 0 = not computed.
+  double wavefrontsPerInst = 0;
 };
 
 /// One instruction as executed by a warp.
@@ -43,6 +48,8 @@ struct Instruction {
   std::optional<MemoryAccess> memory;
   bool barrier = false;  ///< __syncthreads / BAR.SYNC
   double flops = 0;      ///< floating-point operations per lane (2 for an FMA)
+  std::string sourceFile;  ///< source file of the instruction, when the frontend knows it
+  int sourceLine = 0;      ///< 1-based source line; 0 = unknown
 };
 
 /// Where a loop's trip count came from.

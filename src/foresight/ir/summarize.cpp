@@ -2,9 +2,12 @@
 /// \file
 /// KernelIR → WorkloadSummary. Every instruction is weighted by how often one warp executes its
 /// block. Global, constant and texture accesses are memory instructions; their class and
-/// transaction count come from the lane addresses under the GPU's coalescing rule (CC 1.0/1.1,
-/// CC 1.2/1.3, or 32-byte sectors on everything newer), or from the instruction's pattern summary.
+/// transaction count come from the lane addresses under the serialization rule the GPU
+/// description gives the memory (segment-cc1.0, segment-cc1.2, line, sector, address), or from the
+/// instruction's pattern summary.
 #include "foresight/ir/summarize.h"
+
+#include <algorithm>
 
 #include "foresight/memory/coalescing.h"
 
@@ -37,28 +40,50 @@ Expected<Classified> classify(const MemoryAccess& m, const Gpu& gpu) {
 
   Expected<AccessClass> pattern = classifyAccessClass(m.laneAddresses, m.widthBytes);
   if (!pattern) return std::move(pattern).takeError();
-  if (*pattern == AccessClass::Constant) {
-    out.cls = AccessClass::Constant;
-    out.transactions = 1;
-  } else if (gpu.ccMajor == 1 && gpu.ccMinor < 2) {
-    Expected<SegmentTransactions> t = countTransactionsCc10(m.laneAddresses, m.widthBytes);
-    if (!t) return std::move(t).takeError();
-    out.cls = t->coalesced ? AccessClass::Coalesced : AccessClass::Uncoalesced;
-    out.transactions = t->transactions;
-  } else if (gpu.ccMajor == 1) {
-    Expected<SegmentTransactions> t = countTransactionsCc12(m.laneAddresses, m.widthBytes);
-    if (!t) return std::move(t).takeError();
-    out.cls = t->coalesced ? AccessClass::Coalesced : AccessClass::Uncoalesced;
-    out.transactions = t->transactions;
-  } else {
-    SectorOptions options;
-    if (const MemoryLevel* dram = gpu.memoryForResource("dram"); dram && dram->sector) {
-      options.sectorBytes = dram->sector->value;
+
+  // The rule comes from the GPU description: the serialization of the memory the space lives in
+  // (PORPLE's serialCondition), not from the architecture's name.
+  const MemoryLevel* level = gpu.memoryForResource(m.space == MemorySpace::Constant ? "constant" : "dram");
+  if (!level) level = gpu.memoryForResource("dram");
+  switch (level->serialization) {
+    case Serialization::Address: {
+      // Constant memory: a broadcast costs one transaction, otherwise one per distinct address.
+      std::vector<long long> distinct;
+      for (long long a : m.laneAddresses) {
+        if (a >= 0 && std::find(distinct.begin(), distinct.end(), a) == distinct.end()) distinct.push_back(a);
+      }
+      out.cls = distinct.size() <= 1 ? AccessClass::Constant : AccessClass::Uncoalesced;
+      out.transactions = static_cast<double>(std::max<size_t>(1, distinct.size()));
+      break;
     }
-    Expected<SectorCount> t = countSectors(m.laneAddresses, m.widthBytes, options);
-    if (!t) return std::move(t).takeError();
-    out.cls = t->coalesced ? AccessClass::Coalesced : AccessClass::Uncoalesced;
-    out.transactions = t->sectors;
+    case Serialization::SegmentCc10:
+    case Serialization::SegmentCc12: {
+      // On compute capability 1.x a broadcast is not special: it goes through the coalescing rule
+      // (uncoalesced on 1.0, one segment per half-warp on 1.2; grophecy.md §10.3).
+      Expected<SegmentTransactions> t = level->serialization == Serialization::SegmentCc10
+                                            ? countTransactionsCc10(m.laneAddresses, m.widthBytes)
+                                            : countTransactionsCc12(m.laneAddresses, m.widthBytes);
+      if (!t) return std::move(t).takeError();
+      out.cls = t->coalesced ? AccessClass::Coalesced : AccessClass::Uncoalesced;
+      out.transactions = t->transactions;
+      break;
+    }
+    case Serialization::Line:
+    case Serialization::Sector:
+    case Serialization::Bank: {
+      SectorOptions options;
+      if (level->sector) options.sectorBytes = level->sector->value;
+      if (level->line) options.lineBytes = level->line->value;
+      // "line" serialization counts whole lines as the transactions (Fermi L1, 64-B TK1 L2).
+      if (level->serialization == Serialization::Line && level->line) options.sectorBytes = level->line->value;
+      Expected<SectorCount> t = countSectors(m.laneAddresses, m.widthBytes, options);
+      if (!t) return std::move(t).takeError();
+      out.cls = *pattern == AccessClass::Constant ? AccessClass::Constant
+                : t->coalesced                    ? AccessClass::Coalesced
+                                                  : AccessClass::Uncoalesced;
+      out.transactions = t->sectors;
+      break;
+    }
   }
   if (m.pattern) out.cls = *m.pattern;
   if (m.transactionsPerInst) out.transactions = *m.transactionsPerInst;

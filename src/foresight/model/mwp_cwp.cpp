@@ -234,8 +234,15 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
                          gpu.sourceFile, 0);
       }
     }
+    // mwp_cwp.mem_latency is end-to-end (Hong & Kim's Mem_LD); CGPredict's mem_ld_dram is what a
+    // DRAM access adds beyond the L2 (Eq. 2 adds both), so it is the difference.
     in.l2Latency = m.l2Latency->value;
-    in.dramLatency = m.memLatency.value;
+    in.dramLatency = m.memLatency.value - m.l2Latency->value;
+    if (in.dramLatency < 0) {
+      return makeError("mwp_cwp.mem_latency (" + std::to_string(m.memLatency.value) +
+                           ") is below mwp_cwp.l2_latency (" + std::to_string(m.l2Latency->value) + ")",
+                       gpu.sourceFile, 0);
+    }
     in.l2DepartureDelay = m.l2DepartureDelay->value;
     in.dramDepartureDelay = m.dramDepartureDelay->value;
     in.instCycles = m.instCycles->value;
@@ -275,7 +282,18 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   // Busy time of the two resources the model knows: issue slots and DRAM bandwidth.
   const double totalWarps = in.blocks * in.warpsPerBlock;
   const double issueBusy = r.compCycles * totalWarps / in.activeSms;
-  const double dramBytes = workload.memInsts() * workload.loadBytesPerWarp * totalWarps;
+  // DRAM bytes per warp: where a class states its DRAM transactions (L2 misses), those times the
+  // DRAM transaction size; otherwise Hong & Kim's Load_bytes_per_warp per memory instruction.
+  const MemoryLevel* dram = gpu.memoryForResource("dram");
+  const double transactionBytes = dram && dram->sector ? static_cast<double>(dram->sector->value)
+                                  : dram && dram->line ? static_cast<double>(dram->line->value)
+                                                       : 32.0;
+  double dramBytesPerWarp = 0;
+  for (const MemoryClassStats& c : workload.memory) {
+    dramBytesPerWarp += c.insts * (c.dramTransactionsPerInst >= 0 ? c.dramTransactionsPerInst * transactionBytes
+                                                                  : workload.loadBytesPerWarp);
+  }
+  const double dramBytes = dramBytesPerWarp * totalWarps;
   const double dramBytesPerCycle = in.memBandwidthGBs / in.clockGhz;
   const double dramBusy = dramBytes / dramBytesPerCycle;
   const double denom = p.cycles > 0 ? p.cycles : 1;
@@ -285,11 +303,17 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   if (workload.mem(AccessClass::Constant).insts > 0 && !cg) {
     p.warnings.push_back("Hong & Kim have no constant class: constant accesses are charged as coalesced");
   }
-  if (cg && (workload.mem(AccessClass::Coalesced).dramTransactionsPerInst < 0 ||
-             workload.mem(AccessClass::Uncoalesced).dramTransactionsPerInst < 0 ||
-             workload.mem(AccessClass::Constant).dramTransactionsPerInst < 0) &&
-      workload.memInsts() > 0) {
+  const bool missingMissEstimate = std::any_of(
+      workload.memory.begin(), workload.memory.end(),
+      [](const MemoryClassStats& c) { return c.insts > 0 && c.dramTransactionsPerInst < 0; });
+  if (cg && missingMissEstimate) {
     p.warnings.push_back("no L2 miss estimate given: every transaction is assumed to reach DRAM");
+  }
+  if (issueBusy > p.cycles * 1.001) {
+    p.warnings.push_back(
+        "the predicted time is below what instruction issue alone needs (" +
+        std::to_string(static_cast<long long>(issueBusy)) +
+        " cycles): the model's memory-bound case underestimates this compute-heavy kernel");
   }
   if (resources.registers == 0) {
     p.warnings.push_back("registers per thread unknown: occupancy ignores the register limit");

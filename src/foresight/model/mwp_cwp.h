@@ -37,11 +37,11 @@ struct MwpCwpInputs {
   double memBandwidthGBs = 0;     ///< Mem_Bandwidth
   // CGPredict's parameters (only its variant reads them).
   double l2Latency = 0;           ///< mem_ld_L2
-  double dramLatency = 0;         ///< mem_ld_dram
+  double dramLatency = 0;         ///< mem_ld_dram: what DRAM adds beyond the L2 (mem_latency - l2_latency)
   double l2DepartureDelay = 0;    ///< dd_L2
   double dramDepartureDelay = 0;  ///< dd_dram
   double instCycles = 0;          ///< inst_cycle
-  bool quantizeWaves = false;     ///< ceil(Rep) / ceil(batch) instead of fractional
+  bool quantizeWaves = false;     ///< ceil(Rep) instead of fractional (CGPredict always ceils batch)
 };
 
 /// The equations' outputs, named as in the papers.

@@ -24,12 +24,13 @@ std::string l2Text(const Gpu& g) {
 }  // namespace
 
 void GpuListView::printText(std::ostream& os) const {
-  os << fmt::format("{:<10} {:<12} {:<4} {:>4} {:>11} {:>11} {:>8}  {}\n", "name", "architecture",
-                    "cc", "SMs", "clock (GHz)", "DRAM (GB/s)", "L2 (MiB)", "full name");
+  os << fmt::format("{:<10} {:<12} {:<4} {:>4} {:>11} {:>11} {:>8}  {:<12} {}\n", "name",
+                    "architecture", "cc", "SMs", "clock (GHz)", "DRAM (GB/s)", "L2 (MiB)",
+                    "DRAM source", "full name");
   for (const Gpu& g : gpus_) {
-    os << fmt::format("{:<10} {:<12} {:<4} {:>4} {:>11.3f} {:>11.1f} {:>8}  {}\n", g.name,
+    os << fmt::format("{:<10} {:<12} {:<4} {:>4} {:>11.3f} {:>11.1f} {:>8}  {:<12} {}\n", g.name,
                       g.architecture, g.computeCapability(), g.smCount.value, g.clockGhz.value,
-                      g.mwpCwp.memBandwidth.value, l2Text(g), g.fullName);
+                      g.mwpCwp.memBandwidth.value, l2Text(g), headlineProvenance(g), g.fullName);
   }
 }
 

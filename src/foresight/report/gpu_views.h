@@ -3,8 +3,8 @@
 /// Views of GPU descriptions: the preset table of `foresight gpus`.
 ///
 /// Sample text output:
-///   name       architecture  cc   SMs  clock (GHz)  DRAM (GB/s)  L2 (MiB)  provenance
-///   fx5600     tesla         1.0  16   1.350        76.8         -         paper:000
+///   name       architecture cc    SMs clock (GHz) DRAM (GB/s) L2 (MiB)  DRAM source  full name
+///   fx5600     tesla        1.0    16       1.350        76.8        -  paper:000    NVIDIA Quadro FX 5600
 #pragma once
 
 #include <vector>

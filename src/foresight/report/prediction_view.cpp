@@ -21,11 +21,13 @@ std::string timeText(double seconds) {
   return fmt::format("{:.3f} us", seconds * 1e6);
 }
 
+/// Integers and large values to the unit, others to 4 significant digits.
 std::string numberText(double v) {
   if (std::isinf(v)) return "inf";
-  if (v != 0 && (std::fabs(v) >= 1e7 || std::fabs(v) < 1e-3)) return fmt::format("{:.4g}", v);
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{:.0f}", v);
-  return fmt::format("{:.4f}", v);
+  const double mag = std::fabs(v);
+  if (mag >= 1e15) return fmt::format("{:.4g}", v);
+  if (mag >= 1e4 || std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.4g}", v);
 }
 
 nlohmann::json dim3Json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
@@ -48,6 +50,11 @@ void PredictionView::printText(std::ostream& os) const {
   os << fmt::format("occupancy  {} blocks/SM, {} warps/SM ({:.1f}%), limited by {}\n",
                     p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100.0 * p.occupancy.fraction,
                     occupancyLimiterName(p.occupancy.limiter));
+  if (const NamedValue* active = p.value("Active_blocks_per_SM");
+      active && active->value < p.occupancy.blocksPerSm) {
+    os << fmt::format("           the grid fills {} of them per SM (fewer blocks than one wave)\n",
+                      active->value);
+  }
   os << fmt::format("bound      {} ({}): {}\n", resourceName(p.bound.resource),
                     boundModeName(p.bound.mode), p.boundExplanation);
   for (const char* headline : {"MWP", "CWP"}) {
@@ -59,7 +66,7 @@ void PredictionView::printText(std::ostream& os) const {
   for (const NamedValue& v : p.values) {
     os << fmt::format("  {:<20} {:>14}  {}\n", v.name, numberText(v.value), v.note);
   }
-  os << "\nresources (busy cycles per SM if alone, utilization of the predicted time)\n";
+  os << "\nresources (cycles each would need alone; share of the predicted time)\n";
   for (const ResourceUse& r : p.resources) {
     os << fmt::format("  {:<12} {:>14.0f}  {:6.1f}%\n", resourceName(r.resource), r.busyCycles,
                       100.0 * r.utilization);

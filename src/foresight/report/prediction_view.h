@@ -10,11 +10,11 @@
 ///   model      mwp-cwp (grophecy variant)
 ///   launch     grid 50x50x1, block 16x16x1: 2500 blocks of 256 threads
 ///
-///   time       8.900 ms (12015398 cycles)
+///   time       8.900 ms (12015208 cycles)
 ///   occupancy  3 blocks/SM, 24 warps/SM (100.0%), limited by warps
 ///   bound      issue (throughput): CWP-1 is the smallest of MWP, CWP-1 and N-1: compute-bound
 ///   MWP        11.67
-///   CWP        3.30
+///   CWP        3.296
 ///   ...
 #pragma once
 

@@ -19,7 +19,8 @@ struct Error {
   int line = 0;         ///< 1-based line in `file`; 0 when unknown.
   int column = 0;       ///< 1-based column in `file`; 0 when unknown.
 
-  /// "file:line:col: message" (omitting the parts that are unknown).
+  /// "file:line:col: error: message", omitting the location parts that are unknown (a line
+  /// without a file is not printed).
   [[nodiscard]] std::string format() const;
 };
 

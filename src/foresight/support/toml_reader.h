@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -114,6 +115,19 @@ class TableReader {
     return readNumber(*node, key);
   }
 
+  /// An optional non-negative whole number (a count or a size in bytes).
+  std::optional<long long> optionalWhole(const std::string& key) {
+    const toml::node* node = take(key, false);
+    if (!node) return std::nullopt;
+    const double v = readNumber(*node, key);
+    if (failed()) return std::nullopt;
+    if (v != std::floor(v) || v > 9.0e18) {
+      fail(*node, "'" + qualified(key) + "' must be a whole number");
+      return std::nullopt;
+    }
+    return static_cast<long long>(v);
+  }
+
   /// An optional array of 1 to 3 positive integers (grid / block extents).
   std::vector<long long> extents(const std::string& key, bool required) {
     std::vector<long long> out;
@@ -143,15 +157,23 @@ class TableReader {
     for (auto&& [key, node] : table_) {
       const std::string name(key.str());
       if (read_.count(name)) continue;
-      fail(node, "unknown key '" + qualified(name) + "'" + didYouMean(name, known));
+      failAtSource(key.source(), "unknown key '" + qualified(name) + "'" + didYouMean(name, known));
       return;
     }
   }
 
   /// Every sub-table's key (for sections whose keys are names, such as [memory.*]).
+  /// In file order (toml++ keeps tables sorted by name; the order of levels carries meaning).
   std::vector<std::string> keys() const {
+    std::vector<std::pair<std::pair<long, long>, std::string>> located;
+    for (auto&& [key, node] : table_) {
+      located.push_back({{static_cast<long>(node.source().begin.line),
+                          static_cast<long>(node.source().begin.column)},
+                         std::string(key.str())});
+    }
+    std::sort(located.begin(), located.end());
     std::vector<std::string> out;
-    for (auto&& [key, node] : table_) out.emplace_back(key.str());
+    for (auto& [position, name] : located) out.push_back(std::move(name));
     return out;
   }
 
@@ -172,17 +194,34 @@ class TableReader {
     if (failed()) return nullptr;
     const toml::node* node = table_.get(key);
     if (!node) {
-      if (required) fail(table_, "missing required key '" + qualified(key) + "'");
+      if (required) reportMissing(key);
       return nullptr;
     }
     read_.insert(key);
     return node;
   }
 
-  void fail(const toml::node& node, const std::string& message) {
+  /// A missing required key is most often a misspelt one: when the table holds an unread key
+  /// close to it, report that key (with its line) and the suggestion instead.
+  void reportMissing(const std::string& key) {
+    const int limit = std::max<int>(2, static_cast<int>(key.size()) / 3);
+    for (auto&& [k, node] : table_) {
+      const std::string name(k.str());
+      if (read_.count(name) || name == key) continue;
+      if (editDistance(name, key) <= limit) {
+        failAtSource(k.source(), "unknown key '" + qualified(name) + "'; did you mean '" + key + "'?");
+        return;
+      }
+    }
+    fail(table_, "missing required key '" + qualified(key) + "'");
+  }
+
+  void fail(const toml::node& node, const std::string& message) { failAtSource(node.source(), message); }
+
+  void failAtSource(const toml::source_region& where, const std::string& message) {
     if (failed()) return;
-    const auto& begin = node.source().begin;
-    *error_ = makeError(message, file_, static_cast<int>(begin.line), static_cast<int>(begin.column));
+    *error_ = makeError(message, file_, static_cast<int>(where.begin.line),
+                        static_cast<int>(where.begin.column));
   }
 
   double readNumber(const toml::node& node, const std::string& key) {
@@ -234,6 +273,10 @@ class TableReader {
     if constexpr (std::is_integral_v<T>) {
       if (canonical != std::floor(canonical)) {
         fail(*valueNode, "'" + qualified(key) + ".value' must be a whole number");
+        return out;
+      }
+      if (canonical > static_cast<double>(std::numeric_limits<T>::max())) {
+        fail(*valueNode, "'" + qualified(key) + ".value' is too large");
         return out;
       }
       out.value = static_cast<T>(canonical);

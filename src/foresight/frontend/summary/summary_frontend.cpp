@@ -41,16 +41,15 @@ Expected<LoadedInput> loadSummaryFromString(std::string_view text, const std::st
   if (const toml::table* t = top.table("kernel")) {
     TableReader r(*t, "kernel", sourceName, &error);
     kernel.ir.name = r.string("name");
-    kernel.ir.resources.registers = static_cast<int>(r.optionalNumber("registers_per_thread").value_or(0));
-    kernel.ir.resources.staticSharedBytes =
-        static_cast<long long>(r.optionalNumber("shared_bytes_per_block").value_or(0));
+    kernel.ir.resources.registers = static_cast<int>(r.optionalWhole("registers_per_thread").value_or(0));
+    kernel.ir.resources.staticSharedBytes = r.optionalWhole("shared_bytes_per_block").value_or(0);
     r.finish();
   }
   if (const toml::table* t = top.table("launch")) {
     TableReader r(*t, "launch", sourceName, &error);
     launch.grid = toDim3(r.extents("grid", true));
     launch.block = toDim3(r.extents("block", true));
-    launch.dynamicSharedBytes = static_cast<long long>(r.optionalNumber("dynamic_shared_bytes").value_or(0));
+    launch.dynamicSharedBytes = r.optionalWhole("dynamic_shared_bytes").value_or(0);
     r.finish();
   }
   if (const toml::table* t = top.table("workload")) {
@@ -68,7 +67,7 @@ Expected<LoadedInput> loadSummaryFromString(std::string_view text, const std::st
       TableReader c(*ct, std::string("workload.") + accessClassName(cls), sourceName, &error);
       MemoryClassStats& stats = summary.mem(cls);
       stats.insts = c.number("insts");
-      stats.transactionsPerInst = c.optionalNumber("transactions_per_inst").value_or(1);
+      stats.transactionsPerInst = c.number("transactions_per_inst");
       stats.dramTransactionsPerInst = c.optionalNumber("dram_transactions_per_inst").value_or(-1);
       c.finish();
       if (!c.failed() && stats.transactionsPerInst < 1) {

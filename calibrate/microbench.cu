@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: Apache-2.0
+// Calibration microbenchmarks for `foresight calibrate` (docs/validation.md, "Calibration").
+// One program, run on the GPU to describe; it prints one `key value` line per result, which
+// src/foresight/calibrate/calibration.cpp maps onto a GPU description. Method (METHOD.md of the
+// lent GPUs; saake.md §10.4 A; lai-teg-and-bound.md §8.6): latencies from dependent chains timed
+// with clock64() in one warp; throughputs from independent work at full occupancy timed with
+// CUDA events and converted to cycles with the SM clock measured here; memory latencies from
+// pointer chases sized for L1, L2 and DRAM; bandwidths from streaming kernels. Clocks and
+// settings are never changed: the card is measured as found.
+// Build: nvcc -O3 -std=c++17 -arch=native -o microbench calibrate/microbench.cu
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                                          \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
+      std::fprintf(stderr, "microbench: %s: %s\n", #x, cudaGetErrorString(e_));           \
+      std::exit(3);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+constexpr int kChain = 1024;  // dependent operations per latency measurement
+
+// ---------------------------------------------------------------------------------------------
+// Clock: cycles of a spinning thread over event time.
+__global__ void spin(long long cycles, long long* out) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+  *out = clock64() - start;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipeline latency: one warp, a chain of dependent operations between two clock64() reads.
+template <int Op>
+__global__ void latencyKernel(float* outF, double* outD, unsigned* outI, long long* cycles, float a) {
+  float x = threadIdx.x * 1e-3f;
+  double d = threadIdx.x * 1e-3;
+  unsigned u = threadIdx.x;
+  long long t0 = clock64();
+#pragma unroll 64
+  for (int i = 0; i < kChain; ++i) {
+    if (Op == 0) x = fmaf(x, a, 0.5f);
+    if (Op == 1) d = fma(d, (double)a, 0.5);
+    if (Op == 2) u = u * 3u + 7u;
+    if (Op == 3) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x));
+  }
+  long long t1 = clock64();
+  outF[threadIdx.x] = x;
+  outD[threadIdx.x] = d;
+  outI[threadIdx.x] = u;
+  if (threadIdx.x == 0) *cycles = t1 - t0;
+}
+
+// Pipeline throughput: 8 independent chains per thread, full occupancy.
+template <int Op>
+__global__ void throughputKernel(float* outF, double* outD, unsigned* outI, int iters, float a) {
+  float x[8];
+  double d[8];
+  unsigned u[8];
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    x[c] = threadIdx.x * 1e-3f + c;
+    d[c] = threadIdx.x * 1e-3 + c;
+    u[c] = threadIdx.x + c;
+  }
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+      if (Op == 0) x[c] = fmaf(x[c], a, 0.5f);
+      if (Op == 1) d[c] = fma(d[c], (double)a, 0.5);
+      if (Op == 2) u[c] = u[c] * 3u + 7u;
+      if (Op == 3) asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x[c]));
+    }
+  }
+  float sx = 0;
+  double sd = 0;
+  unsigned su = 0;
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    sx += x[c];
+    sd += d[c];
+    su ^= u[c];
+  }
+  const int g = blockIdx.x * blockDim.x + threadIdx.x;
+  outF[g] = sx;
+  outD[g] = sd;
+  outI[g] = su;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory: a dependent chase (latency); a strided read sweep (banks, conflict cost); and
+// conflict-free reads at full occupancy (bandwidth).
+__global__ void sharedChase(const int* init, int* out, long long* cycles) {
+  __shared__ int next[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) next[i] = init[i];
+  __syncthreads();
+  int p = threadIdx.x;
+  long long t0 = clock64();
+  for (int i = 0; i < kChain; ++i) p = next[p];
+  long long t1 = clock64();
+  out[threadIdx.x] = p;
+  if (threadIdx.x == 0) *cycles = t1 - t0;
+}
+
+__global__ void sharedStride(int stride, int iters, float* out, long long* cycles) {
+  __shared__ float buf[4096];
+  for (int i = threadIdx.x; i < 4096; i += blockDim.x) buf[i] = i;
+  __syncthreads();
+  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(&buf[(threadIdx.x * stride) & 4095]));
+  float acc = 0;
+  long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));  // volatile: one load per step
+    acc += v;
+  }
+  long long t1 = clock64();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+  if (threadIdx.x == 0 && blockIdx.x == 0) *cycles = t1 - t0;
+}
+
+__global__ void sharedBandwidth(int iters, float* out) {
+  __shared__ float buf[1024];
+  buf[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  float acc = 0;
+  int idx = threadIdx.x;
+  for (int i = 0; i < iters; ++i) {
+    acc += buf[idx];
+    idx = (idx + 32) & 1023;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Global memory: pointer chase (one thread), L1 cached or bypassing L1 (.cg).
+template <bool BypassL1>
+__global__ void globalChase(const unsigned* next, int steps, unsigned* out, long long* cycles) {
+  unsigned p = 0;
+  long long t0 = clock64();
+  for (int i = 0; i < steps; ++i) {
+    if (BypassL1) {
+      asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(p) : "l"(next + p));
+    } else {
+      p = next[p];
+    }
+  }
+  long long t1 = clock64();
+  *out = p;
+  *cycles = t1 - t0;
+}
+
+// Streaming: read with a stride of `stride` elements (coalesced when 1), grid-stride loop.
+__global__ void streamRead(const float* in, long long n, int stride, int passes, float* out) {
+  float acc = 0;
+  const long long threads = (long long)gridDim.x * blockDim.x;
+  for (int p = 0; p < passes; ++p) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += threads) {
+      float v;
+      asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v) : "l"(in + (i * stride) % (n * stride)));
+      acc += v;
+    }
+  }
+  if (acc == -1.0f) *out = acc;  // practically never: keeps the loads
+}
+
+__global__ void streamCopy(const float4* in, float4* out, long long n) {
+  const long long threads = (long long)gridDim.x * blockDim.x;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += threads) out[i] = in[i];
+}
+
+// ---------------------------------------------------------------------------------------------
+struct Ctx {
+  int sms = 0;
+  double clockGhz = 0;
+  cudaEvent_t start, stop;
+  float ms() {
+    float v = 0;
+    CHECK(cudaEventSynchronize(stop));
+    CHECK(cudaEventElapsedTime(&v, start, stop));
+    return v;
+  }
+};
+
+template <class F>
+double medianMs(Ctx& c, F launch, int reps = 7) {
+  launch();  // warm-up
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int r = 0; r < reps; ++r) {
+    CHECK(cudaEventRecord(c.start));
+    launch();
+    CHECK(cudaEventRecord(c.stop));
+    t.push_back(c.ms());
+  }
+  CHECK(cudaGetLastError());
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+long long readCycles(long long* d) {
+  long long h = 0;
+  CHECK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+int main() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "microbench: no CUDA device\n");
+    return 3;
+  }
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  Ctx c;
+  c.sms = prop.multiProcessorCount;
+  CHECK(cudaEventCreate(&c.start));
+  CHECK(cudaEventCreate(&c.stop));
+  std::printf("# foresight calibration microbenchmarks 1\n");
+  std::printf("device %s\ncc %d.%d\nsm_count %d\nwarp_size %d\n", prop.name, prop.major, prop.minor, c.sms,
+              prop.warpSize);
+  std::printf("info.l2_bytes %d\ninfo.shared_per_sm %zu\n", prop.l2CacheSize, prop.sharedMemPerMultiprocessor);
+
+  long long *dCycles = nullptr;
+  CHECK(cudaMalloc(&dCycles, sizeof(long long)));
+  // Clock: 200 M cycles of spinning.
+  {
+    const long long spinCycles = 200000000;
+    double ms = medianMs(c, [&] { spin<<<1, 1>>>(spinCycles, dCycles); }, 3);
+    c.clockGhz = readCycles(dCycles) / (ms * 1e6);
+    std::printf("clock_mhz %.1f\n", c.clockGhz * 1e3);
+  }
+
+  const int fullBlocks = c.sms * 2, fullThreads = 1024;
+  float* dF = nullptr;
+  double* dD = nullptr;
+  unsigned* dI = nullptr;
+  CHECK(cudaMalloc(&dF, sizeof(float) * fullBlocks * fullThreads));
+  CHECK(cudaMalloc(&dD, sizeof(double) * fullBlocks * fullThreads));
+  CHECK(cudaMalloc(&dI, sizeof(unsigned) * fullBlocks * fullThreads));
+  const char* names[] = {"fp32", "fp64", "int", "sfu"};
+  auto pipeline = [&](auto lat, auto thr, int op) {
+    medianMs(c, [&] { lat<<<1, 32>>>(dF, dD, dI, dCycles, 0.999f); }, 3);
+    std::printf("%s.latency %.2f\n", names[op], static_cast<double>(readCycles(dCycles)) / kChain);
+    const int iters = op == 1 ? 256 : 1024;
+    const double ms = medianMs(c, [&] { thr<<<fullBlocks, fullThreads>>>(dF, dD, dI, iters, 0.999f); });
+    const double warpInsts = static_cast<double>(fullBlocks) * (fullThreads / 32) * iters * 8;
+    const double cycles = ms * 1e6 * c.clockGhz;
+    std::printf("%s.warp_insts_per_cycle_sm %.4f\n", names[op], warpInsts / (cycles * c.sms));
+  };
+  pipeline(latencyKernel<0>, throughputKernel<0>, 0);
+  pipeline(latencyKernel<1>, throughputKernel<1>, 1);
+  pipeline(latencyKernel<2>, throughputKernel<2>, 2);
+  pipeline(latencyKernel<3>, throughputKernel<3>, 3);
+
+  // Shared memory.
+  {
+    std::vector<int> ring(1024);
+    for (int i = 0; i < 1024; ++i) ring[i] = (i + 33) % 1024;
+    int *dRing = nullptr, *dOut = nullptr;
+    CHECK(cudaMalloc(&dRing, sizeof(int) * 1024));
+    CHECK(cudaMalloc(&dOut, sizeof(int) * 1024));
+    CHECK(cudaMemcpy(dRing, ring.data(), sizeof(int) * 1024, cudaMemcpyHostToDevice));
+    medianMs(c, [&] { sharedChase<<<1, 32>>>(dRing, dOut, dCycles); }, 3);
+    std::printf("shared.latency %.2f\n", static_cast<double>(readCycles(dCycles)) / kChain);
+    // Stride sweep with one warp: cycles per access by stride 1, 2, 4, ..., 128.
+    const int iters = 4096;
+    std::vector<double> perAccess;
+    for (int stride = 1; stride <= 128; stride *= 2) {
+      medianMs(c, [&] { sharedStride<<<1, 32>>>(stride, iters, dF, dCycles); }, 3);
+      perAccess.push_back(static_cast<double>(readCycles(dCycles)) / iters);
+      std::printf("sweep.shared_stride_%d_cycles %.2f\n", stride, perAccess.back());
+    }
+    // Banks: the first power-of-two stride after which doubling the stride no longer slows the
+    // access (the conflict degree saturates at the bank count).
+    int banks = 128;
+    for (size_t i = 0; i + 1 < perAccess.size(); ++i) {
+      if (perAccess[i + 1] < perAccess[i] * 1.1 && i > 0) {
+        banks = 1 << i;
+        break;
+      }
+    }
+    std::printf("shared.banks %d\n", banks);
+    const double worst = perAccess[std::min<size_t>(perAccess.size() - 1, __builtin_ctz(banks))];
+    std::printf("shared.conflict_cycles_per_way %.3f\n", (worst - perAccess[0]) / std::max(1, banks - 1));
+    const int bwIters = 4096;
+    const double ms = medianMs(c, [&] { sharedBandwidth<<<fullBlocks, fullThreads>>>(bwIters, dF); });
+    const double bytes = static_cast<double>(fullBlocks) * fullThreads * bwIters * 4;
+    std::printf("shared.bytes_per_cycle_sm %.2f\n", bytes / (ms * 1e6 * c.clockGhz * c.sms));
+    CHECK(cudaFree(dRing));
+    CHECK(cudaFree(dOut));
+  }
+
+  // Global pointer chases. Stride 128 B for L1 and L2 rings; DRAM uses one cold pass with a
+  // 64 KiB stride after flushing L2.
+  {
+    const size_t big = std::max<size_t>(size_t(4) * prop.l2CacheSize, size_t(512) << 20);
+    unsigned* dNext = nullptr;
+    unsigned* dOut = nullptr;
+    CHECK(cudaMalloc(&dNext, big));
+    CHECK(cudaMalloc(&dOut, sizeof(unsigned)));
+    auto ring = [&](size_t bytes, size_t strideBytes) {
+      const size_t n = bytes / 4, s = strideBytes / 4;
+      std::vector<unsigned> h(n, 0);
+      for (size_t i = 0; i < n; i += s) h[i] = static_cast<unsigned>((i + s) % n);
+      CHECK(cudaMemcpy(dNext, h.data(), n * 4, cudaMemcpyHostToDevice));
+      return static_cast<int>(n / s);
+    };
+    int lines = ring(16 << 10, 128);  // 16 KiB: L1
+    globalChase<false><<<1, 1>>>(dNext, lines, dOut, dCycles);  // warm L1
+    medianMs(c, [&] { globalChase<false><<<1, 1>>>(dNext, 8 * lines, dOut, dCycles); }, 3);
+    std::printf("l1.latency %.2f\n", static_cast<double>(readCycles(dCycles)) / (8 * lines));
+    lines = ring(std::min<size_t>(prop.l2CacheSize / 4, 8 << 20), 128);  // fits L2, bypasses L1
+    globalChase<true><<<1, 1>>>(dNext, lines, dOut, dCycles);
+    medianMs(c, [&] { globalChase<true><<<1, 1>>>(dNext, 2 * lines, dOut, dCycles); }, 3);
+    std::printf("l2.latency %.2f\n", static_cast<double>(readCycles(dCycles)) / (2 * lines));
+    lines = std::min(ring(big, 64 << 10), 8192);
+    unsigned char* flush = nullptr;
+    const size_t flushBytes = size_t(2) * prop.l2CacheSize;
+    CHECK(cudaMalloc(&flush, flushBytes));
+    std::vector<double> dram;
+    for (int r = 0; r < 5; ++r) {
+      CHECK(cudaMemset(flush, r, flushBytes));  // evicts the ring's lines from L2
+      globalChase<true><<<1, 1>>>(dNext, lines, dOut, dCycles);
+      CHECK(cudaDeviceSynchronize());
+      dram.push_back(static_cast<double>(readCycles(dCycles)) / lines);
+    }
+    std::sort(dram.begin(), dram.end());
+    std::printf("dram.latency %.2f\n", dram[dram.size() / 2]);
+    CHECK(cudaFree(flush));
+    CHECK(cudaFree(dNext));
+    CHECK(cudaFree(dOut));
+  }
+
+  // Bandwidths and per-SM request cycles.
+  {
+    const long long dramFloats = (1LL << 30) / 4;  // 1 GiB
+    float *a = nullptr, *b = nullptr;
+    CHECK(cudaMalloc(&a, dramFloats * 4));
+    CHECK(cudaMalloc(&b, dramFloats * 4));
+    CHECK(cudaMemset(a, 0, dramFloats * 4));
+    const int blocks = c.sms * 8, threads = 256;
+    double ms = medianMs(c, [&] {
+      streamCopy<<<blocks, threads>>>(reinterpret_cast<const float4*>(a), reinterpret_cast<float4*>(b), dramFloats / 4);
+    });
+    std::printf("dram.bandwidth_gbs %.1f\n", 2.0 * dramFloats * 4 / (ms * 1e6));
+    // Coalesced reads: warp requests of 128 B.
+    ms = medianMs(c, [&] { streamRead<<<blocks, threads>>>(a, dramFloats, 1, 1, b); });
+    double requests = dramFloats / 32.0;
+    std::printf("dram.coalesced_request_cycles %.3f\n", ms * 1e6 * c.clockGhz * c.sms / requests);
+    // Stride sweep: sectors; stride 32 floats = one sector per lane (uncoalesced).
+    std::vector<double> perRequest;
+    const long long sweepFloats = dramFloats / 32;
+    for (int stride = 1; stride <= 32; stride *= 2) {
+      ms = medianMs(c, [&] { streamRead<<<blocks, threads>>>(a, sweepFloats, stride, 1, b); });
+      perRequest.push_back(ms * 1e6 * c.clockGhz * c.sms / (sweepFloats / 32.0));
+      std::printf("sweep.dram_stride_%d_request_cycles %.3f\n", stride, perRequest.back());
+    }
+    int sectorStride = 32;
+    for (size_t i = 0; i + 1 < perRequest.size(); ++i) {
+      if (perRequest[i + 1] < perRequest[i] * 1.15 && i > 0) {
+        sectorStride = 1 << i;
+        break;
+      }
+    }
+    std::printf("dram.sector_bytes %d\n", 4 * sectorStride);
+    std::printf("dram.uncoalesced_request_cycles %.3f\n", perRequest.back());
+    // L2: a buffer of a quarter of L2 read many times.
+    const long long l2Floats = prop.l2CacheSize / 16;
+    const int passes = 64;
+    ms = medianMs(c, [&] { streamRead<<<blocks, threads>>>(a, l2Floats, 1, passes, b); });
+    std::printf("l2.bandwidth_gbs %.1f\n", static_cast<double>(l2Floats) * 4 * passes / (ms * 1e6));
+    requests = l2Floats / 32.0 * passes;
+    std::printf("l2.coalesced_request_cycles %.3f\n", ms * 1e6 * c.clockGhz * c.sms / requests);
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+  }
+  CHECK(cudaFree(dF));
+  CHECK(cudaFree(dD));
+  CHECK(cudaFree(dI));
+  CHECK(cudaFree(dCycles));
+  return 0;
+}

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The CUDA frontend pipeline: obtain PTX, cubin and (optionally) SASS through the Toolchain,
+/// read resources from the cubin, execute sampled warps of the PTX with the launch's values,
+/// and lower the averaged execution into a KernelIR.
+#include "foresight/frontend/cuda/cuda_frontend.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "foresight/frontend/cuda/isa/instr_class_table.h"
+#include "foresight/frontend/cuda/ptx_cfg.h"
+#include "foresight/frontend/cuda/ptx_parser.h"
+#include "foresight/frontend/cuda/sass_interpreter.h"
+#include "foresight/frontend/cuda/sass_parser.h"
+#include "foresight/frontend/cuda/sass_ptx_map.h"
+#include "foresight/support/edit_distance.h"
+
+namespace foresight::cuda {
+
+namespace fs = std::filesystem;
+
+Expected<std::string> archForGpu(const Gpu& gpu) {
+  const std::string arch = "sm_" + std::to_string(gpu.ccMajor) + std::to_string(gpu.ccMinor);
+  if (Expected<void> ok = checkSupportedArch(arch); !ok) {
+    Error e = std::move(ok).takeError();
+    e.message = "GPU '" + gpu.name + "' (compute capability " + gpu.computeCapability() + "): " + e.message;
+    return e;
+  }
+  return arch;
+}
+
+std::string demangleBaseName(const std::string& m) {
+  if (m.rfind("_Z", 0) != 0) return m;
+  size_t p = 2;
+  std::string last;
+  const bool nested = p < m.size() && m[p] == 'N';
+  if (nested) ++p;
+  while (p < m.size() && std::isdigit(static_cast<unsigned char>(m[p]))) {
+    size_t len = 0;
+    while (p < m.size() && std::isdigit(static_cast<unsigned char>(m[p]))) len = len * 10 + (m[p++] - '0');
+    last = m.substr(p, len);
+    p += len;
+    if (!nested) break;
+  }
+  return last.empty() ? m : last;
+}
+
+std::vector<SourceParam> sourceParams(const std::string& src, const std::string& name) {
+  size_t pos = 0;
+  while ((pos = src.find(name, pos)) != std::string::npos) {
+    const bool boundary = (pos == 0 || !(std::isalnum(static_cast<unsigned char>(src[pos - 1])) || src[pos - 1] == '_'));
+    size_t q = pos + name.size();
+    while (q < src.size() && std::isspace(static_cast<unsigned char>(src[q]))) ++q;
+    const size_t lineStart = src.rfind('\n', pos);
+    const std::string before = src.substr(lineStart == std::string::npos ? 0 : lineStart, pos - (lineStart == std::string::npos ? 0 : lineStart));
+    if (!boundary || q >= src.size() || src[q] != '(' || before.find("__global__") == std::string::npos) {
+      pos += name.size();
+      continue;
+    }
+    std::vector<SourceParam> out;
+    int depth = 0;
+    std::string cur;
+    for (size_t i = q + 1; i < src.size(); ++i) {
+      const char c = src[i];
+      if (c == '(' || c == '<' || c == '[') ++depth;
+      if (c == ')' && depth == 0) {
+        if (!cur.empty()) out.push_back({cur, false});
+        break;
+      }
+      if (c == ')' || c == '>' || c == ']') --depth;
+      if (c == ',' && depth == 0) {
+        out.push_back({cur, false});
+        cur.clear();
+        continue;
+      }
+      cur += c;
+    }
+    for (SourceParam& p : out) {
+      std::string decl = p.name;
+      if (const size_t eq = decl.find('='); eq != std::string::npos) decl = decl.substr(0, eq);
+      if (const size_t br = decl.find('['); br != std::string::npos) decl = decl.substr(0, br);
+      p.pointer = decl.find('*') != std::string::npos || decl.find('&') != std::string::npos;
+      size_t e = decl.size();
+      while (e > 0 && !(std::isalnum(static_cast<unsigned char>(decl[e - 1])) || decl[e - 1] == '_')) --e;
+      size_t b = e;
+      while (b > 0 && (std::isalnum(static_cast<unsigned char>(decl[b - 1])) || decl[b - 1] == '_')) --b;
+      p.name = decl.substr(b, e - b);
+    }
+    return out;
+  }
+  return {};
+}
+
+WarpStreams::WarpStreams(PtxModule module, int kernelIndex, PtxCfg cfg, InterpreterOptions options, std::string fileName)
+    : module_(std::move(module)), kernelIndex_(kernelIndex), cfg_(std::move(cfg)), options_(std::move(options)),
+      fileName_(std::move(fileName)) {
+  options_.recordStream = true;
+}
+
+Expected<WarpTrace> WarpStreams::trace(long long block, int warp) const {
+  if (block < 0 || block >= options_.launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
+  if (warp < 0 || warp >= (options_.launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
+  const WarpInterpreter interpreter(module_, module_.kernels[kernelIndex_], cfg_, options_, fileName_);
+  return interpreter.run(block, warp);
+}
+
+const std::vector<PtxInstruction>& WarpStreams::instructions() const { return module_.kernels[kernelIndex_].instructions; }
+
+namespace {
+
+std::string stemOf(const std::string& path) {
+  std::string f = fs::path(path).filename().string();
+  return f.substr(0, f.find('.'));
+}
+
+/// "a/b/x.sm_90.cubin" → "a/b/x.sm_90" + ext.
+std::string sibling(const std::string& path, const std::string& ext) {
+  fs::path p(path);
+  return (p.parent_path() / (p.stem().string() + ext)).string();
+}
+
+std::string baseFile(const std::string& path) { return fs::path(path).filename().string(); }
+
+std::string typeKind(const PtxInstruction& inst) {
+  for (auto it = inst.mods.rbegin(); it != inst.mods.rend(); ++it) {
+    const std::string& m = *it;
+    if (m == "f32" || m == "f64" || m == "f16" || m == "f16x2" || m == "bf16") return m == "f16x2" || m == "bf16" ? "f16" : m;
+  }
+  return "";
+}
+
+/// Class and flops of a PTX instruction from the data table.
+OpcodeClass classify(const PtxInstruction& inst) {
+  const InstrClassTable& table = ptxClassTable();
+  const std::string kind = typeKind(inst);
+  if (inst.base == "cvt") {
+    bool fp = false;
+    for (const std::string& m : inst.mods) fp = fp || m[0] == 'f' || m == "bf16";
+    if (auto r = table.find(fp ? "cvt" : "cvt.int")) return *r;
+  }
+  if (!kind.empty()) {
+    if (auto r = table.find(inst.base + "." + kind)) return *r;
+  }
+  if (auto r = table.find(inst.base)) {
+    if (!kind.empty() && r->cls == InstrClass::Int) r->cls = kind == "f64" ? InstrClass::Fp64 : InstrClass::Fp32;
+    return *r;
+  }
+  return {"", InstrClass::Int, 0};
+}
+
+std::optional<MemorySpace> memorySpaceOf(const PtxInstruction& inst) {
+  static const std::set<std::string> kMem = {"ld", "ldu", "st", "atom", "red"};
+  if (!kMem.count(inst.base)) return std::nullopt;
+  auto has = [&](const char* m) { return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end(); };
+  if (has("param")) return std::nullopt;
+  if (has("shared")) return MemorySpace::Shared;
+  if (has("local")) return MemorySpace::Local;
+  if (has("const")) return MemorySpace::Constant;
+  return MemorySpace::Global;
+}
+
+int accessWidth(const PtxInstruction& inst) {
+  int bits = 32, vec = 1;
+  for (const std::string& m : inst.mods) {
+    if (m == "v2") vec = 2;
+    if (m == "v4") vec = 4;
+    if (m.size() >= 2 && (m[0] == 's' || m[0] == 'u' || m[0] == 'b' || m[0] == 'f') && std::isdigit(static_cast<unsigned char>(m[1]))) {
+      bits = std::atoi(m.c_str() + 1);
+    }
+  }
+  return std::max(1, bits / 8) * vec;
+}
+
+void collectRegs(const PtxOperand& op, std::vector<int>& out) {
+  if ((op.kind == PtxOperand::Kind::Register || op.kind == PtxOperand::Kind::Address) && op.reg >= 0) out.push_back(op.reg);
+  for (const PtxOperand& e : op.elems) collectRegs(e, out);
+}
+
+SassSummary summarizeSass(const SassFunction& fn, const InstrClassTable& table) {
+  SassSummary s;
+  s.table = table.family;
+  // The function ends with EXIT, then a `BRA self` and NOP padding: count up to the last EXIT
+  // that is followed only by padding.
+  size_t end = fn.instructions.size();
+  while (end > 0 && (fn.instructions[end - 1].mnemonic == "NOP" ||
+                     (fn.instructions[end - 1].mnemonic == "BRA" && fn.instructions[end - 1].guard < 0 &&
+                      fn.labels.count(fn.instructions[end - 1].target) &&
+                      fn.labels.at(fn.instructions[end - 1].target) == fn.instructions[end - 1].offset))) {
+    --end;
+  }
+  std::set<std::string> unknown;
+  for (size_t i = 0; i < end; ++i) {
+    const SassInstruction& inst = fn.instructions[i];
+    ++s.instructions;
+    if (inst.control) ++s.withControlBits;
+    if (auto row = table.find(inst.mnemonic)) {
+      ++s.byClass[static_cast<int>(row->cls)];
+    } else {
+      unknown.insert(inst.mnemonic);
+    }
+  }
+  s.unknownOpcodes.assign(unknown.begin(), unknown.end());
+  return s;
+}
+
+/// Register number of a SASS operand in the IR's register space (R: 0–255, UR: 256–319,
+/// P: 320–327, UP: 328–335), expanded over 64/128-bit groups; RZ, URZ, PT and UPT are none.
+void sassRegs(const SassOperand& op, std::vector<int>& out) {
+  if (op.kind == SassOperand::Kind::Memory || op.kind == SassOperand::Kind::Constant) {
+    for (const SassOperand& p : op.parts) sassRegs(p, out);
+    return;
+  }
+  int base = -1;
+  if (op.kind == SassOperand::Kind::Register && op.reg != 255) base = op.reg;
+  if (op.kind == SassOperand::Kind::Uniform && op.reg != 255) base = 256 + op.reg;
+  if (op.kind == SassOperand::Kind::Predicate && op.reg != 7) base = 320 + op.reg;
+  if (op.kind == SassOperand::Kind::UniformPredicate && op.reg != 7) base = 328 + op.reg;
+  if (base < 0) return;
+  for (int k = 0; k < op.width; ++k) out.push_back(base + k);
+}
+
+/// Replaces the IR's blocks and loops by the SASS stream: one block per SASS basic block with
+/// its executions per warp from the SASS run, classes and flops from the family table,
+/// register operands, and memory accesses taken from the PTX instruction each SASS access was
+/// paired with by source line (an unpaired one borrows the first PTX access of its line and
+/// kind; a spill is a local access at the same offset in every lane).
+template <class MemoryOf>
+void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassPtxMap& map, const PtxCfg& cfg,
+               const std::vector<double>& executions, MemoryOf&& memoryOf,
+               const std::vector<InstructionStats>& ptxStats, KernelIR& ir) {
+  std::map<int, const SassPtxPair*> pairOf;
+  for (const SassPtxPair& p : map.pairs) pairOf[p.sass] = &p;
+  // The most executed PTX partner per (line, mnemonic): used for unpaired SASS accesses, and
+  // for executed SASS accesses whose own partner the PTX run never executed (ptxas's unrolling
+  // differs from NVVM's, so in-order pairing can land on a remainder loop).
+  std::map<std::pair<int, std::string>, int> partner;
+  for (const SassPtxPair& p : map.pairs) {
+    if (p.ptx < 0) continue;
+    const auto key = std::make_pair(fn.instructions[p.sass].sourceLine, fn.instructions[p.sass].mnemonic);
+    auto [it, inserted] = partner.emplace(key, p.ptx);
+    if (!inserted && ptxStats[p.ptx].executions > ptxStats[it->second].executions) it->second = p.ptx;
+  }
+  ir.blocks.clear();
+  ir.loops.clear();
+  for (size_t b = 0; b < cfg.blocks.size(); ++b) {
+    const PtxBlock& pb = cfg.blocks[b];
+    BasicBlock bb;
+    bb.label = "0x" + fmt::format("{:04x}", fn.instructions[pb.first].offset);
+    bb.successors = pb.successors;
+    bb.executionsPerWarp = executions[pb.first];
+    for (int i = pb.first; i < pb.end; ++i) {
+      const SassInstruction& si = fn.instructions[i];
+      Instruction inst;
+      inst.opcode = si.opcode;
+      const std::optional<OpcodeClass> row = table.find(si.mnemonic);
+      inst.cls = row ? row->cls : InstrClass::Int;
+      inst.flops = row ? row->flops : 0;
+      inst.sourceFile = fs::path(si.sourceFile).filename().string();
+      inst.sourceLine = si.sourceLine;
+      inst.barrier = si.mnemonic == "BAR";
+      const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED";
+      for (size_t k = 0; k < si.operands.size(); ++k) {
+        const bool dst = k == 0 && !store && si.mnemonic != "BRA" && si.mnemonic != "EXIT" && !inst.barrier;
+        sassRegs(si.operands[k], dst ? inst.dst : inst.src);
+      }
+      if (si.guard >= 0 && si.guard != 7) inst.src.push_back((si.guardUniform ? 328 : 320) + si.guard);
+      if (auto p = pairOf.find(i); p != pairOf.end()) {
+        int ptx = p->second->ptx;
+        if (ptx < 0 || (ptxStats[ptx].executions == 0 && executions[i] > 0)) {
+          auto q = partner.find({si.sourceLine, si.mnemonic});
+          if (q != partner.end()) ptx = q->second;
+        }
+        if (ptx >= 0) {
+          inst.memory = memoryOf(ptx);
+          if (inst.memory) inst.memory->widthBytes = si.memoryWidthBytes;
+        } else {
+          // A spill (or an access without any PTX partner): the same offset in every lane of
+          // interleaved local memory.
+          MemoryAccess m;
+          m.space = p->second->spill || si.mnemonic == "STL" || si.mnemonic == "LDL" ? MemorySpace::Local : MemorySpace::Global;
+          m.isStore = store;
+          m.widthBytes = si.memoryWidthBytes;
+          for (int lane = 0; lane < 32; ++lane) m.laneAddresses.push_back((1LL << 36) + lane * si.memoryWidthBytes);
+          m.transactionsPerInst = std::max(1, 32 * si.memoryWidthBytes / 32);
+          inst.memory = std::move(m);
+        }
+      }
+      bb.instructions.push_back(std::move(inst));
+    }
+    ir.blocks.push_back(std::move(bb));
+  }
+  for (const PtxLoop& l : cfg.loops) {
+    const PtxBlock& h = cfg.blocks[l.header];
+    if (l.blocks.size() == 1 && h.end - h.first == 1 && fn.instructions[h.first].mnemonic == "BRA") continue;  // padding
+    Loop loop;
+    loop.header = l.header;
+    loop.blocks = l.blocks;
+    loop.source = TripCountSource::FromLaunch;
+    double entries = 0;
+    for (size_t b = 0; b < cfg.blocks.size(); ++b) {
+      if (l.contains(static_cast<int>(b))) continue;
+      for (int s : cfg.blocks[b].successors) {
+        if (s == l.header) entries += executions[cfg.blocks[b].first];
+      }
+    }
+    loop.tripCount = entries > 0 ? std::min(executions[cfg.blocks[l.header].first], executions[cfg.blocks[l.header].first] / entries) : 0;
+    ir.loops.push_back(loop);
+  }
+}
+
+struct Inputs {
+  std::string source;  ///< CUDA source (for parameter names), may be empty
+  std::string ptx;
+  std::string cubin;   ///< may be empty (ptxas absent)
+  std::string sass;    ///< may be empty
+  std::string arch;
+  std::vector<std::string> notes;
+  std::string sassStatus;
+};
+
+Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Toolchain& tc) {
+  Inputs in;
+  in.arch = o.arch;
+  const std::string ext = fs::path(path).extension().string();
+  auto readSourceNextTo = [&](const std::string& p) {
+    const fs::path cu = fs::path(p).parent_path() / (stemOf(p) + ".cu");
+    if (Expected<std::string> s = tc.readFile(cu.string())) in.source = std::move(*s);
+  };
+  if (ext == ".cu") {
+    if (Expected<void> ok = checkSupportedArch(o.arch); !ok) return std::move(ok).takeError();
+    Expected<std::string> src = tc.readFile(path);
+    if (!src) return std::move(src).takeError();
+    in.source = *src;
+    CompileRequest req{path, *src, o.arch, o.macros, true};
+    Expected<std::string> ptx = tc.compileToPtx(req);
+    if (!ptx) return std::move(ptx).takeError();
+    in.ptx = std::move(*ptx);
+    Expected<std::string> cubin = tc.compileToCubin(req);
+    if (!cubin) return std::move(cubin).takeError();
+    in.cubin = std::move(*cubin);
+  } else if (ext == ".ptx") {
+    if (!o.macros.empty()) return makeError("-D macros apply to .cu inputs only", path, 0);
+    Expected<std::string> ptx = tc.readFile(path);
+    if (!ptx) return std::move(ptx).takeError();
+    in.ptx = std::move(*ptx);
+    readSourceNextTo(path);
+    if (Expected<std::string> c = tc.readFile(sibling(path, ".cubin"))) {
+      in.cubin = std::move(*c);
+    } else if (Expected<std::string> c2 = tc.assemble(in.ptx, o.arch, path)) {
+      in.cubin = std::move(*c2);
+    } else {
+      in.notes.push_back("no cubin: " + c2.error().message + "; registers and shared memory are unknown");
+    }
+  } else if (ext == ".cubin" || ext == ".sass") {
+    if (!o.macros.empty()) return makeError("-D macros apply to .cu inputs only", path, 0);
+    const std::string cubinPath = ext == ".cubin" ? path : sibling(path, ".cubin");
+    Expected<std::string> cubin = tc.readFile(cubinPath);
+    if (!cubin) return makeError("a ." + ext.substr(1) + " input needs its cubin at " + cubinPath, path, 0);
+    in.cubin = std::move(*cubin);
+    Expected<std::string> ptx = tc.readFile(sibling(path, ".ptx"));
+    if (!ptx) {
+      return makeError("a " + ext + " input needs the PTX it was built from next to it (" + sibling(path, ".ptx") +
+                           ") for the dynamic analysis",
+                       path, 0);
+    }
+    in.ptx = std::move(*ptx);
+    readSourceNextTo(path);
+    if (ext == ".sass") {
+      Expected<std::string> s = tc.readFile(path);
+      if (!s) return std::move(s).takeError();
+      in.sass = std::move(*s);
+    }
+  } else {
+    return makeError("the CUDA frontend reads .cu, .ptx, .cubin and .sass files", path, 0);
+  }
+  if (!in.cubin.empty()) {
+    Expected<Cubin> c = readCubin(in.cubin, path);
+    if (!c) return std::move(c).takeError();
+    const std::string cubinArch = "sm_" + std::to_string(c->smVersion);
+    if (ext != ".cu" && ext != ".ptx" && cubinArch != o.arch && cubinArch + "a" != o.arch) {
+      in.notes.push_back("the cubin targets " + cubinArch + ", not the GPU's " + o.arch + "; its resources are used as they are");
+      in.arch = cubinArch;
+    }
+  }
+  if (in.sass.empty()) {
+    if (!tc.canDisassemble(in.arch)) {
+      in.sassStatus = nvdisasmDecodes(in.arch) ? "nvdisasm not found (scripts/setup.sh fetches it into .tools/)"
+                                               : "nvdisasm 12.5 cannot decode " + in.arch;
+    } else if (!in.cubin.empty()) {
+      Expected<std::string> s = tc.disassemble(in.cubin, in.arch, path);
+      if (s) {
+        in.sass = std::move(*s);
+      } else {
+        in.sassStatus = s.error().message;
+      }
+    }
+  }
+  return in;
+}
+
+}  // namespace
+
+Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, Toolchain& tc) {
+  if (o.launch.grid.count() <= 0 || o.launch.block.count() <= 0) {
+    return makeError("CUDA inputs need a launch; pass --grid and --block", path, 0);
+  }
+  Expected<Inputs> inputs = obtainInputs(path, o, tc);
+  if (!inputs) return std::move(inputs).takeError();
+  Expected<PtxModule> module = parsePtx(inputs->ptx, path);
+  if (!module) return std::move(module).takeError();
+
+  CudaProgram program;
+  program.path = path;
+  program.arch = inputs->arch;
+  program.tools = tc.describe();
+  program.isa = "ptx";
+  program.sassStatus = inputs->sassStatus;
+  for (const PtxKernel& k : module->kernels) program.kernelNames.push_back(demangleBaseName(k.name));
+
+  // Select the kernel.
+  const PtxKernel* chosen = nullptr;
+  if (o.kernel.empty()) {
+    if (module->kernels.size() != 1) {
+      std::string list;
+      for (const std::string& n : program.kernelNames) list += (list.empty() ? "" : ", ") + n;
+      return makeError("the input has " + std::to_string(module->kernels.size()) + " kernels; choose one with --kernel (" + list + ")", path, 0);
+    }
+    chosen = &module->kernels.front();
+  } else {
+    for (const PtxKernel& k : module->kernels) {
+      if (k.name == o.kernel || demangleBaseName(k.name) == o.kernel) chosen = &k;
+    }
+    if (!chosen) return makeError("kernel '" + o.kernel + "' not found" + didYouMean(o.kernel, program.kernelNames), path, 0);
+  }
+  const PtxKernel& kernel = *chosen;
+
+  std::optional<Cubin> cubin;
+  if (!inputs->cubin.empty()) {
+    Expected<Cubin> c = readCubin(inputs->cubin, path);
+    if (!c) return std::move(c).takeError();
+    cubin = std::move(*c);
+  }
+  std::optional<SassListing> listing;
+  if (!inputs->sass.empty()) {
+    Expected<SassListing> l = parseSass(inputs->sass, path);
+    if (!l) return std::move(l).takeError();
+    listing = std::move(*l);
+  }
+
+  CudaKernel out;
+  out.mangled = kernel.name;
+  out.name = demangleBaseName(kernel.name);
+  out.notes = inputs->notes;
+
+  // Parameters: names from the source, pointer-ness from the source or the PTX type.
+  const std::vector<SourceParam> src = inputs->source.empty() ? std::vector<SourceParam>{} : sourceParams(inputs->source, out.name);
+  const bool haveNames = src.size() == kernel.params.size();
+  InterpreterOptions io;
+  io.launch = o.launch;
+  io.trips = o.trips;
+  io.branches = o.branches;
+  io.kernelName = out.name;
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    io.paramNames.push_back(haveNames ? src[i].name : "param_" + std::to_string(i));
+  }
+  out.paramNames = io.paramNames;
+  for (const auto& [name, value] : o.launch.args) {
+    auto it = std::find(io.paramNames.begin(), io.paramNames.end(), name);
+    if (it == io.paramNames.end()) {
+      std::string list;
+      for (const std::string& n : io.paramNames) list += (list.empty() ? "" : ", ") + n;
+      std::string hint = didYouMean(name, io.paramNames);
+      for (const std::string& p : io.paramNames) {
+        const bool sameIgnoringCase = p.size() == name.size() &&
+            std::equal(p.begin(), p.end(), name.begin(), [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+        if (sameIgnoringCase) hint = "; did you mean '" + p + "'?";
+      }
+      return makeError("kernel '" + out.name + "' has no parameter '" + name + "'" + hint +
+                           " (parameters: " + list + ")",
+                       path, 0);
+    }
+    const int ord = static_cast<int>(it - io.paramNames.begin());
+    if (haveNames && src[ord].pointer) {
+      return makeError("parameter '" + name + "' of kernel '" + out.name + "' is a pointer; --arg sets scalar arguments only", path, 0);
+    }
+    io.scalarArgs[ord] = value;
+  }
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const bool pointer = haveNames ? src[i].pointer : (kernel.params[i].bytes == 8 && !io.scalarArgs.count(static_cast<int>(i)));
+    if (pointer) io.pointerParams.push_back(static_cast<int>(i));
+  }
+
+  Expected<PtxCfg> cfg = buildCfg(kernel, path);
+  if (!cfg) return std::move(cfg).takeError();
+  const WarpInterpreter interpreter(*module, kernel, *cfg, io, path);
+
+  // Execute the sampled warps of block 0 and average.
+  const long long warpsPerBlock = (o.launch.block.count() + 31) / 32;
+  const int sampled = static_cast<int>(std::min<long long>(warpsPerBlock, std::max(1, o.maxSampledWarps)));
+  std::vector<double> blockExec(cfg->blocks.size(), 0);
+  std::vector<std::map<int, double>> edgeExec(cfg->blocks.size());
+  std::vector<InstructionStats> stats(kernel.instructions.size());
+  std::map<int, std::string> hinted;
+  double dynamic = 0;
+  for (int w = 0; w < sampled; ++w) {
+    Expected<WarpTrace> t = interpreter.run(0, w);
+    if (!t) return std::move(t).takeError();
+    for (size_t b = 0; b < blockExec.size(); ++b) {
+      blockExec[b] += static_cast<double>(t->blockExecutions[b]) / sampled;
+      for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n) / sampled;
+    }
+    for (size_t i = 0; i < stats.size(); ++i) {
+      InstructionStats& s = stats[i];
+      const InstructionStats& x = t->instructions[i];
+      s.executions += x.executions;
+      s.activeLanes += x.activeLanes;
+      s.knownRequests += x.knownRequests;
+      s.units += x.units;
+      s.dataDependent += x.dataDependent;
+      if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
+    }
+    for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
+    dynamic += static_cast<double>(t->dynamicInstructions) / sampled;
+  }
+  out.sampledWarps = sampled;
+  out.dynamicInstructionsPerWarp = dynamic;
+
+  auto fileOf = [&](const PtxInstruction& inst) -> std::string {
+    auto f = module->files.find(inst.sourceFile);
+    return f == module->files.end() ? baseFile(path) : baseFile(f->second);
+  };
+
+  std::set<std::string> reported;
+  // The memory access of PTX instruction i, from the averaged warp statistics.
+  auto memoryOf = [&](int i) -> std::optional<MemoryAccess> {
+    const PtxInstruction& pi = kernel.instructions[i];
+    const InstructionStats& s = stats[i];
+    std::optional<MemorySpace> space = memorySpaceOf(pi);
+    if (!space) return std::nullopt;
+    MemoryAccess m;
+    m.space = *space;
+    m.isStore = pi.base == "st" || pi.base == "red";
+    m.widthBytes = accessWidth(pi);
+    const std::string where = fileOf(pi) + ":" + std::to_string(pi.sourceLine);
+    if (s.knownRequests > 0) {
+      m.laneAddresses = s.firstAddresses;
+      const double avg = static_cast<double>(s.units) / static_cast<double>(s.knownRequests);
+      if (m.space == MemorySpace::Shared) {
+        m.wavefrontsPerInst = avg;
+      } else {
+        m.transactionsPerInst = avg;
+      }
+    }
+    if (s.dataDependent > 0) {
+      m.dataDependent = true;
+      if (s.knownRequests == 0) {
+        m.laneAddresses.clear();
+        m.pattern = AccessClass::Uncoalesced;
+        // Conservative: every active lane its own sector.
+        m.transactionsPerInst = s.executions > 0 ? static_cast<double>(s.activeLanes) / static_cast<double>(s.executions) : 32.0;
+      }
+      const std::string note = where + ": " + pi.opcode + " has a data-dependent address (counted as uncoalesced, one sector per active lane)";
+      if (reported.insert(note).second) out.notes.push_back(note);
+    }
+    if (s.executions == 0 && m.laneAddresses.empty() && !m.pattern) {
+      m.pattern = AccessClass::Coalesced;  // never executed by the sampled warps: weight 0
+      m.transactionsPerInst = 1;
+    }
+    return m;
+  };
+
+  // Lower to KernelIR.
+  KernelIR& ir = out.ir;
+  ir.name = out.name;
+  std::map<int, std::string> blockLabel;
+  for (const auto& [label, index] : kernel.labels) blockLabel[index] = label;
+  for (size_t b = 0; b < cfg->blocks.size(); ++b) {
+    const PtxBlock& pb = cfg->blocks[b];
+    BasicBlock bb;
+    bb.label = blockLabel.count(pb.first) ? blockLabel[pb.first] : (b == 0 ? "entry" : "bb" + std::to_string(b));
+    bb.successors = pb.successors;
+    bb.executionsPerWarp = blockExec[b];
+    for (int i = pb.first; i < pb.end; ++i) {
+      const PtxInstruction& pi = kernel.instructions[i];
+      Instruction inst;
+      inst.opcode = pi.opcode;
+      const OpcodeClass c = classify(pi);
+      inst.cls = c.cls;
+      inst.flops = c.flops;
+      inst.sourceFile = fileOf(pi);
+      inst.sourceLine = pi.sourceLine;
+      inst.barrier = pi.base == "bar" || pi.base == "barrier";
+      const bool hasDst = !pi.operands.empty() && pi.base != "st" && pi.base != "red" && pi.base != "bra" &&
+                          !inst.barrier && pi.base != "ret" && pi.base != "exit";
+      for (size_t k = 0; k < pi.operands.size(); ++k) collectRegs(pi.operands[k], k == 0 && hasDst ? inst.dst : inst.src);
+      if (pi.guard >= 0) inst.src.push_back(pi.guard);
+      if (std::optional<MemoryAccess> m = memoryOf(i)) inst.memory = std::move(*m);
+      if (auto h = hinted.find(i); h != hinted.end()) {
+        const std::string note = inst.sourceFile + ":" + std::to_string(pi.sourceLine) + ": " +
+                                 (pi.base == "bra" ? "data-dependent branch resolved by " : "loaded value set by ") + h->second;
+        if (reported.insert(note).second) out.notes.push_back(note);
+      }
+      bb.instructions.push_back(std::move(inst));
+    }
+    ir.blocks.push_back(std::move(bb));
+  }
+  for (const PtxLoop& l : cfg->loops) {
+    Loop loop;
+    loop.header = l.header;
+    loop.blocks = l.blocks;
+    double entries = 0;
+    for (size_t b = 0; b < cfg->blocks.size(); ++b) {
+      if (l.contains(static_cast<int>(b))) continue;
+      if (auto it = edgeExec[b].find(l.header); it != edgeExec[b].end()) entries += it->second;
+    }
+    loop.source = TripCountSource::FromLaunch;
+    std::pair<std::string, int> location{"", 0};
+    for (int b : l.blocks) {
+      const PtxBlock& pb = cfg->blocks[b];
+      const PtxInstruction& last = kernel.instructions[pb.end - 1];
+      if (hinted.count(pb.end - 1)) loop.source = TripCountSource::Hinted;
+      for (int s : pb.successors) {
+        if (!l.contains(s) && location.second == 0) location = {fileOf(last), last.sourceLine};
+      }
+    }
+    for (const TripHint& h : o.trips) {
+      if (h.line == location.second && baseFile(h.file) == location.first) loop.source = TripCountSource::Hinted;
+    }
+    loop.tripCount = entries > 0 ? blockExec[l.header] / entries : 0;
+    ir.loops.push_back(std::move(loop));
+    out.loopLocations.push_back(location);
+  }
+  if (cubin) {
+    if (const CubinKernel* ck = cubin->find(kernel.name)) {
+      out.resources = *ck;
+      ir.resources.registers = ck->registers;
+      ir.resources.staticSharedBytes = ck->sharedBytes;
+      ir.resources.localBytes = ck->frameBytes;
+    }
+  }
+  if (listing) {
+    if (const SassFunction* fn = listing->find(kernel.name)) {
+      Expected<const InstrClassTable*> table = sassClassTable(std::stoi(program.arch.substr(3, 2)));
+      if (table) {
+        out.sass = summarizeSass(*fn, **table);
+        const SassPtxMap map = mapSassToPtx(kernel, *fn);
+        for (const SassPtxPair& pair : map.pairs) out.sass->memoryPaired += pair.ptx >= 0 ? 1 : 0;
+        out.sass->spillStores = map.spillStores;
+        out.sass->spillLoads = map.spillLoads;
+        out.sass->spillStoreBytes = map.spillStoreBytes;
+        out.sass->spillLoadBytes = map.spillLoadBytes;
+        out.sass->unmatchedSass = map.unmatchedSass;
+        out.sass->unmatchedPtx = map.unmatchedPtx;
+        if (out.resources) {
+          SassRunOptions so;
+          so.launch = o.launch;
+          so.layout = &*out.resources;
+          so.scalarArgs = io.scalarArgs;
+          so.pointerParams = io.pointerParams;
+          double total = 0;
+          std::vector<double> perInstruction(fn->instructions.size(), 0);
+          std::optional<PtxCfg> sassCfg;
+          for (int w = 0; w < sampled; ++w) {
+            Expected<SassWarpCount> c = runSassWarp(*fn, so, 0, w);
+            if (!c) {
+              out.sass->dynamicStatus = c.error().message;
+              break;
+            }
+            total += static_cast<double>(c->instructions) / sampled;
+            for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->perInstruction[i]) / sampled;
+            if (!sassCfg) sassCfg = std::move(c->cfg);
+          }
+          if (out.sass->dynamicStatus.empty()) {
+            out.sass->dynamicInstructionsPerWarp = total;
+            if (o.sassStream) {
+              lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, ir);
+              program.isa = "sass (memory from ptx)";
+              out.loopLocations.clear();
+              for (const PtxLoop& l : sassCfg->loops) {
+                const PtxBlock& h = sassCfg->blocks[l.header];
+                if (l.blocks.size() == 1 && h.end - h.first == 1 && fn->instructions[h.first].mnemonic == "BRA") continue;
+                std::pair<std::string, int> location{"", 0};
+                for (int b : l.blocks) {
+                  for (int succ : sassCfg->blocks[b].successors) {
+                    const SassInstruction& last = fn->instructions[sassCfg->blocks[b].end - 1];
+                    if (!l.contains(succ) && location.second == 0) location = {baseFile(last.sourceFile), last.sourceLine};
+                  }
+                }
+                out.loopLocations.push_back(location);
+              }
+            }
+          }
+        }
+        if (program.isa == "ptx") program.isa = "ptx, sass";
+      } else {
+        program.sassStatus = table.error().message;
+      }
+    }
+  }
+  for (const TripHint& h : o.trips) {
+    bool used = false;
+    for (const auto& [index, how] : hinted) {
+      const PtxInstruction& pi = kernel.instructions[index];
+      used = used || (pi.sourceLine == h.line && fileOf(pi) == baseFile(h.file));
+    }
+    if (!used) out.notes.push_back("--trip " + h.file + ":" + std::to_string(h.line) + " matched no data-dependent branch");
+  }
+  out.streams = std::make_shared<const WarpStreams>(*module, static_cast<int>(&kernel - module->kernels.data()), *cfg, io, path);
+  program.kernels.push_back(std::move(out));
+  return program;
+}
+
+}  // namespace foresight::cuda

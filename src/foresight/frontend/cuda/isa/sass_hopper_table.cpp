@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// SASS opcode classes of Hopper (sm_90, sm_90a): Ampere's plus VIADD/VIADDMNMX (integer adds
+/// on the ALU), warpgroup MMA (HGMMA …), TMA (UTMALDG, UTMASTG, UBLKCP) and mbarriers (SYNCS).
+#include "foresight/frontend/cuda/isa/sass_common_rows.h"
+
+namespace foresight::cuda {
+
+namespace {
+constexpr OpcodeClass kRows[] = {
+    FORESIGHT_SASS_COMMON_ROWS(FORESIGHT_SASS_ROW)
+    {"LDGSTS", InstrClass::Ldst, 0}, {"LDGDEPBAR", InstrClass::Ldst, 0}, {"REDUX", InstrClass::Int, 0},
+    {"DMMA", InstrClass::Tensor, 0}, {"VIADD", InstrClass::Int, 0}, {"VIADDMNMX", InstrClass::Int, 0},
+    {"VIMNMX", InstrClass::Int, 0}, {"HGMMA", InstrClass::Tensor, 0}, {"IGMMA", InstrClass::Tensor, 0},
+    {"QGMMA", InstrClass::Tensor, 0}, {"BGMMA", InstrClass::Tensor, 0}, {"WARPGROUP", InstrClass::Control, 0},
+    {"UTMALDG", InstrClass::Ldst, 0}, {"UTMASTG", InstrClass::Ldst, 0}, {"UBLKCP", InstrClass::Ldst, 0},
+    {"SYNCS", InstrClass::Ldst, 0}, {"ACQBULK", InstrClass::Ldst, 0}, {"ELECT", InstrClass::Int, 0},
+    {"FENCE", InstrClass::Ldst, 0}, {"UCGABAR_ARV", InstrClass::Control, 0}, {"UCGABAR_WAIT", InstrClass::Control, 0},
+};
+}  // namespace
+
+const InstrClassTable& sassHopperTable() {
+  static const InstrClassTable kTable{"hopper", kRows};
+  return kTable;
+}
+
+}  // namespace foresight::cuda

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// CFG construction, post-dominators (iterative set intersection over a virtual exit) and
+/// natural loops (back edges to dominating headers). Kernels have at most a few hundred
+/// blocks, so the simple quadratic algorithms suffice.
+#include "foresight/frontend/cuda/ptx_cfg.h"
+
+#include <algorithm>
+
+namespace foresight::cuda {
+
+namespace {
+
+bool isTerminator(const PtxInstruction& i) { return i.base == "bra" || i.base == "ret" || i.base == "exit"; }
+
+using Sets = std::vector<std::vector<char>>;
+
+/// Dominator-style sets: out[n] = {n} ∪ ⋂ out[p] over `preds[n]`; `root` starts as {root}.
+Sets fixpoint(int n, const std::vector<std::vector<int>>& preds, int root) {
+  Sets out(n, std::vector<char>(n, 1));
+  out[root].assign(n, 0);
+  out[root][root] = 1;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int b = 0; b < n; ++b) {
+      if (b == root) continue;
+      std::vector<char> s(n, preds[b].empty() ? 0 : 1);
+      for (int p : preds[b]) {
+        for (int i = 0; i < n; ++i) s[i] = s[i] && out[p][i];
+      }
+      s[b] = 1;
+      if (s != out[b]) {
+        out[b] = std::move(s);
+        changed = true;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool PtxLoop::contains(int block) const { return std::binary_search(blocks.begin(), blocks.end(), block); }
+
+Expected<PtxCfg> buildCfg(const PtxKernel& k, const std::string& file) {
+  PtxCfg cfg;
+  const int n = static_cast<int>(k.instructions.size());
+  std::vector<char> leader(n + 1, 0);
+  leader[0] = 1;
+  for (const auto& [label, index] : k.labels) {
+    if (index <= n) leader[index] = 1;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (isTerminator(k.instructions[i])) leader[i + 1] = 1;
+  }
+  cfg.blockOf.assign(n, -1);
+  for (int i = 0; i < n;) {
+    PtxBlock b;
+    b.first = i;
+    do {
+      cfg.blockOf[i] = static_cast<int>(cfg.blocks.size());
+      ++i;
+    } while (i < n && !leader[i]);
+    b.end = i;
+    cfg.blocks.push_back(b);
+  }
+  const int nb = static_cast<int>(cfg.blocks.size());
+  for (int bi = 0; bi < nb; ++bi) {
+    PtxBlock& b = cfg.blocks[bi];
+    const PtxInstruction& last = k.instructions[b.end - 1];
+    const bool next = bi + 1 < nb;
+    if (last.base == "bra") {
+      if (last.operands.empty() || last.operands[0].kind != PtxOperand::Kind::Label) {
+        return makeError("indirect branch '" + last.text + "' is not supported", file, last.ptxLine);
+      }
+      auto it = k.labels.find(last.operands[0].name);
+      if (it == k.labels.end() || it->second >= n) {
+        return makeError("branch to unknown label '" + last.operands[0].name + "'", file, last.ptxLine);
+      }
+      b.taken = cfg.blockOf[it->second];
+      if (last.guard >= 0 && next) b.fallthrough = bi + 1;
+    } else if (last.base == "ret" || last.base == "exit") {
+      if (last.guard >= 0 && next) b.fallthrough = bi + 1;
+    } else if (next) {
+      b.fallthrough = bi + 1;
+    }
+    if (b.taken >= 0) b.successors.push_back(b.taken);
+    if (b.fallthrough >= 0 && b.fallthrough != b.taken) b.successors.push_back(b.fallthrough);
+  }
+
+  std::vector<char> mayExit(nb, 0);
+  for (int b = 0; b < nb; ++b) {
+    const PtxInstruction& last = k.instructions[cfg.blocks[b].end - 1];
+    mayExit[b] = cfg.blocks[b].successors.empty() || ((last.base == "ret" || last.base == "exit") && last.guard >= 0);
+  }
+  analyseCfg(cfg, mayExit);
+  return cfg;
+}
+
+void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit) {
+  const int nb = static_cast<int>(cfg.blocks.size());
+  // Post-dominators over the reversed graph with a virtual exit node `nb`.
+  std::vector<std::vector<int>> succOrExit(nb + 1), preds(nb + 1);
+  for (int b = 0; b < nb; ++b) {
+    succOrExit[b] = cfg.blocks[b].successors;
+    if (mayExit[b]) succOrExit[b].push_back(nb);
+    for (int s : cfg.blocks[b].successors) preds[s].push_back(b);
+  }
+  const Sets pdom = fixpoint(nb + 1, succOrExit, nb);
+  for (int b = 0; b < nb; ++b) {
+    int best = -1;
+    int bestSize = -1;
+    for (int c = 0; c < nb; ++c) {
+      if (c == b || !pdom[b][c]) continue;
+      // The immediate post-dominator is the strict post-dominator with the largest set.
+      int size = 0;
+      for (char x : pdom[c]) size += x;
+      if (size > bestSize) {
+        best = c;
+        bestSize = size;
+      }
+    }
+    cfg.blocks[b].ipdom = best;
+  }
+
+  // Dominators and natural loops.
+  const Sets dom = fixpoint(nb, preds, 0);
+  for (int u = 0; u < nb; ++u) {
+    for (int h : cfg.blocks[u].successors) {
+      if (!dom[u][h]) continue;
+      PtxLoop* loop = nullptr;
+      for (PtxLoop& l : cfg.loops) {
+        if (l.header == h) loop = &l;
+      }
+      if (!loop) {
+        cfg.loops.push_back(PtxLoop{h, {h}, -1});
+        loop = &cfg.loops.back();
+      }
+      std::vector<int> work = {u};
+      while (!work.empty()) {
+        const int x = work.back();
+        work.pop_back();
+        if (std::find(loop->blocks.begin(), loop->blocks.end(), x) != loop->blocks.end()) continue;
+        loop->blocks.push_back(x);
+        for (int p : preds[x]) work.push_back(p);
+      }
+    }
+  }
+  for (PtxLoop& l : cfg.loops) std::sort(l.blocks.begin(), l.blocks.end());
+  std::sort(cfg.loops.begin(), cfg.loops.end(), [](const PtxLoop& a, const PtxLoop& b) { return a.blocks.size() > b.blocks.size(); });
+  for (size_t i = 0; i < cfg.loops.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (cfg.loops[j].contains(cfg.loops[i].header)) cfg.loops[i].parent = static_cast<int>(j);
+    }
+    for (int b : cfg.loops[i].blocks) cfg.blocks[b].loop = static_cast<int>(i);  // inner loops come later
+  }
+}
+
+}  // namespace foresight::cuda

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `PtxModule`: the parsed form of a PTX file — its kernels (`.entry`), their parameters,
+/// registers, shared/local variables, labels and instructions with predicates, typed operands
+/// and source lines (from `.loc` / `.file`). Produced by ptx_parser.h; executed by
+/// warp_interpreter.h.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace foresight::cuda {
+
+/// One operand of a PTX instruction.
+struct PtxOperand {
+  enum class Kind {
+    Register,  ///< %r1 (`reg` = index in PtxKernel::registers)
+    Special,   ///< %tid.x, %ntid.y, %ctaid.z, %nctaid.x, %laneid, %warpid (`name`)
+    Immediate,  ///< 42, 0x10, -1 (`imm`); float immediates 0fXXXXXXXX set `isFloat`
+    Symbol,    ///< a variable or parameter name (`name`)
+    Address,   ///< [base+offset]: base register (`reg`) or symbol (`name`), plus `imm`
+    Vector,    ///< {%f1, %f2}: `elems`
+    Label,     ///< a branch target (`name`)
+  };
+  Kind kind = Kind::Immediate;
+  int reg = -1;
+  std::string name;
+  long long imm = 0;
+  bool isFloat = false;
+  std::vector<PtxOperand> elems;
+};
+
+/// One PTX instruction.
+struct PtxInstruction {
+  std::string text;        ///< as written, without the trailing ';'
+  std::string opcode;      ///< full opcode with modifiers ("ld.global.nc.f32")
+  std::string base;        ///< first component ("ld")
+  std::vector<std::string> mods;  ///< remaining components ({"global","nc","f32"})
+  int guard = -1;          ///< guard predicate register, -1 = none
+  bool guardNegated = false;
+  std::vector<PtxOperand> operands;
+  int sourceLine = 0;      ///< from the last `.loc` (0 = none)
+  int sourceFile = 0;      ///< `.file` index of that `.loc`
+  int ptxLine = 0;         ///< line in the PTX text
+};
+
+/// A `.shared`, `.local`, `.global` or `.const` variable.
+struct PtxVariable {
+  std::string name;
+  std::string space;  ///< "shared", "local", "global", "const"
+  long long bytes = 0;  ///< 0 for `extern .shared … []` (dynamic shared memory)
+  int align = 1;
+  bool external = false;
+};
+
+/// A kernel parameter.
+struct PtxParam {
+  std::string name;  ///< "_Z6vecaddPKfS0_Pfi_param_0"
+  std::string type;  ///< "u64", "u32", "f32", "b8" (aggregates)
+  int bytes = 0;
+};
+
+/// One `.entry`.
+struct PtxKernel {
+  std::string name;  ///< mangled
+  std::vector<PtxParam> params;
+  std::vector<std::string> registers;  ///< register names, index = PtxOperand::reg
+  std::vector<PtxVariable> variables;  ///< kernel-scope .shared/.local
+  std::vector<PtxInstruction> instructions;
+  std::map<std::string, int> labels;   ///< label → index of the next instruction
+  int declLine = 0;                    ///< PTX line of the `.entry`
+};
+
+/// A whole PTX file.
+struct PtxModule {
+  std::string target;  ///< "sm_90"
+  std::vector<PtxKernel> kernels;
+  std::vector<PtxVariable> globals;      ///< module-scope variables (incl. extern .shared)
+  std::map<int, std::string> files;      ///< `.file` index → path
+};
+
+}  // namespace foresight::cuda

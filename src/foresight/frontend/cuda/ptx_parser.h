@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Parses the PTX that nvcc emits (ISA 7.x–9.x) into a PtxModule: `.entry` kernels with their
+/// parameters, register declarations (`%r<30>`), variables, labels, guarded instructions with
+/// register, special-register, immediate, address and vector operands, and `.loc`/`.file`
+/// source lines. `.func` device functions (non-inlined calls) are rejected with an Error.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "foresight/frontend/cuda/ptx_module.h"
+#include "foresight/support/error.h"
+
+namespace foresight::cuda {
+
+/// Parses PTX text; `fileName` is used in error locations (file:line of the PTX).
+[[nodiscard]] Expected<PtxModule> parsePtx(std::string_view text, const std::string& fileName);
+
+}  // namespace foresight::cuda

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// One-warp SASS control-flow execution with per-lane 32-bit known/unknown integer values.
+#include "foresight/frontend/cuda/sass_interpreter.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <memory>
+#include <bit>
+#include <cstdint>
+
+#include "foresight/frontend/cuda/ptx_cfg.h"
+#include "foresight/frontend/cuda/warp_interpreter.h"
+
+namespace foresight::cuda {
+
+namespace {
+
+constexpr int kLanes = 32;
+
+std::string fmt_hex(long long v) {
+  static const char* kHex = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), kHex[v & 15]);
+    v >>= 4;
+  } while (v);
+  while (s.size() < 4) s.insert(s.begin(), '0');
+  return s;
+}
+
+struct V {
+  std::uint32_t v = 0;
+  bool known = false;
+};
+
+struct Lanes {
+  std::array<std::array<V, 256>, kLanes> r{};
+  std::array<std::array<V, 64>, kLanes> ur{};
+  std::array<std::array<V, 8>, kLanes> p{};
+  std::array<std::array<V, 8>, kLanes> up{};
+};
+
+bool hasMod(const SassInstruction& i, const char* m) {
+  for (const std::string& x : i.mods) {
+    if (x == m) return true;
+  }
+  return false;
+}
+
+bool isPred(const SassOperand& o) {
+  return o.kind == SassOperand::Kind::Predicate || o.kind == SassOperand::Kind::UniformPredicate;
+}
+bool isReg(const SassOperand& o) { return o.kind == SassOperand::Kind::Register || o.kind == SassOperand::Kind::Uniform; }
+
+/// LOP3/PLOP3 truth table applied bitwise.
+std::uint32_t lut3(std::uint32_t a, std::uint32_t b, std::uint32_t c, unsigned lut) {
+  std::uint32_t r = 0;
+  for (unsigned i = 0; i < 8; ++i) {
+    if (!((lut >> i) & 1)) continue;
+    r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+  }
+  return r;
+}
+
+}  // namespace
+
+Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& o, long long blockIndex, int warp) {
+  if (!o.layout) return makeError("the SASS count needs the cubin's parameter layout");
+  const std::vector<SassInstruction>& code = fn.instructions;
+  const int n = static_cast<int>(code.size());
+  auto indexOf = [&](const std::string& label) -> int {
+    auto it = fn.labels.find(label);
+    return it == fn.labels.end() ? -1 : static_cast<int>(it->second / 16);
+  };
+  // Basic blocks.
+  PtxCfg cfg;
+  std::vector<char> leader(n + 1, 0);
+  leader[0] = 1;
+  for (int i = 0; i < n; ++i) {
+    if (code[i].offset != static_cast<long long>(i) * 16) return makeError("SASS listing of '" + fn.name + "' is not contiguous");
+    const std::string& m = code[i].mnemonic;
+    if (m == "BRA" || m == "EXIT" || m == "RET" || m == "JMP") leader[i + 1] = 1;
+    if (!code[i].target.empty()) {
+      const int t = indexOf(code[i].target);
+      if (t < 0 || t > n) return makeError("SASS branch to unknown label '" + code[i].target + "'");
+      leader[t] = 1;
+    }
+  }
+  cfg.blockOf.assign(n, -1);
+  for (int i = 0; i < n;) {
+    PtxBlock b;
+    b.first = i;
+    do {
+      cfg.blockOf[i++] = static_cast<int>(cfg.blocks.size());
+    } while (i < n && !leader[i]);
+    b.end = i;
+    cfg.blocks.push_back(b);
+  }
+  const int nb = static_cast<int>(cfg.blocks.size());
+  std::vector<char> mayExit(nb, 0);
+  for (int bi = 0; bi < nb; ++bi) {
+    PtxBlock& b = cfg.blocks[bi];
+    const SassInstruction& last = code[b.end - 1];
+    const bool next = bi + 1 < nb;
+    const bool guarded = last.guard >= 0 && last.guard != 7;
+    if (last.mnemonic == "BRA" && !hasMod(last, "DIV")) {
+      b.taken = cfg.blockOf[indexOf(last.target)];
+      if (guarded && next) b.fallthrough = bi + 1;
+    } else if (last.mnemonic == "EXIT" || last.mnemonic == "RET") {
+      mayExit[bi] = 1;
+      if (guarded && next) b.fallthrough = bi + 1;
+    } else if (next) {
+      b.fallthrough = bi + 1;
+    } else {
+      mayExit[bi] = 1;
+    }
+    if (b.taken >= 0) b.successors.push_back(b.taken);
+    if (b.fallthrough >= 0 && b.fallthrough != b.taken) b.successors.push_back(b.fallthrough);
+  }
+  analyseCfg(cfg, mayExit);
+
+  // Launch values.
+  const Launch& L = o.launch;
+  const long long ctaid[3] = {blockIndex % L.grid.x, (blockIndex / L.grid.x) % L.grid.y, blockIndex / (L.grid.x * L.grid.y)};
+  auto lanes = std::make_unique<Lanes>();
+  std::uint32_t valid = 0;
+  std::array<std::array<long long, 3>, kLanes> tid{};
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const long long t = static_cast<long long>(warp) * kLanes + lane;
+    if (t < L.block.count()) valid |= 1u << lane;
+    tid[lane] = {t % L.block.x, (t / L.block.x) % L.block.y, t / (L.block.x * L.block.y)};
+  }
+  auto constant = [&](long long off) -> V {
+    const long long dims[6] = {L.block.x, L.block.y, L.block.z, L.grid.x, L.grid.y, L.grid.z};
+    if (off >= 0 && off < 24 && off % 4 == 0) return {static_cast<std::uint32_t>(dims[off / 4]), true};
+    const long long rel = off - o.layout->paramBankOffset;
+    for (const CubinParam& p : o.layout->params) {
+      if (rel < p.offset || rel >= p.offset + p.size) continue;
+      long long value = 0;
+      if (std::find(o.pointerParams.begin(), o.pointerParams.end(), p.ordinal) != o.pointerParams.end()) {
+        value = WarpInterpreter::pointerBase(p.ordinal);
+      } else if (auto it = o.scalarArgs.find(p.ordinal); it != o.scalarArgs.end()) {
+        value = it->second;
+      } else {
+        return {};
+      }
+      const long long word = (rel - p.offset) / 4;
+      return {static_cast<std::uint32_t>(static_cast<unsigned long long>(value) >> (32 * word)), true};
+    }
+    return {};
+  };
+  auto special = [&](const std::string& t, int lane) -> V {
+    const int d = t.back() == 'X' ? 0 : t.back() == 'Y' ? 1 : 2;
+    if (t.rfind("SR_TID.", 0) == 0) return {static_cast<std::uint32_t>(tid[lane][d]), true};
+    if (t.rfind("SR_CTAID.", 0) == 0) return {static_cast<std::uint32_t>(ctaid[d]), true};
+    if (t == "SR_LANEID") return {static_cast<std::uint32_t>(lane), true};
+    return {};
+  };
+  auto read = [&](const SassOperand& op, int lane) -> V {
+    V v;
+    switch (op.kind) {
+      case SassOperand::Kind::Register: v = op.reg == 255 ? V{0, true} : lanes->r[lane][op.reg]; break;
+      case SassOperand::Kind::Uniform: v = op.reg == 255 ? V{0, true} : lanes->ur[lane][op.reg & 63]; break;
+      case SassOperand::Kind::Predicate: v = op.reg == 7 ? V{1, true} : lanes->p[lane][op.reg]; break;
+      case SassOperand::Kind::UniformPredicate: v = op.reg == 7 ? V{1, true} : lanes->up[lane][op.reg]; break;
+      case SassOperand::Kind::Immediate: {
+        std::string t = op.text;
+        while (!t.empty() && (t[0] == '-' || t[0] == ' ')) t.erase(t.begin());
+        const bool integer = t.rfind("0x", 0) == 0 || (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos);
+        return {static_cast<std::uint32_t>(op.offset), integer};  // the sign is already in `offset`
+      }
+      case SassOperand::Kind::Constant: {
+        bool direct = op.bank == 0;
+        for (const SassOperand& part : op.parts) direct = direct && part.reg == 255;  // c[0x0][RZ]
+        v = direct ? constant(op.offset) : V{};
+        break;
+      }
+      case SassOperand::Kind::Special: v = special(op.text, lane); break;
+      default: break;
+    }
+    if (!op.text.empty() && v.known) {
+      const char c = op.text[0];
+      if (isPred(op) && c == '!') v.v = !v.v;
+      if (c == '-') v.v = 0u - v.v;
+      if (c == '~') v.v = ~v.v;
+      if (c == '|') v.v = static_cast<std::uint32_t>(std::abs(static_cast<std::int32_t>(v.v)));
+    }
+    return v;
+  };
+  auto write = [&](const SassOperand& op, int lane, V v) {
+    if (op.kind == SassOperand::Kind::Register && op.reg != 255) lanes->r[lane][op.reg] = v;
+    if (op.kind == SassOperand::Kind::Uniform && op.reg != 255) lanes->ur[lane][op.reg & 63] = v;
+    if (op.kind == SassOperand::Kind::Predicate && op.reg != 7) lanes->p[lane][op.reg] = {v.v ? 1u : 0u, v.known};
+    if (op.kind == SassOperand::Kind::UniformPredicate && op.reg != 7) lanes->up[lane][op.reg] = {v.v ? 1u : 0u, v.known};
+  };
+  auto writePair = [&](const SassOperand& op, int lane, V lo, V hi) {
+    write(op, lane, lo);
+    if (op.reg != 255) {
+      SassOperand next = op;
+      next.reg += 1;
+      write(next, lane, hi);
+    }
+  };
+
+  auto execute = [&](const SassInstruction& in, int lane) {
+    const std::string& m = in.mnemonic;
+    const auto& ops = in.operands;
+    if (ops.empty()) return;
+    auto src = [&](size_t k) { return k < ops.size() ? read(ops[k], lane) : V{0, true}; };
+    auto unknownOutputs = [&]() {
+      for (const SassOperand& op : ops) {
+        if (isReg(op) || isPred(op)) {
+          write(op, lane, V{});
+          if (in.memoryWidthBytes >= 8 || hasMod(in, "64") || hasMod(in, "WIDE")) writePair(op, lane, V{}, V{});
+        }
+        break;  // only the first operand is a destination in general
+      }
+    };
+    const bool u32 = hasMod(in, "U32");
+    if (m == "MOV" || m == "UMOV" || m == "R2UR" || m == "S2R" || m == "S2UR" || m == "CS2R") {
+      if (m == "CS2R") return unknownOutputs();
+      write(ops[0], lane, src(1));
+      return;
+    }
+    if (m == "LDC" || m == "ULDC") {
+      if (ops.size() < 2 || ops[1].kind != SassOperand::Kind::Constant) return unknownOutputs();
+      if (hasMod(in, "64")) {
+        SassOperand hiOp = ops[1];
+        hiOp.offset += 4;
+        writePair(ops[0], lane, read(ops[1], lane), read(hiOp, lane));
+      } else {
+        write(ops[0], lane, read(ops[1], lane));
+      }
+      return;
+    }
+    if (m == "IMAD" || m == "UIMAD") {
+      if (hasMod(in, "X") || hasMod(in, "HI")) return unknownOutputs();
+      const V a = src(1), b = src(2);
+      if (hasMod(in, "WIDE")) {
+        V clo = src(3), chi{0, true};
+        if (ops.size() > 3 && isReg(ops[3]) && ops[3].reg != 255) {
+          SassOperand h = ops[3];
+          h.reg += 1;
+          chi = read(h, lane);
+        }
+        if (!(a.known && b.known && clo.known && chi.known)) return writePair(ops[0], lane, V{}, V{});
+        const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
+        const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
+        const unsigned long long c = (static_cast<unsigned long long>(chi.v) << 32) | clo.v;
+        const unsigned long long r = static_cast<unsigned long long>(x * y) + c;
+        return writePair(ops[0], lane, V{static_cast<std::uint32_t>(r), true}, V{static_cast<std::uint32_t>(r >> 32), true});
+      }
+      const V c = src(3);
+      if (!(a.known && b.known && c.known)) return write(ops[0], lane, V{});
+      return write(ops[0], lane, V{a.v * b.v + c.v, true});
+    }
+    // Instructions whose carry/predicate outputs follow the destination.
+    size_t first = 1;
+    while (first < ops.size() && isPred(ops[first]) && (m == "IADD3" || m == "UIADD3" || m == "LEA" || m == "ULEA")) {
+      write(ops[first], lane, V{});
+      ++first;
+    }
+    if (m == "IADD3" || m == "UIADD3") {
+      if (hasMod(in, "X")) return unknownOutputs();
+      const V a = src(first), b = src(first + 1), c = src(first + 2);
+      return write(ops[0], lane, a.known && b.known && c.known ? V{a.v + b.v + c.v, true} : V{});
+    }
+    if (m == "VIADD") {
+      const V a = src(1), b = src(2);
+      return write(ops[0], lane, a.known && b.known ? V{a.v + b.v, true} : V{});
+    }
+    if (m == "LEA" || m == "ULEA") {
+      if (hasMod(in, "X")) return unknownOutputs();
+      if (hasMod(in, "HI")) {
+        // LEA.HI d, a, b, c, s: b + high word of ({c, a} << s) (e.g. sign fix-ups of n / 16).
+        const V a = src(first), b = src(first + 1), c = src(first + 2), s = src(first + 3);
+        if (!(a.known && b.known && c.known && s.known)) return write(ops[0], lane, V{});
+        const unsigned long long wide = (static_cast<unsigned long long>(c.v) << 32) | a.v;
+        return write(ops[0], lane, V{b.v + static_cast<std::uint32_t>((wide << (s.v & 31)) >> 32), true});
+      }
+      const V a = src(first), b = src(first + 1), s = src(first + 2);
+      return write(ops[0], lane, a.known && b.known && s.known ? V{(a.v << (s.v & 31)) + b.v, true} : V{});
+    }
+    if (m == "LOP3" || m == "ULOP3" || m == "PLOP3" || m == "UPLOP3") {
+      const bool predDst = isPred(ops[0]);
+      const size_t s0 = predDst ? 2 : 1;
+      const V a = src(s0), b = src(s0 + 1), c = src(s0 + 2), lut = src(s0 + 3);
+      const bool known = a.known && b.known && c.known && lut.known;
+      const std::uint32_t mask = (m == "PLOP3" || m == "UPLOP3") ? 1u : ~0u;
+      const std::uint32_t r = known ? lut3(a.v & mask, b.v & mask, c.v & mask, lut.v & 0xff) & mask : 0;
+      if (predDst) {
+        write(ops[0], lane, V{r != 0 ? 1u : 0u, known});
+        if (m == "LOP3" || m == "ULOP3") write(ops[1], lane, V{r, known});
+      } else {
+        write(ops[0], lane, V{r, known});
+      }
+      return;
+    }
+    if (m == "SHF" || m == "USHF") {
+      const V a = src(1), s = src(2), b = src(3);
+      const bool left = hasMod(in, "L"), hi = hasMod(in, "HI"), s32 = hasMod(in, "S32");
+      if (!(a.known && s.known && b.known)) return write(ops[0], lane, V{});
+      const std::uint32_t sh = s.v & 31;
+      if (left && !hi) return write(ops[0], lane, V{a.v << sh, true});
+      if (!left && hi && ops[1].reg == 255) {
+        return write(ops[0], lane, V{s32 ? static_cast<std::uint32_t>(static_cast<std::int32_t>(b.v) >> sh) : b.v >> sh, true});
+      }
+      if (!left && !hi && b.known && (ops[3].reg == 255)) return write(ops[0], lane, V{a.v >> sh, true});
+      return write(ops[0], lane, V{});
+    }
+    if (m == "SEL" || m == "USEL" || m == "FSEL") {
+      const V a = src(1), b = src(2), p = src(3);
+      if (!p.known) return write(ops[0], lane, V{});
+      return write(ops[0], lane, p.v ? a : b);
+    }
+    if (m == "ISETP" || m == "UISETP") {
+      if (hasMod(in, "EX") || in.mods.size() < 2) return write(ops[0], lane, V{});
+      const V a = src(2), b = src(3), c = src(4);
+      const std::string& cmp = in.mods[0];
+      const std::string& bop = in.mods.back();
+      bool r = false;
+      const bool known = a.known && b.known;
+      if (known) {
+        const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
+        const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
+        r = cmp == "LT" ? x < y : cmp == "LE" ? x <= y : cmp == "GT" ? x > y : cmp == "GE" ? x >= y : cmp == "EQ" ? x == y : x != y;
+      }
+      V out{r ? 1u : 0u, known};
+      if (bop == "AND") {
+        if ((c.known && !c.v) || (known && !r)) out = {0, true};
+        else out = {1, known && c.known};
+      } else if (bop == "OR") {
+        if ((c.known && c.v) || (known && r)) out = {1, true};
+        else out = {0, known && c.known};
+      } else if (bop == "XOR") {
+        out = {(r ? 1u : 0u) ^ c.v, known && c.known};
+      }
+      return write(ops[0], lane, out);
+    }
+    if (m == "IABS") {
+      const V a = src(1);
+      return write(ops[0], lane, a.known ? V{static_cast<std::uint32_t>(std::abs(static_cast<std::int32_t>(a.v))), true} : V{});
+    }
+    if (m == "IMNMX" || m == "UIMNMX") {
+      const V a = src(1), b = src(2), p = src(3);
+      if (!(a.known && b.known && p.known)) return write(ops[0], lane, V{});
+      const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
+      const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
+      return write(ops[0], lane, V{static_cast<std::uint32_t>(p.v ? std::min(x, y) : std::max(x, y)), true});
+    }
+    // Stores, branches and barriers have no register destination.
+    static const char* kNoDst[] = {"STG", "STS", "STL", "ST", "RED", "BRA", "EXIT", "BAR", "BSSY", "BSYNC", "NOP",
+                                   "WARPSYNC", "YIELD", "DEPBAR", "MEMBAR", "RET", "CALL", "BPT", "ERRBAR", "CCTL"};
+    for (const char* k : kNoDst) {
+      if (m == k) return;
+    }
+    unknownOutputs();
+  };
+
+  SassWarpCount out;
+  out.perInstruction.assign(n, 0);
+  out.cfg = cfg;
+  struct Entry {
+    int pc;
+    std::uint32_t mask;
+    int rpc;
+  };
+  std::vector<Entry> stack = {{0, valid, -1}};
+  std::uint32_t exited = 0;
+  while (!stack.empty()) {
+    const size_t top = stack.size() - 1;
+    const Entry e = stack[top];
+    if (e.pc < 0 || e.pc == e.rpc) {
+      stack.pop_back();
+      continue;
+    }
+    const std::uint32_t msk = e.mask & ~exited;
+    if (msk == 0) {
+      stack.pop_back();
+      continue;
+    }
+    const PtxBlock& blk = cfg.blocks[e.pc];
+    std::uint32_t exitNow = 0, taken = 0;
+    bool isBranch = false;
+    for (int i = blk.first; i < blk.end; ++i) {
+      const SassInstruction& in = code[i];
+      ++out.perInstruction[i];
+      if (++out.instructions > o.maxInstructions) {
+        return makeError("the SASS of '" + fn.name + "' executes more than " + std::to_string(o.maxInstructions) + " instructions in one warp");
+      }
+      std::uint32_t g = msk, unknown = 0;
+      if (in.guard >= 0 && in.guard != 7) {
+        g = 0;
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!(msk >> lane & 1)) continue;
+          const V p = in.guardUniform ? lanes->up[lane][in.guard] : lanes->p[lane][in.guard];
+          if (!p.known) unknown |= 1u << lane;
+          else if ((p.v != 0) != in.guardNegated) g |= 1u << lane;
+        }
+      }
+      if (in.mnemonic == "BRA" && !hasMod(in, "DIV")) {
+        if (unknown) {
+          return makeError("the SASS branch at 0x" + fmt_hex(in.offset) + " (line " + std::to_string(in.sourceLine) +
+                           ") depends on values the SASS count does not track");
+        }
+        isBranch = true;
+        taken = g;
+        continue;
+      }
+      if (in.mnemonic == "EXIT" || in.mnemonic == "RET") {
+        if (unknown) return makeError("the SASS EXIT at 0x" + fmt_hex(in.offset) + " depends on values the SASS count does not track");
+        exitNow |= g;
+        continue;
+      }
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (g >> lane & 1) execute(in, lane);
+        if (unknown >> lane & 1) {
+          execute(in, lane);
+          if (!in.operands.empty()) write(in.operands[0], lane, V{});
+        }
+      }
+    }
+    if (exitNow) {
+      exited |= exitNow;
+      if ((msk & ~exitNow) == 0 || blk.fallthrough < 0) {
+        stack.pop_back();
+      } else {
+        stack[top].pc = blk.fallthrough;
+      }
+      continue;
+    }
+    if (!isBranch) {
+      stack[top].pc = blk.fallthrough;
+      continue;
+    }
+    taken &= msk;
+    const std::uint32_t notTaken = msk & ~taken;
+    if (notTaken == 0) {
+      stack[top].pc = blk.taken;
+    } else if (taken == 0) {
+      stack[top].pc = blk.fallthrough;
+    } else {
+      stack[top].pc = blk.ipdom;
+      stack[top].mask = msk;
+      stack.push_back({blk.fallthrough, notTaken, blk.ipdom});
+      stack.push_back({blk.taken, taken, blk.ipdom});
+    }
+  }
+  return out;
+}
+
+}  // namespace foresight::cuda

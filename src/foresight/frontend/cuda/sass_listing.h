@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `SassListing`: nvdisasm's text (`nvdisasm -c -g -hex`) parsed into functions of
+/// instructions with guard predicates (P/UP, negation), opcode and modifiers, operands
+/// (registers with their 64/128-bit groups, uniform registers, predicates, special registers,
+/// constant-bank references, memory operands, immediates, branch targets), labels, source
+/// lines (`//## File "…", line N`) and the control bits of the 128-bit encoding.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace foresight::cuda {
+
+/// One SASS operand.
+struct SassOperand {
+  enum class Kind { Register, Uniform, Predicate, UniformPredicate, Special, Constant, Memory, Immediate, Label };
+  Kind kind = Kind::Immediate;
+  std::string text;       ///< as written
+  int reg = -1;           ///< R/UR/P/UP index; 255 = RZ/URZ, 7 = PT/UPT
+  int width = 1;          ///< registers covered: 2 for R2.64, 4 for a 128-bit group
+  bool negated = false;   ///< !P0, -R2, ~R2
+  int bank = -1;          ///< constant bank of c[bank][offset]
+  long long offset = 0;   ///< constant offset, memory displacement or immediate value
+  std::vector<SassOperand> parts;  ///< the registers inside a memory operand [R2.64+0x10]
+};
+
+/// The scheduling control bits of a Volta+ instruction (bits 105–125 of the 128-bit word, LSB
+/// first: stall 4, yield 1, write barrier 3, read barrier 3, wait mask 6, reuse 4).
+struct SassControl {
+  int stall = 0;
+  bool yield = false;
+  int writeBarrier = 7;  ///< 7 = none
+  int readBarrier = 7;   ///< 7 = none
+  int waitMask = 0;      ///< bit i: wait for scoreboard i
+  int reuse = 0;         ///< operand reuse cache flags
+};
+
+/// One SASS instruction.
+struct SassInstruction {
+  long long offset = 0;     ///< byte offset in the function
+  std::string opcode;       ///< "LDG.E.128"
+  std::string mnemonic;     ///< "LDG"
+  std::vector<std::string> mods;  ///< {"E","128"}
+  int guard = -1;           ///< predicate index, -1 = unguarded
+  bool guardNegated = false;
+  bool guardUniform = false;
+  std::vector<SassOperand> operands;
+  std::string sourceFile;   ///< from the last `//## File` comment
+  int sourceLine = 0;
+  std::optional<std::uint64_t> encodingLo, encodingHi;
+  std::optional<SassControl> control;  ///< decoded when the encoding was printed
+  std::string target;       ///< branch target label, if any
+  int memoryWidthBytes = 0;  ///< per-lane bytes of a memory instruction (from .64/.128/.U8…)
+};
+
+/// One function (kernel) of the listing.
+struct SassFunction {
+  std::string name;  ///< mangled
+  std::vector<SassInstruction> instructions;
+  std::map<std::string, long long> labels;  ///< label → offset
+};
+
+/// A parsed nvdisasm listing.
+struct SassListing {
+  std::vector<SassFunction> functions;
+  [[nodiscard]] const SassFunction* find(const std::string& mangled) const;
+};
+
+/// Decodes the control bits from the high 64-bit word of an instruction.
+[[nodiscard]] SassControl decodeControl(std::uint64_t hi);
+
+}  // namespace foresight::cuda

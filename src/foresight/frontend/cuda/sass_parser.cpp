@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Line-based nvdisasm parser: section headers start functions, `/*OFFS*/ … ;` lines are
+/// instructions (with `/* 0x… */` encodings, the high word on the next line), `.L_x_N:` are
+/// labels and `//## File "…", line N` comments carry line info.
+#include "foresight/frontend/cuda/sass_parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace foresight::cuda {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::vector<std::string> splitTop(std::string_view s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '[' || c == '(' || c == '{') ++depth;
+    if (c == ']' || c == ')' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!trim(cur).empty()) out.push_back(trim(cur));
+  return out;
+}
+
+bool parseNumber(const std::string& s, long long& v) {
+  if (s.empty()) return false;
+  try {
+    size_t used = 0;
+    const bool neg = s[0] == '-';
+    const std::string body = neg ? s.substr(1) : s;
+    if (body.empty() || !std::isdigit(static_cast<unsigned char>(body[0]))) return false;
+    const unsigned long long u = std::stoull(body, &used, 0);
+    if (used != body.size()) return false;
+    v = neg ? -static_cast<long long>(u) : static_cast<long long>(u);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+/// Register-like token: R12, RZ, UR4, URZ, P0, PT, UP1, UPT, SR_TID.X; with .64/.128 and
+/// .reuse / .H0 suffixes.
+std::optional<SassOperand> parseRegister(std::string t) {
+  SassOperand op;
+  op.text = t;
+  while (!t.empty() && (t[0] == '-' || t[0] == '!' || t[0] == '~' || t[0] == '|')) {
+    op.negated = true;
+    t = t.substr(1);
+  }
+  if (!t.empty() && t.back() == '|') t.pop_back();
+  if (t.rfind("SR_", 0) == 0) {
+    op.kind = SassOperand::Kind::Special;
+    return op;
+  }
+  std::string base = t.substr(0, t.find('.'));
+  std::string suffix = t.find('.') == std::string::npos ? "" : t.substr(t.find('.'));
+  if (suffix.find(".64") != std::string::npos) op.width = 2;
+  if (suffix.find(".128") != std::string::npos) op.width = 4;
+  struct Prefix {
+    const char* p;
+    SassOperand::Kind k;
+    int zero;
+  };
+  static const Prefix kPrefixes[] = {{"UR", SassOperand::Kind::Uniform, 255}, {"UP", SassOperand::Kind::UniformPredicate, 7},
+                                     {"R", SassOperand::Kind::Register, 255}, {"P", SassOperand::Kind::Predicate, 7}};
+  for (const Prefix& pr : kPrefixes) {
+    const std::string p = pr.p;
+    if (base.rfind(p, 0) != 0) continue;
+    const std::string rest = base.substr(p.size());
+    if (rest == "Z" || rest == "T") {
+      op.kind = pr.k;
+      op.reg = pr.zero;
+      return op;
+    }
+    if (!rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+      op.kind = pr.k;
+      op.reg = std::stoi(rest);
+      return op;
+    }
+  }
+  return std::nullopt;
+}
+
+SassOperand parseOperand(const std::string& text) {
+  SassOperand op;
+  op.text = text;
+  std::string t = trim(text);
+  if (t.empty()) return op;
+  // Branch target: `(.L_x_0)
+  if (t[0] == '`') {
+    op.kind = SassOperand::Kind::Label;
+    const size_t a = t.find('('), b = t.find(')');
+    op.text = a != std::string::npos && b != std::string::npos ? t.substr(a + 1, b - a - 1) : t.substr(1);
+    return op;
+  }
+  // Constant bank: c[0x0][0x210] or cx[UR4][...]
+  if ((t.rfind("c[", 0) == 0 || t.rfind("cx[", 0) == 0 || t.rfind("-c[", 0) == 0 || t.rfind("|c[", 0) == 0)) {
+    op.kind = SassOperand::Kind::Constant;
+    const size_t a = t.find('['), b = t.find(']');
+    long long bank = -1;
+    if (parseNumber(t.substr(a + 1, b - a - 1), bank)) op.bank = static_cast<int>(bank);
+    const size_t c = t.find('[', b), d = t.find(']', c);
+    if (c != std::string::npos) {
+      for (const std::string& part : splitTop(t.substr(c + 1, d - c - 1))) {
+        std::string inner = part;
+        size_t plus = inner.find('+');
+        while (true) {
+          std::string piece = trim(inner.substr(0, plus));
+          long long v = 0;
+          if (parseNumber(piece, v)) op.offset += v;
+          else if (auto r = parseRegister(piece)) op.parts.push_back(*r);
+          if (plus == std::string::npos) break;
+          inner = inner.substr(plus + 1);
+          plus = inner.find('+');
+        }
+      }
+    }
+    return op;
+  }
+  // Memory: [R2.64+0x10], desc[UR4][R2.64], [UR4+0x80]
+  if (t.find('[') != std::string::npos) {
+    op.kind = SassOperand::Kind::Memory;
+    size_t pos = 0;
+    while ((pos = t.find('[', pos)) != std::string::npos) {
+      const size_t end = t.find(']', pos);
+      std::string inner = t.substr(pos + 1, end - pos - 1);
+      std::string cur;
+      auto flush = [&]() {
+        std::string piece = trim(cur);
+        cur.clear();
+        if (piece.empty()) return;
+        long long v = 0;
+        if (parseNumber(piece, v)) op.offset += v;
+        else if (auto r = parseRegister(piece)) op.parts.push_back(*r);
+      };
+      for (size_t i = 0; i < inner.size(); ++i) {
+        if (inner[i] == '+') {
+          flush();
+        } else if (inner[i] == '-' && i > 0) {
+          flush();
+          cur = "-";
+        } else {
+          cur += inner[i];
+        }
+      }
+      flush();
+      pos = end;
+    }
+    return op;
+  }
+  if (auto r = parseRegister(t)) return *r;
+  long long v = 0;
+  std::string num = t;
+  if (!num.empty() && (num[0] == '-' || num[0] == '|')) num = num.substr(num[0] == '|' ? 1 : 0);
+  if (parseNumber(num, v)) {
+    op.kind = SassOperand::Kind::Immediate;
+    op.offset = v;
+    return op;
+  }
+  op.kind = SassOperand::Kind::Immediate;  // float immediates (1.5, +INF, QNAN) and keywords
+  return op;
+}
+
+int memoryWidth(const std::vector<std::string>& mods) {
+  int w = 4;
+  for (const std::string& m : mods) {
+    if (m == "U8" || m == "S8") w = 1;
+    if (m == "U16" || m == "S16") w = 2;
+    if (m == "64") w = 8;
+    if (m == "128") w = 16;
+  }
+  return w;
+}
+
+bool isMemoryMnemonic(const std::string& m) {
+  static const char* kMem[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "LDSM", "LDGSTS"};
+  for (const char* k : kMem) {
+    if (m == k) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const SassFunction* SassListing::find(const std::string& mangled) const {
+  for (const SassFunction& f : functions) {
+    if (f.name == mangled) return &f;
+  }
+  return nullptr;
+}
+
+SassControl decodeControl(std::uint64_t hi) {
+  const std::uint64_t c = hi >> 41;
+  SassControl out;
+  out.stall = static_cast<int>(c & 0xf);
+  out.yield = ((c >> 4) & 1) != 0;
+  out.writeBarrier = static_cast<int>((c >> 5) & 7);
+  out.readBarrier = static_cast<int>((c >> 8) & 7);
+  out.waitMask = static_cast<int>((c >> 11) & 0x3f);
+  out.reuse = static_cast<int>((c >> 17) & 0xf);
+  return out;
+}
+
+Expected<SassListing> parseSass(std::string_view text, const std::string& file) {
+  SassListing listing;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int lineNo = 0;
+  SassFunction* fn = nullptr;
+  std::string curFile;
+  int curLine = 0;
+  SassInstruction* last = nullptr;  // awaiting its high encoding word
+  while (std::getline(in, line)) {
+    ++lineNo;
+    const std::string t = trim(line);
+    if (t.empty()) continue;
+    if (t.rfind(".section", 0) == 0 && t.find(".text.") != std::string::npos) {
+      const size_t a = t.find(".text.") + 6;
+      const size_t b = t.find_first_of(",\" \t", a);
+      listing.functions.push_back(SassFunction{t.substr(a, b - a), {}, {}});
+      fn = &listing.functions.back();
+      last = nullptr;
+      continue;
+    }
+    if (t.rfind("//##", 0) == 0) {
+      const size_t q1 = t.find('"'), q2 = t.find('"', q1 + 1);
+      const size_t ln = t.find("line ");
+      if (q1 != std::string::npos && q2 != std::string::npos) curFile = t.substr(q1 + 1, q2 - q1 - 1);
+      if (ln != std::string::npos) curLine = std::atoi(t.c_str() + ln + 5);
+      continue;
+    }
+    if (t.rfind("/* 0x", 0) == 0 && last) {
+      last->encodingHi = std::stoull(t.substr(3, 18), nullptr, 16);
+      last->control = decodeControl(*last->encodingHi);
+      last = nullptr;
+      continue;
+    }
+    if (!fn) continue;
+    if (t.back() == ':' && t.rfind(".L", 0) == 0) {
+      const long long next = fn->instructions.empty() ? 0 : fn->instructions.back().offset + 16;
+      fn->labels[t.substr(0, t.size() - 1)] = next;
+      continue;
+    }
+    if (t.rfind("/*", 0) != 0) continue;
+    const size_t close = t.find("*/");
+    if (close == std::string::npos) continue;
+    SassInstruction inst;
+    try {
+      inst.offset = std::stoll(t.substr(2, close - 2), nullptr, 16);
+    } catch (const std::exception&) {
+      continue;  // a comment, not an instruction
+    }
+    std::string body = t.substr(close + 2);
+    const size_t semi = body.find(';');
+    if (semi == std::string::npos) return makeError("instruction without ';'", file, lineNo);
+    const std::string after = body.substr(semi + 1);
+    body = trim(body.substr(0, semi));
+    if (const size_t enc = after.find("/* 0x"); enc != std::string::npos) {
+      inst.encodingLo = std::stoull(after.substr(enc + 3, 18), nullptr, 16);
+    }
+    if (!body.empty() && body[0] == '@') {
+      size_t sp = body.find_first_of(" \t");
+      std::string g = body.substr(1, sp - 1);
+      if (!g.empty() && g[0] == '!') {
+        inst.guardNegated = true;
+        g = g.substr(1);
+      }
+      if (auto r = parseRegister(g)) {
+        inst.guard = r->reg;
+        inst.guardUniform = r->kind == SassOperand::Kind::UniformPredicate;
+      }
+      body = trim(body.substr(sp));
+    }
+    const size_t sp = body.find_first_of(" \t");
+    inst.opcode = body.substr(0, sp);
+    std::stringstream parts(inst.opcode);
+    std::string part;
+    std::getline(parts, inst.mnemonic, '.');
+    while (std::getline(parts, part, '.')) inst.mods.push_back(part);
+    if (sp != std::string::npos) {
+      for (const std::string& o : splitTop(body.substr(sp))) {
+        SassOperand op = parseOperand(o);
+        if (op.kind == SassOperand::Kind::Label) inst.target = op.text;
+        inst.operands.push_back(std::move(op));
+      }
+    }
+    if (isMemoryMnemonic(inst.mnemonic)) inst.memoryWidthBytes = memoryWidth(inst.mods);
+    // A 64/128-bit data register group follows the access width.
+    if (inst.memoryWidthBytes >= 8) {
+      for (SassOperand& op : inst.operands) {
+        if (op.kind == SassOperand::Kind::Register && op.reg != 255) op.width = inst.memoryWidthBytes / 4;
+      }
+    }
+    inst.sourceFile = curFile;
+    inst.sourceLine = curLine;
+    fn->instructions.push_back(std::move(inst));
+    if (fn->instructions.back().encodingLo) last = &fn->instructions.back();
+  }
+  if (listing.functions.empty()) return makeError("no functions in the SASS listing", file, 0);
+  return listing;
+}
+
+}  // namespace foresight::cuda

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `Toolchain`: the one interface through which the CUDA frontend reaches the outside world —
+/// reading input files, compiling CUDA C++ to PTX and cubin (nvcc), assembling PTX (ptxas) and
+/// disassembling cubins (nvdisasm). The real implementation runs the NVIDIA tools
+/// (system_toolchain.h); tests substitute `FixtureToolchain`, which serves stored files.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "foresight/support/error.h"
+
+namespace foresight::cuda {
+
+/// One compilation of a CUDA source for one target architecture.
+struct CompileRequest {
+  std::string sourcePath;  ///< the .cu file (used for messages, line info and fixtures)
+  std::string source;      ///< its contents (hashed by the compile cache)
+  std::string arch;        ///< "sm_90"
+  std::vector<std::pair<std::string, std::string>> macros;  ///< -D NAME=VALUE, in order
+  bool lineInfo = true;    ///< pass -lineinfo (needed to map instructions to source lines)
+};
+
+/// What the tools were found as; shown by `foresight ir` and in error messages.
+struct ToolchainDescription {
+  std::string nvcc;      ///< path, or empty when absent
+  std::string ptxas;     ///< path, or empty when absent
+  std::string nvdisasm;  ///< path, or empty when absent
+  std::string kind;      ///< "system", "fixtures:DIR", "cached(system)"
+};
+
+/// Compile, assemble, disassemble and read files. Every method returns an Error (never throws,
+/// never prints) with a message that says what is missing and how to get it.
+class Toolchain {
+ public:
+  virtual ~Toolchain() = default;
+
+  /// The contents of a file (text or binary).
+  [[nodiscard]] virtual Expected<std::string> readFile(const std::string& path) = 0;
+  /// CUDA C++ → PTX text (`nvcc -ptx -arch=… [-lineinfo] -D…`).
+  [[nodiscard]] virtual Expected<std::string> compileToPtx(const CompileRequest& request) = 0;
+  /// CUDA C++ → cubin bytes (`nvcc -cubin -arch=… [-lineinfo] -D…`).
+  [[nodiscard]] virtual Expected<std::string> compileToCubin(const CompileRequest& request) = 0;
+  /// PTX text → cubin bytes (`ptxas -arch=… -lineinfo`); `name` names the PTX in messages.
+  [[nodiscard]] virtual Expected<std::string> assemble(const std::string& ptx,
+                                                       const std::string& arch,
+                                                       const std::string& name) = 0;
+  /// cubin bytes → nvdisasm text (`nvdisasm -c -g -hex`).
+  [[nodiscard]] virtual Expected<std::string> disassemble(const std::string& cubin,
+                                                          const std::string& arch,
+                                                          const std::string& name) = 0;
+  /// True when disassemble() can work at all (nvdisasm found / fixture present).
+  [[nodiscard]] virtual bool canDisassemble(const std::string& arch) const = 0;
+  /// Where the tools were found.
+  [[nodiscard]] virtual ToolchainDescription describe() const = 0;
+};
+
+/// True for the architectures nvdisasm 12.5 decodes (sm_75 … sm_90a): the SASS path applies.
+[[nodiscard]] bool nvdisasmDecodes(const std::string& arch);
+
+/// Validates a target architecture for the CUDA frontend: sm_75 … sm_90a (SASS and PTX) and
+/// sm_100 … sm_121 (PTX only). Anything older is an Error naming the supported range.
+[[nodiscard]] Expected<void> checkSupportedArch(const std::string& arch);
+
+}  // namespace foresight::cuda

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// One-warp PTX execution with per-lane known/unknown integer values, a SIMT reconvergence
+/// stack at immediate post-dominators, hint-driven resolution of data-dependent branches, and
+/// per-instruction memory statistics (sectors via memory/coalescing.h, wavefronts via
+/// memory/bank_conflicts.h).
+#include "foresight/frontend/cuda/warp_interpreter.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <set>
+
+#include "foresight/memory/bank_conflicts.h"
+#include "foresight/memory/coalescing.h"
+
+namespace foresight::cuda {
+
+namespace {
+
+constexpr int kLanes = 32;
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 UInt128;
+constexpr long long kLocalWindow = 1LL << 36;  ///< generic addresses of the local depot
+constexpr long long kGlobalVarBase = 48LL << 40;
+
+/// Origins of unknown values.
+constexpr int kKnown = 0;
+constexpr int kFromMemory = -1;
+constexpr int kFromOther = -2;  ///< clocks, floating point, unsupported instructions
+
+struct Lane {
+  std::uint64_t bits = 0;
+  int origin = kKnown;  ///< > 0: argument (ordinal + 1) that was not given
+};
+using Reg = std::array<Lane, kLanes>;
+
+struct TypeInfo {
+  int bits = 32;
+  char kind = 'b';  ///< s, u, b, f, p
+};
+
+std::optional<TypeInfo> parseType(const std::string& m) {
+  if (m == "pred") return TypeInfo{1, 'p'};
+  if (m.size() < 2) return std::nullopt;
+  const char k = m[0];
+  if (k != 's' && k != 'u' && k != 'b' && k != 'f') return std::nullopt;
+  if (m == "bf16" || m == "bf16x2") return TypeInfo{16, 'f'};
+  for (size_t i = 1; i < m.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(m[i]))) {
+      if (m.substr(i) == "x2") return TypeInfo{std::stoi(m.substr(1, i - 1)) * 2, 'f'};
+      return std::nullopt;
+    }
+  }
+  return TypeInfo{std::stoi(m.substr(1)), k};
+}
+
+std::uint64_t maskBits(int bits) { return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1); }
+
+long long asInt(std::uint64_t bits, TypeInfo t) {
+  if (t.bits >= 64) return static_cast<long long>(bits);
+  const std::uint64_t m = maskBits(t.bits);
+  std::uint64_t v = bits & m;
+  if (t.kind == 's' && ((v >> (t.bits - 1)) & 1)) v |= ~m;
+  return static_cast<long long>(v);
+}
+
+int firstOrigin(std::initializer_list<int> origins) {
+  for (int o : origins) {
+    if (o != kKnown) return o;
+  }
+  return kKnown;
+}
+
+bool endsWithPath(const std::string& path, const std::string& name) {
+  if (name.empty()) return false;
+  if (path.size() < name.size()) return false;
+  if (path.compare(path.size() - name.size(), name.size(), name) != 0) return false;
+  return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
+}
+
+bool hasMod(const PtxInstruction& i, const char* m) {
+  return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end();
+}
+
+/// The run-time state of one warp.
+struct WarpState {
+  std::vector<Reg> regs;
+  long long ctaid[3] = {0, 0, 0};
+  std::array<long long, kLanes> tid[3];
+  std::uint32_t valid = 0;  ///< lanes that exist (block size may not fill the warp)
+  int warp = 0;
+};
+
+}  // namespace
+
+long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
+
+WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kernel, const PtxCfg& cfg,
+                                 InterpreterOptions options, std::string fileName)
+    : module_(module), kernel_(kernel), cfg_(cfg), options_(std::move(options)), fileName_(std::move(fileName)) {
+  long long offset = 0;
+  auto place = [&](const PtxVariable& v) {
+    const long long a = std::max(1, v.align);
+    offset = (offset + a - 1) / a * a;
+    sharedOffsets_[v.name] = offset;
+    offset += v.bytes;
+  };
+  for (const PtxVariable& v : kernel_.variables) {
+    if (v.space == "shared" && !v.external) place(v);
+  }
+  for (const PtxVariable& v : module_.globals) {
+    if (v.space == "shared" && !v.external) place(v);
+  }
+  offset = (offset + 15) / 16 * 16;
+  for (const PtxVariable& v : module_.globals) {
+    if (v.space == "shared" && v.external) sharedOffsets_[v.name] = offset;
+  }
+  for (const PtxVariable& v : kernel_.variables) {
+    if (v.space == "shared" && v.external) sharedOffsets_[v.name] = offset;
+  }
+  long long g = kGlobalVarBase;
+  for (const PtxVariable& v : module_.globals) {
+    if (v.space == "global" || v.space == "const") {
+      globalBases_[v.name] = g;
+      g += (v.bytes + (1LL << 20)) / (1LL << 20) * (1LL << 20);
+    }
+  }
+  for (size_t i = 0; i < kernel_.params.size(); ++i) paramOrdinal_[kernel_.params[i].name] = static_cast<int>(i);
+
+  // Bound loads of hinted loops: loads on the hinted line outside every loop whose exit test
+  // is on that line (loads inside such a loop are its body's data, e.g. col[j]).
+  for (const TripHint& h : options_.trips) {
+    std::vector<int> loads;
+    for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+      const PtxInstruction& inst = kernel_.instructions[i];
+      if (inst.sourceLine != h.line || (inst.base != "ld" && inst.base != "ldu")) continue;
+      if (std::find(inst.mods.begin(), inst.mods.end(), "param") != inst.mods.end()) continue;
+      auto f = module_.files.find(inst.sourceFile);
+      if (f == module_.files.end() || !endsWithPath(f->second, h.file)) continue;
+      bool inBody = false;
+      for (int l = cfg_.blocks[cfg_.blockOf[i]].loop; l >= 0 && !inBody; l = cfg_.loops[l].parent) {
+        for (int b : cfg_.loops[l].blocks) {
+          const PtxInstruction& last = kernel_.instructions[cfg_.blocks[b].end - 1];
+          for (int succ : cfg_.blocks[b].successors) {
+            if (!cfg_.loops[l].contains(succ) && last.sourceLine == h.line) inBody = true;
+          }
+        }
+      }
+      if (!inBody) loads.push_back(static_cast<int>(i));
+    }
+    for (int i : loads) boundLoads_[i] = {h.trips, loads.size() > 1};
+  }
+}
+
+Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
+  const Launch& L = options_.launch;
+  WarpState st;
+  st.regs.assign(kernel_.registers.size(), Reg{});
+  st.warp = warp;
+  st.ctaid[0] = block % L.grid.x;
+  st.ctaid[1] = (block / L.grid.x) % L.grid.y;
+  st.ctaid[2] = block / (L.grid.x * L.grid.y);
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const long long t = static_cast<long long>(warp) * kLanes + lane;
+    if (t < L.block.count()) st.valid |= 1u << lane;
+    st.tid[0][lane] = t % L.block.x;
+    st.tid[1][lane] = (t / L.block.x) % L.block.y;
+    st.tid[2][lane] = t / (L.block.x * L.block.y);
+  }
+  WarpTrace trace;
+  trace.blockExecutions.assign(cfg_.blocks.size(), 0);
+  trace.edges.assign(cfg_.blocks.size(), {});
+  trace.instructions.assign(kernel_.instructions.size(), {});
+  if (st.valid == 0) return trace;
+
+  auto where = [&](const PtxInstruction& inst) -> std::string {
+    auto f = module_.files.find(inst.sourceFile);
+    std::string file = f == module_.files.end() ? fileName_ : f->second;
+    const size_t slash = file.rfind('/');
+    if (slash != std::string::npos) file = file.substr(slash + 1);
+    return file + ":" + std::to_string(inst.sourceLine);
+  };
+  auto sourcePath = [&](const PtxInstruction& inst) -> std::string {
+    auto f = module_.files.find(inst.sourceFile);
+    return f == module_.files.end() ? fileName_ : f->second;
+  };
+  // Where errors point: the input as the user named it when it is the source file itself.
+  auto errorFile = [&](const PtxInstruction& inst) -> std::string {
+    const std::string p = sourcePath(inst);
+    const std::string base = p.substr(p.rfind('/') + 1);
+    const std::string inputBase = fileName_.substr(fileName_.rfind('/') + 1);
+    return base == inputBase ? fileName_ : base;
+  };
+  const std::string& kernelName = options_.kernelName.empty() ? kernel_.name : options_.kernelName;
+  auto originText = [&](int origin) -> std::string {
+    if (origin > 0) {
+      const int ord = origin - 1;
+      const std::string name = ord < static_cast<int>(options_.paramNames.size()) ? options_.paramNames[ord]
+                                                                                 : "param_" + std::to_string(ord);
+      return "argument '" + name + "', which was not given (pass --arg " + name + "=VALUE)";
+    }
+    if (origin == kFromMemory) return "values loaded from memory";
+    return "values the frontend does not track (floating point, clocks)";
+  };
+
+  // Operand evaluation ------------------------------------------------------------------------
+  auto special = [&](const std::string& name, int lane) -> Lane {
+    auto dim = [&](const std::string& s) { return s.back() == 'x' ? 0 : s.back() == 'y' ? 1 : 2; };
+    if (name.rfind("%tid.", 0) == 0) return {static_cast<std::uint64_t>(st.tid[dim(name)][lane]), kKnown};
+    if (name.rfind("%ntid.", 0) == 0) {
+      const long long v[3] = {L.block.x, L.block.y, L.block.z};
+      return {static_cast<std::uint64_t>(v[dim(name)]), kKnown};
+    }
+    if (name.rfind("%ctaid.", 0) == 0) return {static_cast<std::uint64_t>(st.ctaid[dim(name)]), kKnown};
+    if (name.rfind("%nctaid.", 0) == 0) {
+      const long long v[3] = {L.grid.x, L.grid.y, L.grid.z};
+      return {static_cast<std::uint64_t>(v[dim(name)]), kKnown};
+    }
+    if (name == "%laneid") return {static_cast<std::uint64_t>(lane), kKnown};
+    if (name == "%warpid") return {static_cast<std::uint64_t>(st.warp), kKnown};
+    if (name == "%dynamic_smem_size") return {static_cast<std::uint64_t>(L.dynamicSharedBytes), kKnown};
+    return {0, kFromOther};
+  };
+  auto symbolValue = [&](const std::string& name) -> Lane {
+    if (auto it = sharedOffsets_.find(name); it != sharedOffsets_.end()) return {static_cast<std::uint64_t>(it->second), kKnown};
+    if (auto it = globalBases_.find(name); it != globalBases_.end()) return {static_cast<std::uint64_t>(it->second), kKnown};
+    for (const PtxVariable& v : kernel_.variables) {
+      if (v.name == name && v.space == "local") return {static_cast<std::uint64_t>(kLocalWindow), kKnown};
+    }
+    return {0, kFromOther};
+  };
+  auto read = [&](const PtxOperand& op, int lane) -> Lane {
+    switch (op.kind) {
+      case PtxOperand::Kind::Register: return st.regs[op.reg][lane];
+      case PtxOperand::Kind::Special: return special(op.name, lane);
+      case PtxOperand::Kind::Immediate: return {static_cast<std::uint64_t>(op.imm), kKnown};
+      case PtxOperand::Kind::Symbol: return symbolValue(op.name);
+      default: return {0, kFromOther};
+    }
+  };
+  auto write = [&](const PtxOperand& op, int lane, Lane v, int bits) {
+    if (op.kind == PtxOperand::Kind::Register) {
+      v.bits &= maskBits(bits);
+      st.regs[op.reg][lane] = v;
+    } else if (op.kind == PtxOperand::Kind::Vector) {
+      for (const PtxOperand& e : op.elems) {
+        if (e.kind == PtxOperand::Kind::Register) st.regs[e.reg][lane] = v;
+      }
+    }
+  };
+  auto writeUnknown = [&](const PtxInstruction& inst, std::uint32_t mask, int origin) {
+    if (inst.operands.empty()) return;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (mask >> lane & 1) write(inst.operands[0], lane, {0, origin}, 64);
+    }
+  };
+
+  // Memory accounting ----------------------------------------------------------------------------
+  auto recordMemory = [&](int index, const PtxInstruction& inst, PtxSpace space, const PtxOperand& addr,
+                          std::uint32_t mask, int width) -> Expected<void> {
+    InstructionStats& s = trace.instructions[index];
+    std::vector<long long> lanes(kLanes, kInactiveLane);
+    bool unknown = false;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (!(mask >> lane & 1)) continue;
+      Lane base{0, kKnown};
+      if (addr.reg >= 0) {
+        base = st.regs[addr.reg][lane];
+      } else if (!addr.name.empty()) {
+        base = symbolValue(addr.name);
+      }
+      if (base.origin != kKnown) {
+        unknown = true;
+        continue;
+      }
+      long long a = static_cast<long long>(base.bits) + addr.imm;
+      PtxSpace sp = space;
+      if (sp == PtxSpace::Generic) {
+        sp = a >= kLocalWindow && a < kLocalWindow + (1LL << 32) ? PtxSpace::Local
+             : a < (1LL << 32)                                  ? PtxSpace::Shared
+                                                                : PtxSpace::Global;
+      }
+      if (sp == PtxSpace::Local) {
+        const long long off = a - kLocalWindow;
+        a = kLocalWindow + (off / width) * width * kLanes + lane * width + off % width;
+      }
+      lanes[lane] = a;
+      if (a < 0) unknown = true;
+    }
+    if (unknown) {
+      ++s.dataDependent;
+      return {};
+    }
+    ++s.knownRequests;
+    if (s.firstAddresses.empty()) s.firstAddresses = lanes;
+    if (space == PtxSpace::Shared) {
+      Expected<BankConflicts> b = countBankConflicts(lanes, width);
+      if (!b) return makeError(where(inst) + ": " + b.error().message, fileName_, inst.ptxLine);
+      s.units += b->wavefronts;
+    } else if (space == PtxSpace::Const) {
+      std::set<long long> distinct;
+      for (long long a : lanes) {
+        if (a >= 0) distinct.insert(a);
+      }
+      s.units += static_cast<long long>(distinct.size());
+    } else {
+      Expected<SectorCount> c = countSectors(lanes, width);
+      if (!c) return makeError(where(inst) + ": " + c.error().message, fileName_, inst.ptxLine);
+      s.units += c->sectors;
+    }
+    return {};
+  };
+
+  // Executes one non-branch instruction for the lanes in `mask`.
+  auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
+    const PtxInstruction& inst = kernel_.instructions[index];
+    const std::string& op = inst.base;
+    std::vector<TypeInfo> types;
+    int vec = 1;
+    for (const std::string& m : inst.mods) {
+      if (auto t = parseType(m)) types.push_back(*t);
+      if (m == "v2") vec = 2;
+      if (m == "v4") vec = 4;
+    }
+    const TypeInfo t = types.empty() ? TypeInfo{32, 'b'} : types.back();
+    const bool isFloat = t.kind == 'f';
+    const auto& ops = inst.operands;
+
+    if (op == "ld" || op == "ldu" || op == "st" || op == "atom" || op == "red" || op == "cp") {
+      PtxSpace space = PtxSpace::Generic;
+      if (hasMod(inst, "global")) space = PtxSpace::Global;
+      if (hasMod(inst, "shared")) space = PtxSpace::Shared;
+      if (hasMod(inst, "local")) space = PtxSpace::Local;
+      if (hasMod(inst, "const")) space = PtxSpace::Const;
+      if (hasMod(inst, "param")) space = PtxSpace::Param;
+      if (op == "cp") return makeError(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", fileName_, inst.ptxLine);
+      if (space == PtxSpace::Param) {
+        const PtxOperand& a = ops.size() > 1 ? ops[1] : ops[0];
+        auto it = paramOrdinal_.find(a.name);
+        if (op != "ld" || it == paramOrdinal_.end() || a.imm != 0) {
+          writeUnknown(inst, mask, kFromOther);
+          return {};
+        }
+        const int ord = it->second;
+        Lane v{0, ord + 1};
+        if (std::find(options_.pointerParams.begin(), options_.pointerParams.end(), ord) != options_.pointerParams.end()) {
+          v = {static_cast<std::uint64_t>(pointerBase(ord)), kKnown};
+        } else if (auto s = options_.scalarArgs.find(ord); s != options_.scalarArgs.end()) {
+          v = {static_cast<std::uint64_t>(s->second), kKnown};
+        }
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (mask >> lane & 1) write(ops[0], lane, v, t.bits);
+        }
+        return {};
+      }
+      const bool store = op == "st" || op == "red";
+      const PtxOperand& addr = store ? ops[0] : ops[1];
+      if (addr.kind != PtxOperand::Kind::Address) return makeError("malformed memory operand in '" + inst.text + "'", fileName_, inst.ptxLine);
+      const int width = std::max(1, t.bits / 8) * vec;
+      if (Expected<void> r = recordMemory(index, inst, space, addr, mask, width); !r) return r;
+      if (store) return {};
+      writeUnknown(inst, mask, kFromMemory);
+      if (auto b = boundLoads_.find(index); b != boundLoads_.end() && addr.reg >= 0) {
+        const auto [trips, asIndex] = b->second;
+        if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
+          trace.hintedBranches.push_back({index, "trip hint " + std::to_string(trips) + " (loop bound " +
+                                                     (asIndex ? "pointers" : "value") + ")"});
+        }
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!(mask >> lane & 1)) continue;
+          const Lane base = st.regs[addr.reg][lane];
+          if (base.origin != kKnown) continue;
+          const long long a = static_cast<long long>(base.bits) + addr.imm;
+          const long long element = (a & ((1LL << 40) - 1)) / width;  // offset in its allocation
+          write(ops[0], lane, {static_cast<std::uint64_t>(asIndex ? trips * element : trips), kKnown}, t.bits);
+        }
+      }
+      return {};
+    }
+    if (op == "bar" || op == "barrier" || op == "membar" || op == "fence" || op == "nanosleep" || op == "trap" ||
+        op == "prefetch" || op == "pmevent") {
+      return {};
+    }
+    if (op == "call") {
+      return makeError(where(inst) + ": calls to device functions ('" + inst.text + "') are not supported; "
+                       "inline them (__forceinline__)", fileName_, inst.ptxLine);
+    }
+    if (ops.empty()) return {};
+
+    // Predicate logic.
+    if (t.kind == 'p' && (op == "and" || op == "or" || op == "xor" || op == "not" || op == "mov")) {
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane a = read(ops[1], lane);
+        const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
+        Lane r{0, firstOrigin({a.origin, b.origin})};
+        if (op == "and") r.bits = a.bits & b.bits & 1;
+        if (op == "or") r.bits = (a.bits | b.bits) & 1;
+        if (op == "xor") r.bits = (a.bits ^ b.bits) & 1;
+        if (op == "not") r.bits = ~a.bits & 1;
+        if (op == "mov") r.bits = a.bits & 1;
+        // Short-circuit: a known false in an and, or a known true in an or, decides.
+        if (op == "and" && ((a.origin == kKnown && !(a.bits & 1)) || (b.origin == kKnown && !(b.bits & 1)))) r = {0, kKnown};
+        if (op == "or" && ((a.origin == kKnown && (a.bits & 1)) || (b.origin == kKnown && (b.bits & 1)))) r = {1, kKnown};
+        write(ops[0], lane, r, 1);
+      }
+      return {};
+    }
+    if (op == "setp") {
+      // setp.CmpOp[.BoolOp].type d, a, b[, c]
+      const std::string cmp = inst.mods.empty() ? "" : inst.mods[0];
+      const std::string boolOp = inst.mods.size() > 2 ? inst.mods[1] : "";
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane a = read(ops[1], lane), b = read(ops[2], lane);
+        Lane r{0, firstOrigin({a.origin, b.origin})};
+        if (isFloat) {
+          if (r.origin == kKnown) r.origin = kFromOther;
+        } else if (r.origin == kKnown) {
+          const long long x = asInt(a.bits, t), y = asInt(b.bits, t);
+          const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
+          bool v = false;
+          if (cmp == "eq") v = x == y;
+          else if (cmp == "ne") v = x != y;
+          else if (cmp == "lt") v = t.kind == 's' ? x < y : ux < uy;
+          else if (cmp == "le") v = t.kind == 's' ? x <= y : ux <= uy;
+          else if (cmp == "gt") v = t.kind == 's' ? x > y : ux > uy;
+          else if (cmp == "ge") v = t.kind == 's' ? x >= y : ux >= uy;
+          else if (cmp == "lo") v = ux < uy;
+          else if (cmp == "ls") v = ux <= uy;
+          else if (cmp == "hi") v = ux > uy;
+          else if (cmp == "hs") v = ux >= uy;
+          else r.origin = kFromOther;
+          r.bits = v ? 1 : 0;
+        }
+        if (!boolOp.empty() && ops.size() > 3) {
+          const Lane c = read(ops[3], lane);
+          const int o = firstOrigin({r.origin, c.origin});
+          if (boolOp == "and") r.bits &= c.bits;
+          if (boolOp == "or") r.bits |= c.bits;
+          if (boolOp == "xor") r.bits ^= c.bits;
+          r.bits &= 1;
+          r.origin = o;
+        }
+        write(ops[0], lane, r, 1);
+      }
+      return {};
+    }
+    if (op == "selp") {
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane c = read(ops[3], lane);
+        if (c.origin != kKnown) {
+          write(ops[0], lane, {0, c.origin}, t.bits);
+          continue;
+        }
+        write(ops[0], lane, read(ops[(c.bits & 1) ? 1 : 2], lane), t.bits);
+      }
+      return {};
+    }
+    if (op == "mov" || op == "cvta") {
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (mask >> lane & 1) write(ops[0], lane, read(ops.back(), lane), t.bits);
+      }
+      return {};
+    }
+    if (op == "cvt") {
+      const TypeInfo dt = types.empty() ? t : types.front();
+      const TypeInfo sTy = types.size() > 1 ? types[1] : dt;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane a = read(ops[1], lane);
+        if (dt.kind == 'f' || sTy.kind == 'f' || a.origin != kKnown) {
+          write(ops[0], lane, {0, a.origin != kKnown ? a.origin : kFromOther}, dt.bits);
+        } else {
+          write(ops[0], lane, {static_cast<std::uint64_t>(asInt(a.bits, sTy)), kKnown}, dt.bits);
+        }
+      }
+      return {};
+    }
+    static const std::set<std::string> kIntOps = {"add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem",
+                                                  "min", "max", "abs", "neg", "and", "or", "xor", "not",
+                                                  "shl", "shr"};
+    if (kIntOps.count(op) && !isFloat) {
+      const bool wide = hasMod(inst, "wide");
+      const bool hi = hasMod(inst, "hi");
+      const int outBits = wide ? t.bits * 2 : t.bits;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane a = read(ops[1], lane);
+        const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
+        const Lane c = ops.size() > 3 ? read(ops[3], lane) : Lane{};
+        const int o = firstOrigin({a.origin, b.origin, c.origin});
+        if (o != kKnown) {
+          write(ops[0], lane, {0, o}, outBits);
+          continue;
+        }
+        const long long x = asInt(a.bits, t);
+        const long long y = ops.size() > 2 ? (op == "shl" || op == "shr" ? static_cast<long long>(b.bits & 0xffffffff) : asInt(b.bits, t)) : 0;
+        const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
+        long long r = 0;
+        bool ok = true;
+        if (op == "add") r = x + y;
+        else if (op == "sub") r = x - y;
+        else if (op == "mul" || op == "mad" || op == "mul24" || op == "mad24") {
+          if (hi) {
+            const Int128 p = t.kind == 's' ? static_cast<Int128>(x) * y
+                                           : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
+            r = static_cast<long long>(p >> t.bits);
+          } else {
+            r = static_cast<long long>(static_cast<std::uint64_t>(t.kind == 's' ? x : static_cast<long long>(ux)) *
+                                       static_cast<std::uint64_t>(t.kind == 's' ? y : static_cast<long long>(uy)));
+          }
+          if (op == "mad" || op == "mad24") {
+            const TypeInfo ct = wide ? TypeInfo{outBits, t.kind} : t;
+            r += asInt(c.bits, ct);
+          }
+        } else if (op == "div" || op == "rem") {
+          if (y == 0 && uy == 0) {
+            ok = false;
+          } else if (t.kind == 's') {
+            r = op == "div" ? x / y : x % y;
+          } else {
+            r = static_cast<long long>(op == "div" ? ux / uy : ux % uy);
+          }
+        } else if (op == "min") r = t.kind == 's' ? std::min(x, y) : static_cast<long long>(std::min(ux, uy));
+        else if (op == "max") r = t.kind == 's' ? std::max(x, y) : static_cast<long long>(std::max(ux, uy));
+        else if (op == "abs") r = x < 0 ? -x : x;
+        else if (op == "neg") r = -x;
+        else if (op == "and") r = static_cast<long long>(a.bits & b.bits);
+        else if (op == "or") r = static_cast<long long>(a.bits | b.bits);
+        else if (op == "xor") r = static_cast<long long>(a.bits ^ b.bits);
+        else if (op == "not") r = static_cast<long long>(~a.bits);
+        else if (op == "shl") r = y >= t.bits ? 0 : static_cast<long long>(ux << y);
+        else if (op == "shr") {
+          if (t.kind == 's') r = y >= t.bits ? (x < 0 ? -1 : 0) : x >> y;
+          else r = y >= t.bits ? 0 : static_cast<long long>(ux >> y);
+        }
+        write(ops[0], lane, ok ? Lane{static_cast<std::uint64_t>(r), kKnown} : Lane{0, kFromOther}, outBits);
+      }
+      return {};
+    }
+    // Everything else (floating point, special functions, bit tricks, shuffles, votes, tensor
+    // ops): the result is not tracked.
+    int o = kFromOther;
+    for (size_t k = 1; k < ops.size(); ++k) {
+      for (int lane = 0; lane < kLanes && o == kFromOther; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane v = read(ops[k], lane);
+        if (v.origin != kKnown) o = v.origin;
+      }
+    }
+    writeUnknown(inst, mask, o);
+    return {};
+  };
+
+  // Hint-driven resolution of a branch whose predicate is unknown for some lanes ----------------
+  std::map<int, long long> stayCounts;
+  auto resolveUnknown = [&](int blockIndex, const PtxInstruction& inst, int index, int origin,
+                            std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
+    const PtxBlock& b = cfg_.blocks[blockIndex];
+    for (const TripHint& h : options_.trips) {
+      if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
+      bool goTaken = false;
+      const PtxLoop* exitLoop = nullptr;
+      for (int l = b.loop; l >= 0; l = cfg_.loops[l].parent) {
+        const PtxLoop& loop = cfg_.loops[l];
+        if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) {
+          exitLoop = &loop;
+          break;
+        }
+      }
+      if (exitLoop) {
+        const long long allowed = h.trips - (blockIndex == exitLoop->header ? 0 : 1);
+        long long& count = stayCounts[index];
+        const bool stay = count < allowed;
+        count = stay ? count + 1 : 0;
+        goTaken = stay == exitLoop->contains(b.taken);
+      } else {
+        goTaken = h.trips > 0 ? b.taken != b.ipdom : b.taken == b.ipdom;
+      }
+      if (goTaken) taken |= unknownLanes;
+      if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
+        trace.hintedBranches.push_back({index, "trip hint " + std::to_string(h.trips)});
+      }
+      return {};
+    }
+    for (const BranchHint& h : options_.branches) {
+      if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
+      for (int l = b.loop; l >= 0; l = cfg_.loops[l].parent) {
+        const PtxLoop& loop = cfg_.loops[l];
+        if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) {
+          return makeError("kernel '" + kernelName + "': the branch at " + where(inst) +
+                               " decides a loop; give its trip count with --trip " + where(inst) + "=N instead of --branch",
+                           errorFile(inst), inst.sourceLine);
+        }
+      }
+      const int n = std::popcount(unknownLanes);
+      const int k = static_cast<int>(std::lround(h.takenProbability * n));
+      int given = 0;
+      for (int lane = 0; lane < kLanes && given < k; ++lane) {
+        if (unknownLanes >> lane & 1) {
+          taken |= 1u << lane;
+          ++given;
+        }
+      }
+      if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
+        trace.hintedBranches.push_back({index, "probability " + std::to_string(h.takenProbability)});
+      }
+      return {};
+    }
+ Error e = makeError("kernel '" + kernelName + "': the branch at " + where(inst) + " depends on " +
+                            originText(origin) +
+                            (origin > 0 ? "" : "; give the loop's trip count with --trip " + where(inst) +
+                                                   "=N (or a branch probability with --branch " + where(inst) + "=P)"),
+                        errorFile(inst), inst.sourceLine);
+    return e;
+  };
+
+  // SIMT execution with a reconvergence stack -------------------------------------------------------
+  struct Entry {
+    int pc;
+    std::uint32_t mask;
+    int rpc;
+  };
+  std::vector<Entry> stack = {{0, st.valid, -1}};
+  std::uint32_t exited = 0;
+  while (!stack.empty()) {
+    const size_t top = stack.size() - 1;
+    const Entry e = stack[top];
+    if (e.pc < 0 || e.pc == e.rpc) {
+      stack.pop_back();
+      continue;
+    }
+    const std::uint32_t m = e.mask & ~exited;
+    if (m == 0) {
+      stack.pop_back();
+      continue;
+    }
+    const PtxBlock& blk = cfg_.blocks[e.pc];
+    ++trace.blockExecutions[e.pc];
+    std::uint32_t exitNow = 0;
+    std::uint32_t taken = 0;
+    bool isBranch = false;
+    for (int i = blk.first; i < blk.end; ++i) {
+      const PtxInstruction& inst = kernel_.instructions[i];
+      // Guard: lanes whose guard is false skip (the instruction still issues for the warp).
+      std::uint32_t g = m;
+      std::uint32_t unknownGuard = 0;
+      int guardOrigin = kKnown;
+      if (inst.guard >= 0) {
+        g = 0;
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!(m >> lane & 1)) continue;
+          const Lane p = st.regs[inst.guard][lane];
+          if (p.origin != kKnown) {
+            unknownGuard |= 1u << lane;
+            guardOrigin = p.origin;
+          } else if (((p.bits & 1) != 0) != inst.guardNegated) {
+            g |= 1u << lane;
+          }
+        }
+      }
+      InstructionStats& s = trace.instructions[i];
+      ++s.executions;
+      s.activeLanes += std::popcount(m);
+      ++trace.dynamicInstructions;
+      if (options_.recordStream) trace.stream.emplace_back(i, m);
+      if (trace.dynamicInstructions > options_.maxInstructionsPerWarp) {
+        return makeError("kernel '" + kernelName + "': one warp executes more than " +
+                             std::to_string(options_.maxInstructionsPerWarp) + " instructions (loop at " + where(inst) +
+                             " may not terminate for this launch)",
+                         errorFile(inst), inst.sourceLine);
+      }
+      if (inst.base == "bra") {
+        isBranch = true;
+        taken = g;
+        if (unknownGuard) {
+          if (Expected<void> r = resolveUnknown(e.pc, inst, i, guardOrigin, unknownGuard, taken); !r) return std::move(r).takeError();
+        }
+        continue;
+      }
+      if (unknownGuard) {
+        // A predicated non-branch instruction with an unknown guard: executes for those lanes.
+        g |= unknownGuard;
+      }
+      if (inst.base == "ret" || inst.base == "exit") {
+        exitNow |= g;
+        continue;
+      }
+      if (g == 0) continue;
+      if (Expected<void> r = execute(i, g); !r) return std::move(r).takeError();
+    }
+    auto edge = [&](int to) {
+      if (to >= 0) ++trace.edges[e.pc][to];
+    };
+    if (exitNow) {
+      exited |= exitNow;
+      const std::uint32_t rest = m & ~exitNow;
+      if (rest == 0 || blk.fallthrough < 0) {
+        stack.pop_back();
+      } else {
+        stack[top].pc = blk.fallthrough;
+        edge(blk.fallthrough);
+      }
+      continue;
+    }
+    if (!isBranch) {
+      stack[top].pc = blk.fallthrough;
+      edge(blk.fallthrough);
+      continue;
+    }
+    taken &= m;
+    const std::uint32_t notTaken = m & ~taken;
+    if (notTaken == 0) {
+      stack[top].pc = blk.taken;
+      edge(blk.taken);
+    } else if (taken == 0) {
+      stack[top].pc = blk.fallthrough;
+      edge(blk.fallthrough);
+    } else {
+      edge(blk.taken);
+      edge(blk.fallthrough);
+      stack[top].pc = blk.ipdom;
+      stack[top].mask = m;
+      stack.push_back({blk.fallthrough, notTaken, blk.ipdom});
+      stack.push_back({blk.taken, taken, blk.ipdom});
+    }
+  }
+  return trace;
+}
+
+}  // namespace foresight::cuda

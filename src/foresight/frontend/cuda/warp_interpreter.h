@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `WarpInterpreter`: constant propagation by execution. It runs one warp of a PTX kernel with
+/// the concrete thread and block ids, launch dimensions and scalar arguments of a launch; every
+/// integer register holds 32 per-lane values that are either known or unknown (loaded from
+/// memory, or from an argument that was not given). Branches on known predicates are taken
+/// per lane (divergent paths reconverge at the immediate post-dominator, as on SIMT hardware),
+/// so loop trip counts and branch outcomes follow from the launch; addresses of memory
+/// instructions are exact per lane where known. A trip hint for line L turns the loads of L that
+/// feed the loop bounds into concrete values (see boundLoads_), so the compiler's own loop
+/// code (unrolled main loop plus remainder) runs exactly N iterations. A branch that is still
+/// on an unknown predicate needs a hint
+/// (`--trip FILE:LINE=N` for a loop, a branch probability otherwise), or is an Error naming the
+/// source line. Each run yields one warp's dynamic stream (lazily, per requested warp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foresight/frontend/cuda/ptx_cfg.h"
+#include "foresight/frontend/cuda/ptx_module.h"
+#include "foresight/ir/launch.h"
+#include "foresight/support/error.h"
+
+namespace foresight::cuda {
+
+/// A loop trip count given by the user for a source line: `--trip FILE:LINE=N`.
+struct TripHint {
+  std::string file;  ///< file name (matched against the end of the PTX `.file` path)
+  int line = 0;
+  long long trips = 0;
+};
+
+/// A branch probability given by the user for a source line: `--branch FILE:LINE=P`.
+struct BranchHint {
+  std::string file;
+  int line = 0;
+  double takenProbability = 0.5;  ///< fraction of lanes that take the branch
+};
+
+/// What one kernel run needs besides the PTX.
+struct InterpreterOptions {
+  Launch launch;                     ///< grid, block, dynamic shared memory
+  /// Scalar value per parameter ordinal (pointers get synthetic bases; absent = unknown).
+  std::map<int, long long> scalarArgs;
+  std::vector<int> pointerParams;     ///< parameter ordinals that are pointers
+  std::vector<std::string> paramNames;  ///< source names by ordinal, for messages
+  std::vector<TripHint> trips;
+  std::vector<BranchHint> branches;
+  long long maxInstructionsPerWarp = 200'000'000;  ///< guard against non-terminating loops
+  std::string kernelName;             ///< name used in messages (demangled)
+  bool recordStream = false;          ///< keep the dynamic stream (instruction, mask) in order
+};
+
+/// Per static instruction statistics of one warp run.
+struct InstructionStats {
+  long long executions = 0;    ///< times issued with at least one active lane
+  long long activeLanes = 0;   ///< summed over executions
+  long long knownRequests = 0;  ///< memory executions whose addresses were all known
+  long long units = 0;         ///< summed sectors (global/local/const) or wavefronts (shared)
+  long long dataDependent = 0;  ///< memory executions with an unknown address
+  std::vector<long long> firstAddresses;  ///< lane addresses of the first known execution
+};
+
+/// How a branch on unknown data, or a load feeding a hinted loop bound, was resolved.
+struct ResolvedBranch {
+  int instruction = 0;
+  std::string how;  ///< "trip hint 16", "probability 0.25"
+};
+
+/// One warp's execution.
+struct WarpTrace {
+  std::vector<long long> blockExecutions;  ///< per CFG block
+  std::vector<std::map<int, long long>> edges;  ///< per CFG block: successor → times taken
+  std::vector<InstructionStats> instructions;  ///< per PTX instruction
+  long long dynamicInstructions = 0;
+  std::vector<ResolvedBranch> hintedBranches;
+  /// (instruction index, active mask) in execution order, when recordStream was set.
+  std::vector<std::pair<int, std::uint32_t>> stream;
+};
+
+/// The memory space an address belongs to; also used to build lane addresses.
+enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };
+
+/// Executes warps of one kernel.
+class WarpInterpreter {
+ public:
+  WarpInterpreter(const PtxModule& module, const PtxKernel& kernel, const PtxCfg& cfg,
+                  InterpreterOptions options, std::string fileName);
+
+  /// Runs warp `warp` (0-based within the block) of block `block` (linear block index).
+  [[nodiscard]] Expected<WarpTrace> run(long long block, int warp) const;
+
+  /// Synthetic base address of pointer parameter `ordinal` (aligned to 2^32).
+  [[nodiscard]] static long long pointerBase(int ordinal);
+
+ private:
+  const PtxModule& module_;
+  const PtxKernel& kernel_;
+  const PtxCfg& cfg_;
+  InterpreterOptions options_;
+  std::string fileName_;
+  std::map<std::string, long long> sharedOffsets_;  ///< shared variable → byte offset
+  std::map<std::string, long long> globalBases_;    ///< module .global/.const variable → base
+  std::map<std::string, int> paramOrdinal_;
+  /// Loads that produce a hinted loop's bounds: instruction → (trip count, as-index). A single
+  /// bound load at the hinted line yields N; two or more (CSR-style start/end pointers) yield
+  /// N × element index, so that end − start = N.
+  std::map<int, std::pair<long long, bool>> boundLoads_;
+};
+
+}  // namespace foresight::cuda

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `InputOptions`: what a frontend may need besides the input file — the target GPU, the
+/// launch from the command line, the kernel, `-D` macros and source hints. Frontends that read
+/// everything from the file (summary TOML) ignore it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/launch.h"
+
+namespace foresight {
+
+namespace cuda {
+class Toolchain;
+}
+
+/// A value attached to a source line: `--trip FILE:LINE=N`, `--branch FILE:LINE=P`.
+struct SourceHint {
+  std::string file;  ///< file name as written (matched against the end of the source path)
+  int line = 0;
+  double value = 0;
+};
+
+/// Options of loadInput().
+struct InputOptions {
+  const Gpu* gpu = nullptr;        ///< target GPU (the CUDA frontend compiles for its arch)
+  std::optional<Launch> launch;    ///< grid, block and scalar arguments from the command line
+  std::string kernel;              ///< kernel to load when the file has several
+  std::vector<std::pair<std::string, std::string>> macros;  ///< -D NAME[=VALUE]
+  std::vector<SourceHint> trips;     ///< loop trip counts by source line
+  std::vector<SourceHint> branches;  ///< branch-taken probabilities by source line
+  /// CUDA toolchain to use; nullptr = the system's nvcc/ptxas/nvdisasm behind the compile cache.
+  cuda::Toolchain* toolchain = nullptr;
+};
+
+}  // namespace foresight

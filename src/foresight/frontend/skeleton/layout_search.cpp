@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Enumeration in dependency order, pruning, and ranking.
+#include "foresight/frontend/skeleton/layout_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "foresight/model/mwp_cwp.h"
+#include "foresight/support/edit_distance.h"
+
+namespace foresight::skeleton {
+
+namespace {
+
+long long ceilDiv(long long a, long long b) {
+  return (a + b - 1) / b;
+}
+
+/// Autopruning of B (A21): powers of two per dimension up to the extent's next power of two,
+/// with minThreads ≤ Π b_d ≤ the GPU's threads per block.
+std::vector<std::vector<int>> blockShapes(const Skeleton& sk, long long maxThreads,
+                                          long long minThreads) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> cur(sk.parallelDims, 1);
+  std::function<void(int, long long)> rec = [&](int d, long long product) {
+    if (d == sk.parallelDims) {
+      if (product >= minThreads) out.push_back(cur);
+      return;
+    }
+    for (long long b = 1; product * b <= maxThreads; b *= 2) {
+      cur[d] = static_cast<int>(b);
+      rec(d + 1, product * b);
+      if (b >= sk.extent(d)) break;
+    }
+  };
+  rec(0, 1);
+  return out;
+}
+
+/// Autopruning of F per dimension ([C] grophecy.md §4.3): powers of two up to maxFold, plus the
+/// divisors of the remaining extent ⌈extent / b_d⌉ that are not powers of two (so 44×1 or 132
+/// can be found for a 132-row space).
+std::vector<int> foldCandidates(long long remaining, int maxFold) {
+  std::vector<int> f;
+  for (long long p = 1; p <= remaining && p <= maxFold; p *= 2) f.push_back(static_cast<int>(p));
+  for (long long d = 1; d * d <= remaining; ++d) {
+    if (remaining % d == 0) {
+      for (long long q : {d, remaining / d}) {
+        if ((q & (q - 1)) != 0) f.push_back(static_cast<int>(q));  // powers of two: capped above
+      }
+    }
+  }
+  std::sort(f.begin(), f.end());
+  f.erase(std::unique(f.begin(), f.end()), f.end());
+  return f;
+}
+
+}  // namespace
+
+namespace {
+
+Expected<RankedLayout> evaluatePrepared(const Characterizer& ch, const PreparedShape& shape,
+                                        const Layout& layout, const ModelOptions& model) {
+  RankedLayout r;
+  r.layout = layout;
+  r.stats = ch.characterize(shape, layout);
+  ThreadResources resources;
+  resources.staticSharedBytes = r.stats.sharedBytesPerBlock;
+  // The model's variant decides the label (A16: GROPHECY's min(MWP, CWP−1, N−1), uncapped).
+  Expected<Prediction> p = predictMwpCwp(r.stats.toWorkload(), resources,
+                                         launchOf(layout, ch.skeleton()), ch.gpu(), model);
+  if (!p) return std::move(p).takeError();
+  r.seconds = p->seconds;
+  r.cycles = p->cycles;
+  r.bound = p->bound;
+  r.activeBlocksPerSm = static_cast<int>(p->value("Active_blocks_per_SM")->value);
+  r.n = p->value("N")->value;
+  const NamedValue* peak = p->value("MWP_peak_BW");
+  r.mwp = std::min(p->value("MWP_Without_BW_full")->value, peak ? peak->value : 1e300);
+  r.cwpFull = p->value("CWP_full")->value;
+  return r;
+}
+
+}  // namespace
+
+Expected<RankedLayout> evaluateLayout(const Characterizer& ch, const Layout& layout,
+                                      const ModelOptions& model) {
+  const Skeleton& sk = ch.skeleton();
+  if (static_cast<int>(layout.block.size()) != sk.parallelDims ||
+      static_cast<int>(layout.fold.size()) != sk.parallelDims) {
+    return makeError("the layout's block and fold need one entry per parallel dimension (" +
+                     std::to_string(sk.parallelDims) + ")");
+  }
+  auto shape = ch.prepare(layout.block, layout.fold);
+  return evaluatePrepared(ch, *shape, layout, model);
+}
+
+Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
+                                     const SearchOptions& options) {
+  Expected<Characterizer> chOr = Characterizer::create(sk, gpu, options.characterizer);
+  if (!chOr) return std::move(chOr).takeError();
+  const Characterizer& ch = *chOr;
+  const LayoutDomain& dom = options.domain;
+  const int P = sk.parallelDims;
+
+  // Resolve names in the domain.
+  std::vector<std::string> streamNames;
+  for (int v : ch.streams()) streamNames.push_back(sk.vars[v].name);
+  for (const auto& [name, sizes] : dom.stages) {
+    if (std::find(streamNames.begin(), streamNames.end(), name) == streamNames.end()) {
+      return makeError("hint names stream loop '" + name + "', which the skeleton does not have" +
+                       didYouMean(name, streamNames));
+    }
+  }
+  std::vector<std::uint64_t> cacheSets;
+  if (dom.cacheSets) {
+    std::vector<std::string> arrays;
+    for (const Array& a : sk.arrays) arrays.push_back(a.name);
+    for (const auto& set : *dom.cacheSets) {
+      std::uint64_t mask = 0;
+      for (const std::string& name : set) {
+        const int a = sk.findArray(name);
+        if (a < 0)
+          return makeError("hint caches array '" + name + "', which the skeleton does not declare" +
+                           didYouMean(name, arrays));
+        mask |= std::uint64_t{1} << a;
+      }
+      cacheSets.push_back(mask);
+    }
+  }
+  for (const auto& shapeList : {dom.blocks, dom.folds}) {
+    for (const auto& s : shapeList) {
+      if (static_cast<int>(s.size()) != P) {
+        return makeError("a hinted block or fold shape has " + std::to_string(s.size()) +
+                         " entries; the parallel_for has " + std::to_string(P) + " dimensions");
+      }
+      for (int v : s) {
+        if (v <= 0) return makeError("hinted block and fold sizes must be positive");
+      }
+    }
+  }
+
+  const long long maxThreads = gpu.limits.threadsPerBlock.value;
+  const long long minThreads = dom.minThreads > 0 ? dom.minThreads : gpu.warpSize.value;
+  const std::vector<std::vector<int>> blocks =
+      dom.blocks.empty() ? blockShapes(sk, maxThreads, std::min(minThreads, sk.loopSpaceSize()))
+                         : dom.blocks;
+
+  // All (B, F) pairs first, so progress can report a total.
+  std::vector<std::pair<const std::vector<int>*, std::vector<int>>> shapes;
+  for (const auto& b : blocks) {
+    if (!dom.folds.empty()) {
+      for (const auto& f : dom.folds) shapes.push_back({&b, f});
+      continue;
+    }
+    std::vector<std::vector<int>> perDim(P);
+    for (int d = 0; d < P; ++d)
+      perDim[d] = foldCandidates(ceilDiv(sk.extent(d), b[d]), dom.maxFold);
+    std::vector<int> cur(P, 1);
+    std::function<void(int)> rec = [&](int d) {
+      if (d == P) {
+        shapes.push_back({&b, cur});
+        return;
+      }
+      for (int f : perDim[d]) {
+        cur[d] = f;
+        rec(d + 1);
+      }
+    };
+    rec(0);
+  }
+
+  SearchResult result;
+  SearchProgress progress;
+  progress.shapesTotal = static_cast<long long>(shapes.size());
+  const size_t nStreams = ch.streams().size();
+  Error firstError;
+  bool sawError = false;
+  for (const auto& [bp, fold] : shapes) {
+    const std::vector<int>& block = *bp;
+    auto shape = ch.prepare(block, fold);
+    const std::uint64_t cacheable = ch.cacheable(*shape);
+    // S: per stream loop, hinted sizes or "not staged" plus the Eq. 3 suggestions.
+    std::vector<std::vector<long long>> stageDomain(nStreams);
+    for (size_t s = 0; s < nStreams; ++s) {
+      auto it = dom.stages.find(streamNames[s]);
+      if (it != dom.stages.end()) {
+        stageDomain[s] = it->second;
+        continue;
+      }
+      stageDomain[s].push_back(0);
+      if (dom.stagesExhaustive) continue;
+      for (long long base : ch.stageSuggestions(*shape)[s]) {
+        for (int mult : dom.stageMultipliers) {
+          const long long size = base * mult;
+          if (std::find(stageDomain[s].begin(), stageDomain[s].end(), size) ==
+              stageDomain[s].end()) {
+            stageDomain[s].push_back(size);
+          }
+        }
+      }
+    }
+    // C: subsets of the cacheable arrays, or the hinted sets.
+    std::vector<std::uint64_t> cacheDomain;
+    if (dom.cacheSets) {
+      cacheDomain = cacheSets;
+    } else {
+      for (std::uint64_t sub = cacheable;; sub = (sub - 1) & cacheable) {
+        cacheDomain.push_back(sub);
+        if (sub == 0) break;
+      }
+    }
+    Layout layout;
+    layout.block = block;
+    layout.fold = fold;
+    layout.stage.assign(nStreams, 0);
+    for (size_t s = 0; s < nStreams; ++s) layout.order.push_back(static_cast<int>(s));
+    std::function<void(size_t)> stageRec = [&](size_t s) {
+      if (s < nStreams) {
+        for (long long size : stageDomain[s]) {
+          layout.stage[s] = size;
+          stageRec(s + 1);
+        }
+        return;
+      }
+      for (std::uint64_t cached : cacheDomain) {
+        // A staged loop needs cached data in it, else staging changes nothing but overhead.
+        bool useful = true;
+        for (size_t k = 0; k < nStreams && !dom.stagesExhaustive; ++k) {
+          if (layout.stage[k] > 0 && (ch.arraysInStream(*shape)[k] & cached) == 0) useful = false;
+        }
+        if (!useful) continue;
+        double firstLoopInsts = -1;
+        for (bool unroll : dom.unroll) {
+          layout.cached = cached;
+          layout.unroll = unroll;
+          Expected<RankedLayout> r = evaluatePrepared(ch, *shape, layout, options.model);
+          if (r && firstLoopInsts >= 0 && r->stats.loopInsts == firstLoopInsts)
+            continue;  // no loop to unroll
+          ++result.enumerated;
+          if (!r) {
+            ++result.infeasible;
+            if (!sawError) firstError = r.error();
+            sawError = true;
+            continue;
+          }
+          if (firstLoopInsts < 0) firstLoopInsts = r->stats.loopInsts;
+          result.layouts.push_back(std::move(*r));
+        }
+      }
+    };
+    stageRec(0);
+    ++result.shapes;
+    progress.shapesDone = result.shapes;
+    progress.layouts = result.enumerated;
+    if (options.progress) options.progress(progress);
+  }
+  if (result.layouts.empty()) {
+    if (sawError) {
+      firstError.message = "no layout fits on GPU '" + gpu.name + "'; e.g. " + firstError.message;
+      return firstError;
+    }
+    return makeError("the layout domain is empty");
+  }
+  std::stable_sort(
+      result.layouts.begin(), result.layouts.end(),
+      [](const RankedLayout& a, const RankedLayout& b) { return a.seconds < b.seconds; });
+  return result;
+}
+
+}  // namespace foresight::skeleton

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The layout search (grophecy.md §4.2–4.3): enumerate layouts in dependency order
+/// B → F → {S, O} → {C, L}, prune (hints, autopruning, cacheability Eq. 1, staging suggestions
+/// Eq. 3, shared memory that does not fit), characterize each layout and predict it with the
+/// model in the options (MWP-CWP, GROPHECY variant, by default), and rank by projected time.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foresight/frontend/skeleton/characterizer.h"
+#include "foresight/frontend/skeleton/layout.h"
+#include "foresight/gpu/gpu.h"
+#include "foresight/model/model_options.h"
+#include "foresight/model/resource.h"
+#include "foresight/support/error.h"
+
+namespace foresight::skeleton {
+
+/// Domains of the layout factors (a hints file's [domain] table, or one pinned layout). An
+/// empty list means "enumerate with autopruning".
+struct LayoutDomain {
+  std::vector<std::vector<int>> blocks;  ///< explicit block shapes, outermost dimension first
+  std::vector<std::vector<int>> folds;   ///< explicit fold shapes
+  std::map<std::string, std::vector<long long>> stages;  ///< per stream loop name; 0 = not staged
+  std::optional<std::vector<std::vector<std::string>>> cacheSets;  ///< explicit cached-array sets
+  std::vector<bool> unroll = {true};        ///< L: maximal unrolling (true) and/or none (false)
+  std::vector<int> stageMultipliers = {1};  ///< each Eq. 3 suggestion × these (A22)
+  int minThreads = 0;                       ///< smallest block considered; 0 = one warp
+  int maxFold = 16;  ///< largest power-of-two fold per dimension (divisors are always tried)
+  /// true (a pinned layout): stream loops absent from `stages` are not staged, and staging is
+  /// kept even where no cached array uses it.
+  bool stagesExhaustive = false;
+};
+
+/// One evaluated layout.
+struct RankedLayout {
+  Layout layout;
+  LayoutStats stats;
+  double seconds = 0;
+  double cycles = 0;
+  Bound bound;
+  int activeBlocksPerSm = 0;
+  double n = 0;    ///< active warps per SM
+  double mwp = 0;  ///< uncapped min(MWP_Without_BW_full, MWP_peak_BW)
+  double cwpFull = 0;
+};
+
+/// Progress of a running search (for a progress line on stderr).
+struct SearchProgress {
+  long long shapesDone = 0;
+  long long shapesTotal = 0;
+  long long layouts = 0;
+};
+
+/// Options of searchLayouts.
+struct SearchOptions {
+  LayoutDomain domain;
+  CharacterizerOptions characterizer;
+  ModelOptions model;
+  /// Called after every (B, F) shape; may be empty.
+  std::function<void(const SearchProgress&)> progress;
+};
+
+/// The ranked layouts of one skeleton on one GPU.
+struct SearchResult {
+  std::vector<RankedLayout> layouts;  ///< fastest first
+  long long shapes = 0;               ///< (B, F) pairs analysed
+  long long enumerated = 0;           ///< layouts characterized (feasible or not)
+  long long infeasible = 0;           ///< rejected: shared memory or block limits
+};
+
+/// Runs the search. Errors for a hint that names an unknown loop or array, a pinned shape of the
+/// wrong rank, or when no layout is feasible on this GPU.
+[[nodiscard]] Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
+                                                   const SearchOptions& options);
+
+/// Evaluates one layout (no search): the characterized statistics and the model's verdict.
+[[nodiscard]] Expected<RankedLayout> evaluateLayout(const Characterizer& ch, const Layout& layout,
+                                                    const ModelOptions& model);
+
+}  // namespace foresight::skeleton

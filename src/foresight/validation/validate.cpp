@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Corpus × measurements × models → rows → per-model scores.
+#include "foresight/validation/validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "foresight/frontend/input.h"
+#include "foresight/gpu/presets.h"
+#include "foresight/model/predict.h"
+#include "foresight/support/edit_distance.h"
+#include "foresight/validation/accuracy.h"
+#include "foresight/validation/measurement.h"
+
+namespace foresight {
+
+std::vector<ModelChoice> applicableModels() {
+  std::vector<ModelChoice> out;
+  for (MwpCwpVariant v : {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict}) {
+    ModelOptions o;
+    o.model = ModelKind::MwpCwp;
+    o.variant = v;
+    out.push_back({std::string("mwp-cwp/") + mwpCwpVariantName(v), o});
+  }
+  return out;
+}
+
+Expected<double> predictExperiment(const ResolvedExperiment& e, const ModelChoice& model, const Gpu& gpu) {
+  double seconds = 0;
+  for (const ResolvedLaunch& l : e.launches) {
+    // Frontends that compile (CUDA) need the target GPU, the launch, the kernel and the -D macros
+    // of this variant; frontends that read everything from the file ignore them.
+    InputOptions options;
+    options.gpu = &gpu;
+    options.launch = l.launch;
+    options.kernel = l.kernel;
+    for (const auto& [name, value] : e.defines) options.macros.emplace_back(name, std::to_string(value));
+    for (const ResolvedHint& h : e.trips) options.trips.push_back({h.file, h.line, h.value});
+    for (const ResolvedHint& h : e.branches) options.branches.push_back({h.file, h.line, h.value});
+    Expected<LoadedInput> input = loadInput(e.source, options);
+    if (!input) return std::move(input).takeError();
+    Expected<const KernelInput*> kernel = selectKernel(*input, l.kernel);
+    if (!kernel) return std::move(kernel).takeError();
+    Expected<Prediction> p = predict(**kernel, l.launch, gpu, model.options);
+    if (!p) return std::move(p).takeError();
+    seconds += p->seconds * static_cast<double>(l.repeat);
+  }
+  return seconds;
+}
+
+std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows, const std::vector<std::string>& models) {
+  std::vector<ModelSummary> out;
+  for (const std::string& model : models) {
+    ModelSummary s;
+    s.model = model;
+    std::vector<double> errors;
+    std::vector<const ValidationRow*> scored;
+    // (gpu, group) → (measured, predicted) pairs
+    std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> groups;
+    for (const ValidationRow& r : rows) {
+      if (r.model != model) continue;
+      if (!r.error) {
+        ++s.notPredicted;
+        continue;
+      }
+      ++s.predicted;
+      errors.push_back(*r.error);
+      scored.push_back(&r);
+      auto& g = groups[{r.gpu, r.group}];
+      g.first.push_back(r.measuredSeconds);
+      g.second.push_back(*r.predictedSeconds);
+    }
+    s.geomeanAbsError = geomeanAbs(errors);
+    s.medianAbsError = medianAbs(errors);
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const ValidationRow* a, const ValidationRow* b) { return std::fabs(*a->error) > std::fabs(*b->error); });
+    for (size_t i = 0; i < scored.size() && i < 3; ++i) s.worst.push_back(*scored[i]);
+    double rhoSum = 0;
+    int rhoCount = 0;
+    for (const auto& [key, pairs] : groups) {
+      if (pairs.first.size() < 2) continue;
+      GroupCorrelation g{key.first, key.second, static_cast<int>(pairs.first.size()),
+                         spearman(pairs.first, pairs.second)};
+      if (g.rho) {
+        rhoSum += *g.rho;
+        ++rhoCount;
+      }
+      s.groups.push_back(g);
+    }
+    if (rhoCount > 0) s.meanRho = rhoSum / rhoCount;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Expected<ValidationReport> validate(const ValidateOptions& options, const PredictFn& predictFn, const GpuFn& gpuFn) {
+  ValidationReport report;
+  report.corpusDir = options.corpusDir;
+  report.measurementsDir = options.measurementsDir.empty()
+                               ? (std::filesystem::path(options.corpusDir) / "measurements").string()
+                               : options.measurementsDir;
+  std::vector<ModelChoice> models;
+  const std::vector<ModelChoice> all = applicableModels();
+  if (options.models.empty()) {
+    models = all;
+  } else {
+    std::vector<std::string> names;
+    for (const ModelChoice& m : all) names.push_back(m.name);
+    for (const std::string& want : options.models) {
+      const auto it = std::find_if(all.begin(), all.end(), [&](const ModelChoice& m) { return m.name == want; });
+      if (it == all.end()) return makeError("unknown model '" + want + "'" + didYouMean(want, names));
+      models.push_back(*it);
+    }
+  }
+  for (const ModelChoice& m : models) report.models.push_back(m.name);
+
+  Expected<std::vector<Manifest>> corpus = loadCorpus(options.corpusDir);
+  if (!corpus) return std::move(corpus).takeError();
+  Expected<std::vector<MeasurementFile>> files = loadMeasurements(report.measurementsDir);
+  if (!files) return std::move(files).takeError();
+
+  // (experiment, variant) → resolved experiment
+  std::map<std::pair<std::string, std::string>, ResolvedExperiment> resolved;
+  std::vector<std::string> experimentNames;
+  for (const Manifest& m : *corpus) {
+    ++report.experiments;
+    experimentNames.push_back(m.name);
+    for (const VariantSpec& v : m.variants) {
+      Expected<ResolvedExperiment> r = resolveVariant(m, v);
+      if (!r) return std::move(r).takeError();
+      ++report.variants;
+      resolved.emplace(std::make_pair(m.name, v.name), std::move(*r));
+    }
+  }
+  const GpuFn resolveGpuFn = gpuFn ? gpuFn : GpuFn([](const std::string& n) { return resolveGpu(n); });
+
+  for (const MeasurementFile& file : *files) {
+    report.gpus.push_back(file.gpu);
+    Expected<Gpu> gpu = resolveGpuFn(options.gpu.empty() ? file.gpu : options.gpu);
+    // The latest line of each variant wins; earlier runs are kept in the file as history.
+    std::map<std::pair<std::string, std::string>, const Measurement*> latest;
+    std::vector<std::pair<std::string, std::string>> order;
+    for (const Measurement& m : file.measurements) {
+      const auto key = std::make_pair(m.experiment, m.variant);
+      if (latest.count(key)) {
+        ++report.superseded;
+      } else {
+        order.push_back(key);
+      }
+      latest[key] = &m;
+    }
+    for (const auto& key : order) {
+      const Measurement& m = *latest[key];
+      ++report.measurements;
+      const auto it = resolved.find(key);
+      for (const ModelChoice& model : models) {
+        ValidationRow row{file.gpu, m.experiment, m.variant, "", model.name, m.medianSeconds, {}, {}, ""};
+        if (it == resolved.end()) {
+          const bool known = std::find(experimentNames.begin(), experimentNames.end(), m.experiment) != experimentNames.end();
+          row.reason = known ? "variant '" + m.variant + "' is not in the manifest"
+                             : "experiment not in the corpus" + didYouMean(m.experiment, experimentNames);
+        } else if (!gpu) {
+          row.group = it->second.group;
+          row.reason = "no GPU description: " + gpu.error().message;
+        } else {
+          row.group = it->second.group;
+          Expected<double> p = predictFn(it->second, model, *gpu);
+          if (!p) {
+            row.reason = p.error().message;
+          } else if (!(*p > 0) || !std::isfinite(*p)) {
+            row.reason = "the model predicted a non-positive time";
+          } else {
+            row.predictedSeconds = *p;
+            row.error = relativeError(*p, m.medianSeconds);
+          }
+        }
+        report.rows.push_back(std::move(row));
+      }
+    }
+  }
+  report.summaries = scoreRows(report.rows, report.models);
+  return report;
+}
+
+}  // namespace foresight

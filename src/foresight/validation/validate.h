@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `validate`: every committed measurement predicted with every applicable model, then scored.
+/// Predictions go through the public path (loadInput → selectKernel → predict) so a new frontend
+/// or model is validated without changes here. A measurement that cannot be predicted is kept as
+/// a row with its reason, never dropped. Scoring (scoreRows) is a pure function, tested on
+/// synthetic rows.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/model/model_options.h"
+#include "foresight/support/error.h"
+#include "foresight/validation/manifest.h"
+
+namespace foresight {
+
+/// One model (and variant) that validate scores, under its report name ("mwp-cwp/grophecy").
+struct ModelChoice {
+  std::string name;
+  ModelOptions options;
+};
+
+/// Every model validate tries, in report order. A model that cannot handle an experiment says so
+/// through predict()'s Error, which becomes the row's reason.
+[[nodiscard]] std::vector<ModelChoice> applicableModels();
+
+/// Predicted seconds of one experiment variant: the sum over its launch sequence of repeat ×
+/// predicted time. The default implementation is predictExperiment.
+using PredictFn = std::function<Expected<double>(const ResolvedExperiment&, const ModelChoice&, const Gpu&)>;
+/// A GPU description for a measurement file's `<gpu>` stem (default: resolveGpu).
+using GpuFn = std::function<Expected<Gpu>(const std::string&)>;
+
+/// The real predictor: loadInput(source) → selectKernel(launch kernel) → predict(), per launch.
+[[nodiscard]] Expected<double> predictExperiment(const ResolvedExperiment& experiment, const ModelChoice& model,
+                                                 const Gpu& gpu);
+
+/// One (measurement, model) pair.
+struct ValidationRow {
+  std::string gpu;         ///< measurement file stem
+  std::string experiment;
+  std::string variant;
+  std::string group;       ///< empty when the experiment is not in the corpus
+  std::string model;
+  double measuredSeconds = 0;
+  std::optional<double> predictedSeconds;
+  std::optional<double> error;  ///< (predicted - measured) / measured
+  std::string reason;           ///< why there is no prediction
+};
+
+/// Spearman correlation of one variant group on one GPU.
+struct GroupCorrelation {
+  std::string gpu;
+  std::string group;
+  int n = 0;                  ///< predicted variants in the group
+  std::optional<double> rho;  ///< nullopt when n < 2 or all tied
+};
+
+/// The score of one model.
+struct ModelSummary {
+  std::string model;
+  int predicted = 0;
+  int notPredicted = 0;
+  std::optional<double> geomeanAbsError;
+  std::optional<double> medianAbsError;
+  std::vector<ValidationRow> worst;        ///< up to 3, largest |error| first
+  std::vector<GroupCorrelation> groups;    ///< groups with at least two predicted variants
+  std::optional<double> meanRho;           ///< mean over groups with a defined rho
+};
+
+/// The whole report.
+struct ValidationReport {
+  std::string corpusDir;
+  std::string measurementsDir;
+  int experiments = 0;   ///< manifests in the corpus
+  int variants = 0;      ///< experiment variants in the corpus
+  int measurements = 0;  ///< measurement lines used (after keeping the latest per variant)
+  int superseded = 0;    ///< older lines of a re-measured variant, not scored
+  std::vector<std::string> gpus;  ///< measurement file stems
+  std::vector<std::string> models;
+  std::vector<ValidationRow> rows;
+  std::vector<ModelSummary> summaries;
+};
+
+/// Options of validate().
+struct ValidateOptions {
+  std::string corpusDir = "validation";
+  std::string measurementsDir;      ///< default: <corpusDir>/measurements
+  std::vector<std::string> models;  ///< names from applicableModels(); empty = all
+  std::string gpu;                  ///< predict every file with this GPU instead of its stem
+};
+
+/// Scores rows (already predicted) per model: geomean and median |error|, worst three, and
+/// Spearman within each (gpu, group). `models` fixes the order of the summaries.
+[[nodiscard]] std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
+                                                  const std::vector<std::string>& models);
+
+/// Loads the corpus and the measurements, predicts and scores. Errors only for bad input
+/// (a malformed manifest or measurement line, an unknown model name).
+[[nodiscard]] Expected<ValidationReport> validate(const ValidateOptions& options,
+                                                  const PredictFn& predictFn = predictExperiment,
+                                                  const GpuFn& gpuFn = {});
+
+}  // namespace foresight

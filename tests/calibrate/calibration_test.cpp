@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Calibration host logic on a synthetic microbenchmark output: parsing, its errors, and the
+/// mapping onto GPU fields with measured:<date> provenance (numbers worked by hand).
+#include "foresight/calibrate/calibration.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "foresight/gpu/gpu_loader.h"
+#include "foresight/gpu/gpu_writer.h"
+#include "foresight/gpu/presets.h"
+
+namespace foresight {
+namespace {
+
+std::string fixture() {
+  std::ifstream in(std::string(FORESIGHT_SOURCE_DIR) + "/tests/validation/fixtures/calibration/synthetic-cc1.0.txt");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Calibration, ParsesTheSyntheticOutput) {
+  Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
+  ASSERT_TRUE(r.ok()) << r.error().format();
+  EXPECT_EQ(r->deviceName, "Synthetic GPU (CC 1.0)");
+  EXPECT_EQ(r->computeCapability, "1.0");
+  EXPECT_DOUBLE_EQ(r->values.at("fp32.latency"), 20);
+  EXPECT_DOUBLE_EQ(r->values.at("shared.conflict_cycles_per_way"), 2);
+  EXPECT_DOUBLE_EQ(r->values.at("extra.sweep_point"), 7);  // kept, mapped onto nothing
+}
+
+TEST(Calibration, ParseErrors) {
+  auto error = [](const std::string& text) {
+    Expected<CalibrationResults> r = parseCalibrationOutput(text, "out");
+    return r.ok() ? std::string("ok") : r.error().format();
+  };
+  EXPECT_EQ(error("device X\ncc 9.0\nsm_count abc\n"), "out:3: error: 'sm_count' must be a number, got 'abc'");
+  EXPECT_EQ(error("device X\ndevice Y\n"), "out:2: error: 'device' appears twice");
+  EXPECT_EQ(error("cc 9.0\n"), "out: error: the output names no 'device'");
+  EXPECT_EQ(error("device X\ncc 9.0\nsm_count 132\n"), "out: error: the output has no 'clock_mhz' (incomplete run?)");
+  EXPECT_EQ(error("device X\ncc 9.0\nsm_count\n"), "out:3: error: 'sm_count' has no value");
+}
+
+TEST(Calibration, MapsResultsOntoTheDescription) {
+  Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
+  ASSERT_TRUE(r.ok());
+  Expected<Gpu> base = loadPreset("fx5600");
+  ASSERT_TRUE(base.ok());
+  Expected<Gpu> g = applyCalibration(*base, *r, "2026-11-21", "fx5600-measured");
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  const Provenance measured{Provenance::Kind::Measured, "2026-11-21"};
+  EXPECT_EQ(g->name, "fx5600-measured");
+  EXPECT_EQ(g->fullName, "Synthetic GPU (CC 1.0)");
+  EXPECT_EQ(g->smCount.value, 16);
+  EXPECT_EQ(g->smCount.source, measured);
+  EXPECT_DOUBLE_EQ(g->clockGhz.value, 1.4);  // 1400 MHz
+  EXPECT_EQ(g->clockGhz.unit, "MHz");
+  // fx5600 has 1 scheduler: gap = 1 / 0.25 warp instructions per cycle per SM = 4 cycles.
+  EXPECT_DOUBLE_EQ(g->pipeline(InstrClass::Fp32)->gap.value, 4);
+  EXPECT_DOUBLE_EQ(g->pipeline(InstrClass::Fp32)->latency.value, 20);
+  // The GPU had no fp64 pipeline; a measured one is added: gap 1 / 0.03125 = 32.
+  ASSERT_NE(g->pipeline(InstrClass::Fp64), nullptr);
+  EXPECT_DOUBLE_EQ(g->pipeline(InstrClass::Fp64)->gap.value, 32);
+  EXPECT_DOUBLE_EQ(g->pipeline(InstrClass::Sfu)->gap.value, 16);  // 1 / 0.0625
+  const MemoryLevel* shared = g->memoryForResource("shared");
+  EXPECT_DOUBLE_EQ(shared->latency.value, 36);
+  EXPECT_EQ(shared->banks->value, 16);
+  // 32 B/cycle/SM x 16 SMs x 1.4 GHz = 716.8 GB/s
+  EXPECT_NEAR(shared->bandwidth->value, 716.8, 1e-9);
+  EXPECT_EQ(shared->bandwidth->unit, "B/cycle/SM");
+  const MemoryLevel* dram = g->memoryForResource("dram");
+  EXPECT_DOUBLE_EQ(dram->latency.value, 450);
+  EXPECT_DOUBLE_EQ(dram->bandwidth->value, 70);
+  EXPECT_DOUBLE_EQ(g->mwpCwp.memLatency.value, 450);
+  EXPECT_DOUBLE_EQ(g->mwpCwp.memBandwidth.value, 70);
+  EXPECT_DOUBLE_EQ(g->mwpCwp.departureDelayCoal.value, 5);
+  EXPECT_DOUBLE_EQ(g->mwpCwp.departureDelayUncoal.value, 40);
+  EXPECT_EQ(g->mwpCwp.departureDelayUncoal.source, measured);
+  // Unmeasured fields keep the base's provenance.
+  EXPECT_EQ(g->mwpCwp.issueCycles.source, base->mwpCwp.issueCycles.source);
+  // The written description loads back.
+  Expected<Gpu> back = loadGpuFromString(writeGpuToml(*g, "calibrated"), "calibrated.toml");
+  ASSERT_TRUE(back.ok()) << back.error().format();
+  EXPECT_EQ(back->mwpCwp.departureDelayCoal.source.str(), "measured:2026-11-21");
+}
+
+TEST(Calibration, RefusesAMismatchedBase) {
+  Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
+  ASSERT_TRUE(r.ok());
+  CalibrationResults hopper = *r;
+  hopper.computeCapability = "9.0";
+  Expected<Gpu> base = loadPreset("fx5600");
+  Expected<Gpu> g = applyCalibration(*base, hopper, "2026-11-21", "x");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error().message,
+            "the measured GPU has compute capability 9.0 but the base description 'fx5600' has 1.0; pass a matching --base");
+  EXPECT_EQ(basePresetFor("9.0"), "h100");
+  EXPECT_EQ(basePresetFor("8.0"), "a100");
+  EXPECT_EQ(basePresetFor("7.5"), "");
+}
+
+}  // namespace
+}  // namespace foresight

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The CUDA frontend end to end on the stored fixtures (no nvcc needed): dynamic per-warp
+/// instruction counts equal hand counts from the PTX (fixtures/*.sm_90.ptx; per-block sizes
+/// written next to each assertion) times the trip counts the launch implies; sectors per
+/// request of each global access and bank wavefronts of shared accesses equal hand
+/// derivations; resources come from the cubin; errors are clear.
+#include "foresight/frontend/cuda/cuda_frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fixture_paths.h"
+#include "foresight/frontend/cuda/ptx_parser.h"
+#include "foresight/gpu/presets.h"
+#include "foresight/ir/summarize.h"
+#include "foresight/model/predict.h"
+
+namespace foresight::cuda {
+namespace {
+
+using testing::analyse;
+using testing::launch;
+
+/// Sectors (or wavefronts) per request of the memory instructions of `space`, in program order.
+std::vector<double> requests(const KernelIR& ir, MemorySpace space, bool stores) {
+  std::vector<double> out;
+  for (const BasicBlock& b : ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (!i.memory || i.memory->space != space || i.memory->isStore != stores || b.executionsPerWarp == 0) continue;
+      if (space == MemorySpace::Shared) {
+        out.push_back(i.memory->wavefrontsPerInst);
+      } else {
+        out.push_back(i.memory->transactionsPerInst.value_or(-1));
+      }
+    }
+  }
+  return out;
+}
+
+/// Σ block size × executions: the IR's dynamic instructions per warp.
+double irDynamicCount(const KernelIR& ir) {
+  double n = 0;
+  for (const BasicBlock& b : ir.blocks) n += b.executionsPerWarp * static_cast<double>(b.instructions.size());
+  return n;
+}
+
+TEST(CudaFrontend, VecaddFullWarps) {
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_EQ(k.name, "vecadd");
+  EXPECT_EQ(p->isa, "ptx, sass");
+  // PTX blocks: entry 10 (ends @%p1 bra, line 6), body 11, ret 1 → 22 for every warp.
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 22);
+  EXPECT_DOUBLE_EQ(irDynamicCount(k.ir), 22);
+  // a[i], b[i] and c[i]: 32 consecutive floats from an aligned base = 128 B = 4 sectors.
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, false), (std::vector<double>{4, 4}));
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, true), (std::vector<double>{4}));
+  // Resources = ptxas -v for sm_90 (12 registers).
+  EXPECT_EQ(k.ir.resources.registers, 12);
+  EXPECT_EQ(k.paramNames, (std::vector<std::string>{"a", "b", "c", "n"}));
+}
+
+TEST(CudaFrontend, VecaddPartialBlockDiverges) {
+  // n = 100, block 256: warps 0–2 all in range, warp 3 has lanes 96–99 in range, warps 4–7
+  // none. Warps 0–3 run 10 + 11 + 1 = 22, warps 4–7 run 10 + 1 = 11: mean (4·22 + 4·11)/8.
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({1, 1, 1}, {256, 1, 1}, {{"n", 100}}));
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 16.5);
+  // Warp 3's 4 active lanes touch one sector; averaged over the 4 executing warps:
+  // (4 + 4 + 4 + 1) / 4 = 3.25 sectors per request.
+  EXPECT_EQ(requests(p->kernels[0].ir, MemorySpace::Global, false), (std::vector<double>{3.25, 3.25}));
+}
+
+TEST(CudaFrontend, MatmulNaiveTripCountsFromLaunch) {
+  // n = 1024: the k loop is unrolled by 4 in the PTX ($L__BB0_4, 22 instructions, 1024/4 = 256
+  // trips) and its remainder loop ($L__BB0_7) runs n % 4 = 0 times. Blocks executed:
+  // entry 18 + 4 + 6 + 8 + 256 × 22 + $L__BB0_5 2 + $L__BB0_8 5 + ret 1 = 5676.
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_naive", launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 5676);
+  EXPECT_DOUBLE_EQ(irDynamicCount(k.ir), 5676);
+  ASSERT_EQ(k.ir.loops.size(), 2u);
+  EXPECT_DOUBLE_EQ(k.ir.loops[0].tripCount, 256);
+  EXPECT_EQ(k.ir.loops[0].source, TripCountSource::FromLaunch);
+  EXPECT_EQ(k.loopLocations[0], (std::pair<std::string, int>{"matmul.cu", 14}));
+  // A warp covers 2 rows (ty 0, 1) × 16 columns. B[k*n+col]: 16 consecutive floats, the same for
+  // both half-warps = 2 sectors. A[row*n+k]: 2 addresses (one per row) = 2 sectors. In the
+  // unrolled body B and A alternate: B, A, B, A+4, B, A+8, B, A+12.
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, false), (std::vector<double>{2, 2, 2, 2, 2, 2, 2, 2}));
+  // C[row*n+col]: 2 rows × 64 B = 4 sectors.
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, true), (std::vector<double>{4}));
+}
+
+TEST(CudaFrontend, MatmulNaiveRemainderLoop) {
+  // n = 1030 = 4·257 + 2: main loop 257 trips, then $L__BB0_5 2 + 7 + remainder loop 2 × 8:
+  // 36 + 257 × 22 + 2 + 7 + 16 + 5 + 1 = 5721.
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_naive", launch({65, 65, 1}, {16, 16, 1}, {{"n", 1030}}));
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 5721);
+  EXPECT_DOUBLE_EQ(p->kernels[0].ir.loops[1].tripCount, 2);
+}
+
+TEST(CudaFrontend, MatmulTiledSharedMemory) {
+  // n = 1024, TILE 16: 64 tiles. entry 15 + 26 + 64 × 59 + 7 = 3824.
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_tiled", launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 3824);
+  EXPECT_DOUBLE_EQ(k.ir.loops.at(0).tripCount, 64);
+  // A[row*n + t*16 + tx] and B[(t*16+ty)*n + col]: 2 rows × 16 floats = 4 sectors each.
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, false), (std::vector<double>{4, 4}));
+  // As[ty][tx], Bs[ty][tx]: 32 consecutive words → 1 wavefront; As[ty][k] is 2 broadcast
+  // words, Bs[k][tx] 16 distinct words shared by both half-warps → 1 wavefront each.
+  for (double w : requests(k.ir, MemorySpace::Shared, false)) EXPECT_DOUBLE_EQ(w, 1);
+  for (double w : requests(k.ir, MemorySpace::Shared, true)) EXPECT_DOUBLE_EQ(w, 1);
+  EXPECT_EQ(k.ir.resources.staticSharedBytes, 2048);  // ptxas: 2048 bytes smem
+  int barriers = 0;
+  for (const BasicBlock& b : k.ir.blocks) {
+    for (const Instruction& i : b.instructions) barriers += i.barrier ? 1 : 0;
+  }
+  EXPECT_EQ(barriers, 2);  // two __syncthreads() in the tile loop
+}
+
+TEST(CudaFrontend, StencilBoundaryWarp) {
+  // Block 0 of 32×8: warp w is row y = w, x = 0..31. Warp 0 (y = 0) fails the bounds test and
+  // runs entry 22 + ret 1 = 23; warps 1–7 run 22 + 22 + 1 = 45 (lane x = 0 is masked off).
+  // Mean (23 + 7 × 45) / 8 = 42.25.
+  Expected<CudaProgram> p = analyse("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}));
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 42.25);
+  // Lanes x = 1..31 of row y: in[i] bytes 4y·1024+4..+127 → 4 sectors; in[i-1] → 4; in[i+1]
+  // bytes +8..+131 → 5 sectors; in[i-nx], in[i+nx] → 4 each; out[i] → 4.
+  std::vector<double> loads = requests(p->kernels[0].ir, MemorySpace::Global, false);
+  std::sort(loads.begin(), loads.end());
+  EXPECT_EQ(loads, (std::vector<double>{4, 4, 4, 4, 5}));
+  EXPECT_EQ(requests(p->kernels[0].ir, MemorySpace::Global, true), (std::vector<double>{4}));
+}
+
+TEST(CudaFrontend, ReductionWithBarriers) {
+  // The stride loop is fully unrolled (BLOCK = 256). Per warp: entry 10 + 4 (load), then
+  // $L__BB0_2 7 (+4 when tid < 128), seven 3-instruction tests $L__BB0_4.._16 (+4 each when
+  // tid < stride), $L__BB0_18 3 (+5 for tid == 0), ret 1.
+  // warp 0: 14 + 11 + 7 × 7 + 8 + 1 = 83; warp 1: 14 + 11 + 7 + 6 × 3 + 3 + 1 = 54;
+  // warps 2, 3: 14 + 11 + 21 + 4 = 50; warps 4–7: 14 + 7 + 21 + 4 = 46.
+  // Mean (83 + 54 + 2 × 50 + 4 × 46) / 8 = 421 / 8.
+  Expected<CudaProgram> p = analyse("reduce.cu", "", launch({1024, 1, 1}, {256, 1, 1}, {{"n", 1 << 18}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels[0];
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 421.0 / 8);
+  EXPECT_EQ(k.ir.resources.staticSharedBytes, 1024);
+  // in[i] 4 sectors; partial[blockIdx.x] is one lane → 1 sector.
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, false), (std::vector<double>{4}));
+  EXPECT_EQ(requests(k.ir, MemorySpace::Global, true), (std::vector<double>{1}));
+  for (double w : requests(k.ir, MemorySpace::Shared, false)) EXPECT_DOUBLE_EQ(w, 1);
+}
+
+TEST(CudaFrontend, SpmvNeedsATripHint) {
+  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().line, 11);
+  EXPECT_NE(p.error().message.find("--trip spmv_csr.cu:11=N"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("loaded from memory"), std::string::npos);
+}
+
+TEST(CudaFrontend, SpmvWithTripHint) {
+  // --trip spmv_csr.cu:11=16 makes row_ptr[k] = 16k, so each row has 16 entries: the remainder
+  // loop ($L__BB0_4) is skipped (16 % 4 = 0) and the 4-way unrolled loop ($L__BB0_7, 29
+  // instructions) runs 4 times: 15 + 9 + 8 + $L__BB0_5 4 + 4 + 4 × 29 + 4 + 1 = 161.
+  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
+                                    {{"spmv_csr.cu", 11, 16}});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels[0];
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 161);
+  // row_ptr[row] 4 sectors, row_ptr[row+1] (shifted by 4 B) 5 sectors; val[j] and col[j] with
+  // j = 16·row + i: lanes 64 B apart → 32 sectors; x[col[j]] is data-dependent.
+  int dataDependent = 0;
+  std::vector<double> known;
+  for (const BasicBlock& b : k.ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (!i.memory || i.memory->isStore || b.executionsPerWarp == 0) continue;
+      if (i.memory->dataDependent) {
+        ++dataDependent;
+      } else {
+        known.push_back(*i.memory->transactionsPerInst);
+      }
+    }
+  }
+  EXPECT_EQ(dataDependent, 4);  // x[col[j]] in the 4 unrolled copies
+  EXPECT_EQ(known, (std::vector<double>{4, 5, 32, 32, 32, 32, 32, 32, 32, 32}));
+  EXPECT_FALSE(k.notes.empty());
+}
+
+TEST(CudaFrontend, TransposeCoalescing) {
+  // Naive: 22 straight-line instructions; in[y*n+x] 4 sectors, out[x*n+y] 32 sectors (stride n).
+  Expected<CudaProgram> naive = analyse("transpose.cu", "transpose_naive", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}));
+  ASSERT_TRUE(naive) << naive.error().format();
+  EXPECT_DOUBLE_EQ(naive->kernels[0].dynamicInstructionsPerWarp, 22);
+  EXPECT_EQ(requests(naive->kernels[0].ir, MemorySpace::Global, false), (std::vector<double>{4}));
+  EXPECT_EQ(requests(naive->kernels[0].ir, MemorySpace::Global, true), (std::vector<double>{32}));
+  // Shared: 34 instructions; both global accesses 4 sectors; tile[ty][tx] 1 wavefront and,
+  // thanks to the padding (33 words per row), tile[tx][ty] also 1 wavefront.
+  Expected<CudaProgram> shared = analyse("transpose.cu", "transpose_shared", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}));
+  ASSERT_TRUE(shared) << shared.error().format();
+  EXPECT_DOUBLE_EQ(shared->kernels[0].dynamicInstructionsPerWarp, 34);
+  EXPECT_EQ(requests(shared->kernels[0].ir, MemorySpace::Global, false), (std::vector<double>{4}));
+  EXPECT_EQ(requests(shared->kernels[0].ir, MemorySpace::Global, true), (std::vector<double>{4}));
+  EXPECT_EQ(requests(shared->kernels[0].ir, MemorySpace::Shared, false), (std::vector<double>{1}));
+  EXPECT_EQ(requests(shared->kernels[0].ir, MemorySpace::Shared, true), (std::vector<double>{1}));
+}
+
+TEST(CudaFrontend, SpillsAndLocalMemory) {
+  // spill: 412 straight-line PTX instructions; ptxas spills (216 B stack frame on sm_90), which
+  // only the SASS shows (STL/LDL).
+  Expected<CudaProgram> p = analyse("spill.cu", "spill", launch({512, 1, 1}, {256, 1, 1}, {{"n", 131072}}));
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 412);
+  EXPECT_EQ(p->kernels[0].ir.resources.localBytes, 216);
+  ASSERT_TRUE(p->kernels[0].sass.has_value());
+  // local_array: entry 11 + 350 + ret 1. The 64 stores of buf[j] are vectorised into 16
+  // st.local.v4.f32 at the same offset in every lane: local memory is interleaved across the
+  // warp, so 32 lanes × 16 B = 512 B = 16 sectors; buf[(i+k)%64] differs per lane → 32 sectors.
+  Expected<CudaProgram> l = analyse("spill.cu", "local_array", launch({1024, 1, 1}, {128, 1, 1}, {{"n", 131072}, {"k", 5}}));
+  ASSERT_TRUE(l) << l.error().format();
+  EXPECT_DOUBLE_EQ(l->kernels[0].dynamicInstructionsPerWarp, 362);
+  const std::vector<double> stores = requests(l->kernels[0].ir, MemorySpace::Local, true);
+  ASSERT_EQ(stores.size(), 16u);
+  for (double s : stores) EXPECT_DOUBLE_EQ(s, 16);
+  EXPECT_EQ(requests(l->kernels[0].ir, MemorySpace::Local, false), (std::vector<double>{32}));
+  EXPECT_EQ(l->kernels[0].ir.resources.localBytes, 256);
+}
+
+TEST(CudaFrontend, Sm80UsesTheAmpereTable) {
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}}), "sm_80");
+  ASSERT_TRUE(p) << p.error().format();
+  ASSERT_TRUE(p->kernels[0].sass);
+  EXPECT_EQ(p->kernels[0].sass->table, "ampere");
+  EXPECT_TRUE(p->kernels[0].sass->unknownOpcodes.empty());
+}
+
+TEST(CudaFrontend, ErrorsAreClear) {
+  const Launch l = launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}});
+  Expected<CudaProgram> notFound = analyse("matmul.cu", "matmul_tiles", l);
+  ASSERT_FALSE(notFound);
+  EXPECT_EQ(notFound.error().message, "kernel 'matmul_tiles' not found; did you mean 'matmul_tiled'?");
+  Expected<CudaProgram> ambiguous = analyse("matmul.cu", "", l);
+  ASSERT_FALSE(ambiguous);
+  EXPECT_NE(ambiguous.error().message.find("choose one with --kernel (matmul_naive, matmul_tiled)"), std::string::npos);
+  Expected<CudaProgram> badArg = analyse("matmul.cu", "matmul_tiled", launch({64, 64, 1}, {16, 16, 1}, {{"N", 1024}}));
+  ASSERT_FALSE(badArg);
+  EXPECT_EQ(badArg.error().message,
+            "kernel 'matmul_tiled' has no parameter 'N'; did you mean 'n'? (parameters: A, B, C, n)");
+  Expected<CudaProgram> pointerArg = analyse("matmul.cu", "matmul_tiled", launch({64, 64, 1}, {16, 16, 1}, {{"A", 1}}));
+  ASSERT_FALSE(pointerArg);
+  EXPECT_NE(pointerArg.error().message.find("is a pointer"), std::string::npos);
+  // Without n the tile loop's bound is unknown: the error names the argument.
+  Expected<CudaProgram> missingArg = analyse("matmul.cu", "matmul_tiled", launch({64, 64, 1}, {16, 16, 1}));
+  ASSERT_FALSE(missingArg);
+  EXPECT_NE(missingArg.error().message.find("argument 'n', which was not given (pass --arg n=VALUE)"),
+            std::string::npos)
+      << missingArg.error().message;
+  Expected<CudaProgram> oldArch = analyse("vecadd.cu", "", l, "sm_70");
+  ASSERT_FALSE(oldArch);
+  EXPECT_NE(oldArch.error().message.find("unsupported CUDA architecture 'sm_70'"), std::string::npos);
+}
+
+TEST(CudaFrontend, ArchForGpuPresets) {
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100);
+  EXPECT_EQ(*archForGpu(*h100), "sm_90");
+  Expected<Gpu> a100 = loadPreset("a100");
+  ASSERT_TRUE(a100);
+  EXPECT_EQ(*archForGpu(*a100), "sm_80");
+  Expected<Gpu> fx = loadPreset("fx5600");
+  ASSERT_TRUE(fx);
+  Expected<std::string> bad = archForGpu(*fx);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("compute capability 1.0"), std::string::npos);
+}
+
+TEST(CudaFrontend, PredictsThroughSummarize) {
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100);
+  const Launch l = launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}});
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_tiled", l);
+  ASSERT_TRUE(p) << p.error().format();
+  Expected<WorkloadSummary> s = summarize(p->kernels[0].ir, *h100);
+  ASSERT_TRUE(s) << s.error().format();
+  // Global loads: 2 per tile × 64 tiles, both coalesced (4 sectors = the minimum).
+  EXPECT_DOUBLE_EQ(s->mem(AccessClass::Coalesced).insts, 2 * 64 + 1);
+  EXPECT_DOUBLE_EQ(s->synchInsts, 2 * 64);
+  KernelInput input{p->kernels[0].ir, std::nullopt};
+  ModelOptions m;
+  m.model = ModelKind::MwpCwp;
+  Expected<Prediction> pred = predict(input, l, *h100, m);
+  ASSERT_TRUE(pred) << pred.error().format();
+  EXPECT_GT(pred->cycles, 0);
+}
+
+TEST(CudaFrontend, InputsByExtension) {
+  // .ptx, .cubin and .sass fixtures next to each other give the same analysis as the .cu.
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}});
+  for (const char* ext : {".ptx", ".cubin", ".sass"}) {
+    Expected<CudaProgram> p = loadCuda(testing::fixture(std::string("vecadd.sm_90") + ext), o, *tc);
+    ASSERT_TRUE(p) << ext << ": " << p.error().format();
+    EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 22) << ext;
+    EXPECT_EQ(p->kernels[0].ir.resources.registers, 12) << ext;
+    EXPECT_TRUE(p->kernels[0].sass.has_value()) << ext;
+  }
+}
+
+TEST(CudaFrontend, PtxFallbackWithoutNvdisasm) {
+  auto tc = createFixtureToolchain({testing::fixtureDir(), false});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}});
+  Expected<CudaProgram> p = loadCuda(testing::fixture("vecadd.cu"), o, *tc);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->isa, "ptx");
+  EXPECT_FALSE(p->kernels[0].sass.has_value());
+  EXPECT_NE(p->sassStatus.find("nvdisasm not found"), std::string::npos);
+  EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 22);
+}
+
+TEST(CudaFrontend, DemangleAndSourceParams) {
+  EXPECT_EQ(demangleBaseName("_Z12matmul_tiledPKfS0_Pfi"), "matmul_tiled");
+  EXPECT_EQ(demangleBaseName("_ZN2ns6kernelEPf"), "kernel");
+  EXPECT_EQ(demangleBaseName("plain_c_kernel"), "plain_c_kernel");
+  const std::vector<SourceParam> ps =
+      sourceParams("__global__ void __launch_bounds__(256) k(const float* __restrict__ a, int n, float s[4]) {}", "k");
+  ASSERT_EQ(ps.size(), 3u);
+  EXPECT_EQ(ps[0].name, "a");
+  EXPECT_TRUE(ps[0].pointer);
+  EXPECT_EQ(ps[1].name, "n");
+  EXPECT_FALSE(ps[1].pointer);
+  EXPECT_EQ(ps[2].name, "s");
+}
+
+}  // namespace
+}  // namespace foresight::cuda
+
+namespace foresight::cuda {
+namespace {
+
+TEST(CudaFrontend, LazyPerWarpStreams) {
+  // vecadd with n = 100 and block 256: the stream of warp 3 (lanes 96..99 in range) has the 22
+  // instructions, the last ones with only 4 active lanes; warp 5 of the last block exits early.
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({4, 1, 1}, {256, 1, 1}, {{"n", 100}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const WarpStreams& s = *p->kernels[0].streams;
+  Expected<WarpTrace> w3 = s.trace(0, 3);
+  ASSERT_TRUE(w3) << w3.error().format();
+  ASSERT_EQ(w3->stream.size(), 22u);
+  EXPECT_EQ(w3->stream.front().second, 0xffffffffu);  // the bounds test runs on all lanes
+  EXPECT_EQ(w3->stream[10].second, 0xfu);             // body: lanes 0..3 only
+  EXPECT_EQ(s.instructions()[w3->stream[10].first].opcode, "cvta.to.global.u64");
+  Expected<WarpTrace> last = s.trace(3, 5);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->stream.size(), 11u);  // 10 + ret
+  EXPECT_FALSE(s.trace(4, 0));          // outside the grid
+  EXPECT_FALSE(s.trace(0, 8));          // outside the block
+}
+
+}  // namespace
+}  // namespace foresight::cuda
+
+namespace foresight::cuda {
+namespace {
+
+/// A kernel with a data-dependent `if` on line 7 of k.cu: `if (flags[tid] != 0) out[tid] = 1;`.
+constexpr const char* kDataDependentIf = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(
+	.param .u64 k_param_0,
+	.param .u64 k_param_1
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<8>;
+	.loc	1 6 3
+	ld.param.u64 	%rd1, [k_param_0];
+	ld.param.u64 	%rd2, [k_param_1];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd1, %rd3;
+	.loc	1 7 3
+	ld.global.u32 	%r2, [%rd4];
+	setp.eq.s32 	%p1, %r2, 0;
+	@%p1 bra 	$L__BB0_2;
+	add.s64 	%rd5, %rd2, %rd3;
+	mov.u32 	%r3, 1;
+	st.global.u32 	[%rd5], %r3;
+$L__BB0_2:
+	.loc	1 8 1
+	ret;
+}
+	.file	1 "/src/k.cu"
+)";
+
+Expected<WarpTrace> runDataDependentIf(std::vector<BranchHint> branches) {
+  static Expected<PtxModule> m = parsePtx(kDataDependentIf, "k.ptx");
+  static Expected<PtxCfg> cfg = buildCfg(m->kernels[0], "k.ptx");
+  InterpreterOptions o;
+  o.launch = launch({1, 1, 1}, {32, 1, 1});
+  o.pointerParams = {0, 1};
+  o.branches = std::move(branches);
+  o.kernelName = "k";
+  const WarpInterpreter w(*m, m->kernels[0], *cfg, o, "k.ptx");
+  return w.run(0, 0);
+}
+
+TEST(WarpInterpreter, DataDependentIfNeedsAProbability) {
+  Expected<WarpTrace> none = runDataDependentIf({});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().file, "k.cu");
+  EXPECT_EQ(none.error().line, 7);
+  EXPECT_NE(none.error().message.find("--branch k.cu:7=P"), std::string::npos) << none.error().message;
+  // The branch skips the store when taken: with P = 0.25, 8 of the 32 lanes skip it and the
+  // other 24 store, so the store's block runs once with 24 active lanes.
+  Expected<WarpTrace> quarter = runDataDependentIf({{"k.cu", 7, 0.25}});
+  ASSERT_TRUE(quarter) << quarter.error().format();
+  EXPECT_EQ(quarter->dynamicInstructions, 8 + 3 + 1);  // 8 before the branch, 3 in the if, ret
+  EXPECT_EQ(quarter->instructions[10].activeLanes, 24);
+  EXPECT_EQ(quarter->hintedBranches.size(), 1u);
+  // P = 1: every lane skips the store.
+  Expected<WarpTrace> all = runDataDependentIf({{"k.cu", 7, 1.0}});
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->dynamicInstructions, 8 + 1);
+}
+
+TEST(WarpInterpreter, BranchHintOnALoopAsksForATripCount) {
+  Expected<CudaProgram> p = [] {
+    auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+    CudaOptions o;
+    o.arch = "sm_90";
+    o.launch = launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}});
+    o.branches = {{"spmv_csr.cu", 11, 0.5}};
+    return loadCuda(testing::fixture("spmv_csr.cu"), o, *tc);
+  }();
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("decides a loop"), std::string::npos) << p.error().message;
+}
+
+}  // namespace
+}  // namespace foresight::cuda
+
+namespace foresight::cuda {
+namespace {
+
+/// Dynamic instructions of the IR per warp.
+double irCount(const KernelIR& ir) {
+  double n = 0;
+  for (const BasicBlock& b : ir.blocks) n += b.executionsPerWarp * static_cast<double>(b.instructions.size());
+  return n;
+}
+
+// Hand counts from the SASS listings (fixtures/*.sass; offsets are bytes, 16 per instruction).
+
+TEST(CudaFrontendSass, VecaddStreamIsSass) {
+  // sm_90: every in-range warp runs /*0000*/ … EXIT at /*0130*/ = 20 instructions.
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->isa, "sass (memory from ptx)");
+  const CudaKernel& k = p->kernels[0];
+  EXPECT_DOUBLE_EQ(irCount(k.ir), 20);
+  EXPECT_DOUBLE_EQ(*k.sass->dynamicInstructionsPerWarp, 20);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 22);  // the PTX count stays available
+  // LDG.E a[i], LDG.E b[i], STG.E c[i]: 4 sectors each, taken from the paired PTX accesses.
+  int accesses = 0;
+  for (const BasicBlock& b : k.ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (!i.memory) continue;
+      ++accesses;
+      EXPECT_DOUBLE_EQ(*i.memory->transactionsPerInst, 4) << i.opcode;
+      EXPECT_EQ(i.sourceLine, 7);
+    }
+  }
+  EXPECT_EQ(accesses, 3);
+  // n = 100: warps 4–7 leave at `@P0 EXIT` /*0070*/ after 8 instructions: (4·20 + 4·8)/8 = 14.
+  Expected<CudaProgram> partial = analyse("vecadd.cu", "", launch({1, 1, 1}, {256, 1, 1}, {{"n", 100}}), "sm_90", {}, true);
+  ASSERT_TRUE(partial);
+  EXPECT_DOUBLE_EQ(irCount(partial->kernels[0].ir), 14);
+}
+
+TEST(CudaFrontendSass, MatmulTiledLoopOnBothArchitectures) {
+  // sm_90: /*0000*/–/*00e0*/ 15, pre-loop /*00f0*/–/*0260*/ 24, loop .L_x_1 /*0270*/–/*0580*/
+  // 50 × 64 tiles, STG + EXIT 2: 15 + 24 + 3200 + 2 = 3241.
+  const Launch l = launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}});
+  Expected<CudaProgram> h = analyse("matmul.cu", "matmul_tiled", l, "sm_90", {}, true);
+  ASSERT_TRUE(h) << h.error().format();
+  EXPECT_DOUBLE_EQ(irCount(h->kernels[0].ir), 3241);
+  ASSERT_EQ(h->kernels[0].ir.loops.size(), 1u);
+  EXPECT_DOUBLE_EQ(h->kernels[0].ir.loops[0].tripCount, 64);
+  EXPECT_EQ(h->kernels[0].loopLocations[0], (std::pair<std::string, int>{"matmul.cu", 28}));
+  // sm_80: 15 + pre-loop /*00f0*/–/*01d0*/ 15 + loop /*01e0*/–/*04e0*/ 49 × 64 + 2 = 3168.
+  Expected<CudaProgram> a = analyse("matmul.cu", "matmul_tiled", l, "sm_80", {}, true);
+  ASSERT_TRUE(a) << a.error().format();
+  EXPECT_DOUBLE_EQ(irCount(a->kernels[0].ir), 3168);
+  // n = 32: two tiles: 15 + 24 + 2 × 50 + 2 = 141.
+  Expected<CudaProgram> small = analyse("matmul.cu", "matmul_tiled", launch({2, 2, 1}, {16, 16, 1}, {{"n", 32}}), "sm_90", {}, true);
+  ASSERT_TRUE(small);
+  EXPECT_DOUBLE_EQ(irCount(small->kernels[0].ir), 141);
+}
+
+TEST(CudaFrontendSass, MatmulNaiveUnrolledBy16) {
+  // sm_90, n = 1024: ptxas unrolls the k loop by 16 (/*0240*/–/*06c0*/, 73 instructions, loop
+  // test `ISETP.GT.AND P1, PT, R4, 0xc`), then has 8-, 4- and remainder stages that n = 1024
+  // skips. Executed: /*0000*/–/*00c0*/ 13, then 5 + 6 + 8 + 3 + 1 up to the loop, 64 × 73,
+  // three 2-instruction stage tests (/*06d0*/, /*0970*/, /*0b20*/) and the 5-instruction store
+  // and EXIT at /*0c50*/: 13 + 23 + 4672 + 6 + 5 = 4719.
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_naive", launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_DOUBLE_EQ(irCount(p->kernels[0].ir), 4719);
+  // Every one of the 16 B loads per iteration is 2 sectors (one row pair, 16 columns); the A
+  // loads are 2 sectors too (two rows, broadcast within each half-warp).
+  for (const BasicBlock& b : p->kernels[0].ir.blocks) {
+    if (b.executionsPerWarp != 64) continue;
+    int loads = 0;
+    for (const Instruction& i : b.instructions) {
+      if (!i.memory) continue;
+      ++loads;
+      EXPECT_DOUBLE_EQ(*i.memory->transactionsPerInst, 2) << i.opcode;
+    }
+    EXPECT_EQ(loads, 32);  // 16 × (A, B)
+  }
+}
+
+TEST(CudaFrontendSass, StraightLineKernels) {
+  // stencil2d sm_90: `@P0 EXIT` at /*0100*/ (17 instructions) ends warp 0 (row y = 0); warps 1–7
+  // run to EXIT /*0250*/ (38): (17 + 7 · 38) / 8.
+  Expected<CudaProgram> st = analyse("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}), "sm_90", {}, true);
+  ASSERT_TRUE(st);
+  EXPECT_DOUBLE_EQ(irCount(st->kernels[0].ir), 283.0 / 8);
+  // transpose_shared sm_90: EXIT at /*01d0*/ → 30.
+  Expected<CudaProgram> tr = analyse("transpose.cu", "transpose_shared", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}), "sm_90", {}, true);
+  ASSERT_TRUE(tr);
+  EXPECT_DOUBLE_EQ(irCount(tr->kernels[0].ir), 30);
+  // spill sm_90: EXIT at /*3ce0*/ → 975 instructions, 67 of them spill stores and 76 spill
+  // loads that exist only in SASS; each is a local access at one offset in every lane → 4 sectors.
+  Expected<CudaProgram> sp = analyse("spill.cu", "spill", launch({512, 1, 1}, {256, 1, 1}, {{"n", 131072}}), "sm_90", {}, true);
+  ASSERT_TRUE(sp) << sp.error().format();
+  EXPECT_DOUBLE_EQ(irCount(sp->kernels[0].ir), 975);
+  int spills = 0;
+  for (const BasicBlock& b : sp->kernels[0].ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (i.memory && i.memory->space == MemorySpace::Local) {
+        ++spills;
+        EXPECT_DOUBLE_EQ(*i.memory->transactionsPerInst, i.memory->widthBytes == 8 ? 8 : 4) << i.opcode;
+      }
+    }
+  }
+  EXPECT_EQ(spills, 67 + 76);
+}
+
+TEST(CudaFrontendSass, ReductionUsesPredicationNotBranches) {
+  // sm_90: the unrolled stride loop is predicated, not branched: every warp runs /*0000*/ …
+  // `@P0 EXIT` /*0420*/ = 67 instructions (8 BAR.SYNC among them); lane 0 of warp 0 (tid == 0)
+  // goes on to EXIT /*0470*/: 5 more. Mean (72 + 7 · 67) / 8.
+  Expected<CudaProgram> p = analyse("reduce.cu", "", launch({1024, 1, 1}, {256, 1, 1}, {{"n", 1 << 18}}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_DOUBLE_EQ(irCount(p->kernels[0].ir), 541.0 / 8);
+  int barriers = 0;
+  for (const BasicBlock& b : p->kernels[0].ir.blocks) {
+    for (const Instruction& i : b.instructions) barriers += i.barrier ? 1 : 0;
+  }
+  EXPECT_EQ(barriers, 9);  // one after the load + one per stride level (8)
+}
+
+TEST(CudaFrontendSass, UntrackedBranchKeepsThePtxStream) {
+  // spmv's loop bounds are loaded from memory: the SASS run cannot decide them, so the IR stays
+  // PTX (with the hint) and the SASS status says why.
+  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
+                                    {{"spmv_csr.cu", 11, 16}}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->isa, "ptx, sass");
+  EXPECT_FALSE(p->kernels[0].sass->dynamicInstructionsPerWarp.has_value());
+  EXPECT_NE(p->kernels[0].sass->dynamicStatus.find("line 11"), std::string::npos) << p->kernels[0].sass->dynamicStatus;
+  EXPECT_DOUBLE_EQ(irCount(p->kernels[0].ir), 161);
+}
+
+}  // namespace
+}  // namespace foresight::cuda

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The PTX parser and CFG on fixtures: parameters, registers, shared variables, labels, guards,
+/// operand kinds, `.loc` lines; blocks, post-dominators and loops of matmul_naive.
+#include "foresight/frontend/cuda/ptx_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "fixture_paths.h"
+#include "foresight/frontend/cuda/ptx_cfg.h"
+
+namespace foresight::cuda {
+namespace {
+
+using testing::fixture;
+using testing::slurp;
+
+TEST(PtxParser, Vecadd) {
+  Expected<PtxModule> m = parsePtx(slurp(fixture("vecadd.sm_90.ptx")), "vecadd.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  EXPECT_EQ(m->target, "sm_90");
+  ASSERT_EQ(m->kernels.size(), 1u);
+  const PtxKernel& k = m->kernels[0];
+  EXPECT_EQ(k.name, "_Z6vecaddPKfS0_Pfi");
+  ASSERT_EQ(k.params.size(), 4u);
+  EXPECT_EQ(k.params[0].bytes, 8);
+  EXPECT_EQ(k.params[3].type, "u32");
+  EXPECT_EQ(k.instructions.size(), 22u);
+  // ld.param.u64 %rd1, [_Z6vecaddPKfS0_Pfi_param_0];   line 4
+  const PtxInstruction& ld = k.instructions[0];
+  EXPECT_EQ(ld.base, "ld");
+  EXPECT_EQ(ld.mods, (std::vector<std::string>{"param", "u64"}));
+  EXPECT_EQ(ld.operands[1].kind, PtxOperand::Kind::Address);
+  EXPECT_EQ(ld.operands[1].name, "_Z6vecaddPKfS0_Pfi_param_0");
+  EXPECT_EQ(ld.sourceLine, 4);
+  // mov.u32 %r3, %ctaid.x;
+  EXPECT_EQ(k.instructions[4].operands[1].kind, PtxOperand::Kind::Special);
+  // @%p1 bra $L__BB0_2;
+  const PtxInstruction& bra = k.instructions[9];
+  EXPECT_EQ(bra.base, "bra");
+  EXPECT_GE(bra.guard, 0);
+  EXPECT_EQ(bra.operands[0].kind, PtxOperand::Kind::Label);
+  EXPECT_EQ(k.labels.at("$L__BB0_2"), 21);
+  EXPECT_NE(m->files.at(1).find("vecadd.cu"), std::string::npos);
+}
+
+TEST(PtxParser, SharedVariablesAndCfg) {
+  Expected<PtxModule> m = parsePtx(slurp(fixture("matmul.sm_90.ptx")), "matmul.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  ASSERT_EQ(m->kernels.size(), 2u);
+  const PtxKernel& tiled = m->kernels[1];
+  ASSERT_EQ(tiled.variables.size(), 2u);
+  EXPECT_EQ(tiled.variables[0].space, "shared");
+  EXPECT_EQ(tiled.variables[0].bytes, 1024);
+
+  const PtxKernel& naive = m->kernels[0];
+  Expected<PtxCfg> cfg = buildCfg(naive, "matmul.ptx");
+  ASSERT_TRUE(cfg) << cfg.error().format();
+  // Blocks (fixtures/matmul.sm_90.ptx): entry, 2 guards, pre-header, $L__BB0_4 (unrolled loop),
+  // $L__BB0_5, remainder pre-header, $L__BB0_7 (remainder loop), $L__BB0_8, $L__BB0_9 (ret).
+  ASSERT_EQ(cfg->blocks.size(), 10u);
+  ASSERT_EQ(cfg->loops.size(), 2u);
+  EXPECT_EQ(cfg->loops[0].header, 4);
+  EXPECT_EQ(cfg->loops[0].blocks, (std::vector<int>{4}));
+  EXPECT_EQ(cfg->loops[1].header, 7);
+  // The entry's guard (row < n && col < n) reconverges at the final ret block.
+  EXPECT_EQ(cfg->blocks[0].ipdom, 9);
+  EXPECT_EQ(cfg->blocks[4].ipdom, 5);
+}
+
+TEST(PtxParser, Errors) {
+  Expected<PtxModule> empty = parsePtx(".version 9.0\n.target sm_90\n", "e.ptx");
+  ASSERT_FALSE(empty);
+  EXPECT_NE(empty.error().message.find("no kernels"), std::string::npos);
+  Expected<PtxModule> open = parsePtx(".visible .entry k()\n{\n ret;\n", "o.ptx");
+  ASSERT_FALSE(open);
+  const char* badLabel = ".visible .entry k()\n{\n bra $nowhere;\n}\n";
+  Expected<PtxModule> m = parsePtx(badLabel, "b.ptx");
+  ASSERT_TRUE(m);
+  Expected<PtxCfg> cfg = buildCfg(m->kernels[0], "b.ptx");
+  ASSERT_FALSE(cfg);
+  EXPECT_EQ(cfg.error().line, 3);
+}
+
+}  // namespace
+}  // namespace foresight::cuda

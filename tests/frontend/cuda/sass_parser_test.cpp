@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The nvdisasm parser on the vecadd fixture (sm_90, listed in the comments), control-bit
+/// decoding checked against the scoreboard dependences visible in that listing, and the
+/// per-family opcode tables covering every mnemonic of every fixture on sm_80 and sm_90.
+#include "foresight/frontend/cuda/sass_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "fixture_paths.h"
+#include "foresight/frontend/cuda/isa/instr_class_table.h"
+
+namespace foresight::cuda {
+namespace {
+
+using testing::fixture;
+using testing::slurp;
+
+TEST(SassParser, VecaddSm90) {
+  Expected<SassListing> l = parseSass(slurp(fixture("vecadd.sm_90.sass")), "vecadd.sass");
+  ASSERT_TRUE(l) << l.error().format();
+  ASSERT_EQ(l->functions.size(), 1u);
+  const SassFunction& f = l->functions[0];
+  EXPECT_EQ(f.name, "_Z6vecaddPKfS0_Pfi");
+  ASSERT_EQ(f.instructions.size(), 32u);  // 0x200 bytes of .text / 16
+
+  // /*0000*/ LDC R1, c[0x0][0x28] ;   line 4
+  const SassInstruction& ldc = f.instructions[0];
+  EXPECT_EQ(ldc.mnemonic, "LDC");
+  ASSERT_EQ(ldc.operands.size(), 2u);
+  EXPECT_EQ(ldc.operands[0].kind, SassOperand::Kind::Register);
+  EXPECT_EQ(ldc.operands[0].reg, 1);
+  EXPECT_EQ(ldc.operands[1].kind, SassOperand::Kind::Constant);
+  EXPECT_EQ(ldc.operands[1].bank, 0);
+  EXPECT_EQ(ldc.operands[1].offset, 0x28);
+  EXPECT_EQ(ldc.sourceLine, 4);
+
+  // /*0010*/ S2R R0, SR_TID.X ;  hi word 0x000e2e0000002100: stall 7, write scoreboard 0.
+  const SassInstruction& s2r = f.instructions[1];
+  EXPECT_EQ(s2r.operands[1].kind, SassOperand::Kind::Special);
+  ASSERT_TRUE(s2r.control);
+  EXPECT_EQ(s2r.control->stall, 7);
+  EXPECT_EQ(s2r.control->writeBarrier, 0);
+  EXPECT_EQ(s2r.control->readBarrier, 7);
+  // /*0020*/ S2UR UR4, SR_CTAID.X ;  uniform destination
+  EXPECT_EQ(f.instructions[2].operands[0].kind, SassOperand::Kind::Uniform);
+  EXPECT_EQ(f.instructions[2].operands[0].reg, 4);
+  // /*0040*/ IMAD R9, R9, UR4, R0 ;  reads R0 (S2R, scoreboard 0) and R9 (LDC, scoreboard 0):
+  // waits on scoreboard 0 (mask 0x1).
+  const SassInstruction& imad = f.instructions[4];
+  EXPECT_EQ(imad.mnemonic, "IMAD");
+  ASSERT_TRUE(imad.control);
+  EXPECT_EQ(imad.control->waitMask, 0x1);
+  EXPECT_EQ(imad.sourceLine, 5);
+
+  // /*0060*/ ISETP.GE.AND P0, PT, R9, UR4, PT ;  /*0070*/ @P0 EXIT ;
+  const SassInstruction& isetp = f.instructions[6];
+  EXPECT_EQ(isetp.mods, (std::vector<std::string>{"GE", "AND"}));
+  EXPECT_EQ(isetp.operands[0].kind, SassOperand::Kind::Predicate);
+  EXPECT_EQ(isetp.operands[1].reg, 7);  // PT
+  const SassInstruction& exit = f.instructions[7];
+  EXPECT_EQ(exit.mnemonic, "EXIT");
+  EXPECT_EQ(exit.guard, 0);
+  EXPECT_FALSE(exit.guardNegated);
+
+  // /*00c0*/ IMAD.WIDE R2, R9, 0x4, R2 ;  /*00d0*/ LDG.E R3, desc[UR4][R2.64] ;
+  const SassInstruction& wide = f.instructions[12];
+  EXPECT_EQ(wide.opcode, "IMAD.WIDE");
+  EXPECT_EQ(wide.operands[2].kind, SassOperand::Kind::Immediate);
+  EXPECT_EQ(wide.operands[2].offset, 4);
+  const SassInstruction& ldg = f.instructions[13];
+  EXPECT_EQ(ldg.mnemonic, "LDG");
+  EXPECT_EQ(ldg.memoryWidthBytes, 4);
+  const SassOperand& mem = ldg.operands[1];
+  EXPECT_EQ(mem.kind, SassOperand::Kind::Memory);
+  ASSERT_EQ(mem.parts.size(), 2u);
+  EXPECT_EQ(mem.parts[0].kind, SassOperand::Kind::Uniform);
+  EXPECT_EQ(mem.parts[1].reg, 2);
+  EXPECT_EQ(mem.parts[1].width, 2);  // R2.64 = R2:R3
+  EXPECT_EQ(ldg.sourceLine, 7);
+
+  // /*0140*/ BRA `(.L_x_0) ; a branch to its own label.
+  const SassInstruction& bra = f.instructions[20];
+  EXPECT_EQ(bra.mnemonic, "BRA");
+  EXPECT_EQ(bra.target, ".L_x_0");
+  EXPECT_EQ(f.labels.at(".L_x_0"), 0x140);
+}
+
+TEST(SassParser, WideMemoryGroupsAndOffsets) {
+  const char* text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "        /*0000*/                   LDS.128 R4, [R2+0x10] ;\n"
+      "        /*0010*/              @!P1 STG.E.64 desc[UR4][R6.64+-0x8], R8 ;\n"
+      "        /*0020*/                   ULDC.64 UR4, c[0x0][0x208] ;\n";
+  Expected<SassListing> l = parseSass(text, "t.sass");
+  ASSERT_TRUE(l) << l.error().format();
+  const SassFunction& f = l->functions.at(0);
+  EXPECT_EQ(f.instructions[0].memoryWidthBytes, 16);
+  EXPECT_EQ(f.instructions[0].operands[0].width, 4);  // R4..R7
+  EXPECT_EQ(f.instructions[0].operands[1].offset, 0x10);
+  EXPECT_EQ(f.instructions[1].guard, 1);
+  EXPECT_TRUE(f.instructions[1].guardNegated);
+  EXPECT_EQ(f.instructions[1].memoryWidthBytes, 8);
+  EXPECT_EQ(f.instructions[1].operands[1].width, 2);  // R8:R9
+  EXPECT_EQ(f.instructions[1].operands[0].offset, -8);
+  EXPECT_EQ(f.instructions[2].operands[1].offset, 0x208);
+  EXPECT_FALSE(f.instructions[2].control.has_value());  // no encoding printed
+}
+
+class OpcodeTables : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OpcodeTables, CoverEveryFixtureMnemonic) {
+  const std::string arch = GetParam();
+  Expected<const InstrClassTable*> table = sassClassTable(std::stoi(arch.substr(3)));
+  ASSERT_TRUE(table);
+  for (const char* name : {"vecadd", "matmul", "stencil2d", "reduce", "spmv_csr", "transpose", "spill"}) {
+    Expected<SassListing> l = parseSass(slurp(fixture(std::string(name) + "." + arch + ".sass")), name);
+    ASSERT_TRUE(l) << name;
+    for (const SassFunction& f : l->functions) {
+      for (const SassInstruction& i : f.instructions) {
+        EXPECT_TRUE((*table)->find(i.mnemonic).has_value()) << arch << " " << name << ": " << i.mnemonic;
+        EXPECT_TRUE(i.control.has_value());
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, OpcodeTables, ::testing::Values("sm_80", "sm_90"));
+
+TEST(OpcodeTables, FamiliesAndGaps) {
+  EXPECT_STREQ((*sassClassTable(75))->family, "turing");
+  EXPECT_STREQ((*sassClassTable(86))->family, "ampere");
+  EXPECT_STREQ((*sassClassTable(90))->family, "hopper");
+  EXPECT_FALSE(sassClassTable(100));
+  EXPECT_EQ((*sassClassTable(90))->find("VIADD")->cls, InstrClass::Int);
+  EXPECT_FALSE((*sassClassTable(80))->find("VIADD").has_value());  // Hopper-only
+  EXPECT_EQ((*sassClassTable(80))->find("FFMA")->flops, 2);
+  EXPECT_EQ(ptxClassTable().find("fma.f32")->cls, InstrClass::Fp32);
+  EXPECT_EQ(ptxClassTable().find("fma.f64")->cls, InstrClass::Fp64);
+}
+
+}  // namespace
+}  // namespace foresight::cuda

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The Toolchain implementations: the fixture fake, the compile cache (a counting fake shows
+/// that a second identical request is served from disk), missing-tool messages of the system
+/// toolchain, and — where nvcc is installed (CI here) — a real compilation whose resources
+/// equal the stored fixture. Tests that need nvcc or nvdisasm say so when they skip.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "fixture_paths.h"
+#include "foresight/frontend/cuda/compile_cache.h"
+#include "foresight/frontend/cuda/cubin_reader.h"
+#include "foresight/frontend/cuda/system_toolchain.h"
+
+namespace foresight::cuda {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::fixture;
+using testing::slurp;
+
+/// Counts how often each operation reaches the inner toolchain.
+class CountingToolchain final : public Toolchain {
+ public:
+  int compiles = 0;
+  int disassembles = 0;
+  Expected<std::string> readFile(const std::string& path) override { return slurp(path); }
+  Expected<std::string> compileToPtx(const CompileRequest& r) override {
+    ++compiles;
+    return "ptx of " + r.arch + " " + std::to_string(r.macros.size());
+  }
+  Expected<std::string> compileToCubin(const CompileRequest&) override {
+    ++compiles;
+    return std::string("cubin");
+  }
+  Expected<std::string> assemble(const std::string&, const std::string&, const std::string&) override {
+    return makeError("no");
+  }
+  Expected<std::string> disassemble(const std::string&, const std::string&, const std::string&) override {
+    ++disassembles;
+    return std::string("sass");
+  }
+  bool canDisassemble(const std::string&) const override { return true; }
+  ToolchainDescription describe() const override { return {"", "", "", "counting"}; }
+};
+
+TEST(FixtureToolchain, ServesStoredFiles) {
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CompileRequest r{fixture("vecadd.cu"), "", "sm_80", {}, true};
+  Expected<std::string> ptx = tc->compileToPtx(r);
+  ASSERT_TRUE(ptx);
+  EXPECT_NE(ptx->find(".target sm_80"), std::string::npos);
+  EXPECT_TRUE(tc->canDisassemble("sm_90"));
+  EXPECT_FALSE(tc->canDisassemble("sm_100"));
+  r.macros = {{"TILE", "32"}};
+  EXPECT_FALSE(tc->compileToPtx(r));
+  r.macros.clear();
+  r.arch = "sm_86";
+  Expected<std::string> missing = tc->compileToCubin(r);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("no fixture"), std::string::npos);
+}
+
+TEST(CompileCache, SecondRequestIsServedFromDisk) {
+  const fs::path dir = fs::temp_directory_path() / ("foresight_cache_test_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto inner = std::make_unique<CountingToolchain>();
+  CountingToolchain* counting = inner.get();
+  auto cached = createCachingToolchain(std::move(inner), {dir.string()});
+  CompileRequest r{"k.cu", "__global__ void k() {}", "sm_90", {{"N", "4"}}, true};
+  EXPECT_EQ(*cached->compileToPtx(r), "ptx of sm_90 1");
+  EXPECT_EQ(*cached->compileToPtx(r), "ptx of sm_90 1");
+  EXPECT_EQ(counting->compiles, 1);
+  r.macros = {{"N", "8"}};  // a different macro is a different key
+  EXPECT_TRUE(cached->compileToPtx(r));
+  EXPECT_EQ(counting->compiles, 2);
+  r.source += " ";  // so is different source text
+  EXPECT_TRUE(cached->compileToPtx(r));
+  EXPECT_EQ(counting->compiles, 3);
+  EXPECT_EQ(*cached->disassemble("bytes", "sm_90", "k"), "sass");
+  EXPECT_EQ(*cached->disassemble("bytes", "sm_90", "k"), "sass");
+  EXPECT_EQ(counting->disassembles, 1);
+  EXPECT_EQ(cached->describe().kind, "cached(counting)");
+  fs::remove_all(dir);
+  EXPECT_EQ(contentHash("a"), "af63dc4c8601ec8c");  // FNV-1a 64 of "a"
+}
+
+TEST(SystemToolchain, MissingToolsAreExplained) {
+  auto tc = createSystemToolchain({"/nonexistent-cuda", "/nonexistent-tools", "/nonexistent-bin"});
+  EXPECT_TRUE(tc->describe().nvcc.empty());
+  EXPECT_FALSE(tc->canDisassemble("sm_90"));
+  Expected<std::string> ptx = tc->compileToPtx({"k.cu", "", "sm_90", {}, true});
+  ASSERT_FALSE(ptx);
+  EXPECT_NE(ptx.error().message.find("nvcc not found"), std::string::npos);
+  EXPECT_NE(ptx.error().message.find("CUDA_HOME"), std::string::npos);
+  Expected<std::string> sass = tc->disassemble("", "sm_90", "k.cubin");
+  ASSERT_FALSE(sass);
+  EXPECT_NE(sass.error().message.find("scripts/setup.sh"), std::string::npos);
+  EXPECT_NE(sass.error().message.find("nvidia-cuda-toolkit 12.5"), std::string::npos);
+}
+
+TEST(SystemToolchain, UnsupportedArchitectures) {
+  EXPECT_TRUE(checkSupportedArch("sm_90a"));
+  EXPECT_TRUE(checkSupportedArch("sm_120"));  // PTX only
+  EXPECT_FALSE(nvdisasmDecodes("sm_120"));
+  EXPECT_FALSE(checkSupportedArch("sm_70"));
+  EXPECT_FALSE(checkSupportedArch("sm_13"));
+}
+
+TEST(SystemToolchain, CompilesLikeTheFixtures) {
+  auto tc = createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  const std::string src = fixture("reduce.cu");
+  CompileRequest r{src, slurp(src), "sm_80", {}, true};
+  Expected<std::string> cubin = tc->compileToCubin(r);
+  ASSERT_TRUE(cubin) << cubin.error().format();
+  Expected<Cubin> fresh = readCubin(*cubin, src);
+  Expected<Cubin> stored = readCubin(slurp(fixture("reduce.sm_80.cubin")), "stored");
+  ASSERT_TRUE(fresh && stored);
+  EXPECT_EQ(fresh->kernels.at(0).registers, stored->kernels.at(0).registers);
+  EXPECT_EQ(fresh->kernels.at(0).sharedBytes, stored->kernels.at(0).sharedBytes);
+  // -D reaches nvcc: BLOCK=128 halves the shared array.
+  r.macros = {{"BLOCK", "128"}};
+  Expected<std::string> small = tc->compileToCubin(r);
+  ASSERT_TRUE(small) << small.error().format();
+  EXPECT_EQ(readCubin(*small, src)->kernels.at(0).sharedBytes, 512);
+  if (!tc->canDisassemble("sm_80")) GTEST_SKIP() << "nvdisasm not found (scripts/setup.sh fetches it into .tools/)";
+  Expected<std::string> sass = tc->disassemble(*cubin, "sm_80", src);
+  ASSERT_TRUE(sass) << sass.error().format();
+  EXPECT_NE(sass->find("BAR.SYNC"), std::string::npos);
+}
+
+TEST(SystemToolchain, AnalysesAnExampleEndToEnd) {
+  auto tc = createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = testing::launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}});
+  o.kernel = "matmul_tiled";
+  Expected<CudaProgram> p = loadCuda(std::string(FORESIGHT_SOURCE_DIR) + "/examples/cuda/matmul.cu", o, *tc);
+  ASSERT_TRUE(p) << p.error().format();
+  // Same as the fixture-based test: 15 + 26 + 64 × 59 + 7 PTX instructions per warp.
+  EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 3824);
+  EXPECT_EQ(p->kernels[0].ir.resources.registers, 32);
+  EXPECT_EQ(p->isa, tc->canDisassemble("sm_90") ? "sass (memory from ptx)" : "ptx");
+}
+
+}  // namespace
+}  // namespace foresight::cuda

@@ -1,0 +1,2 @@
+# exit: 1
+predict tests/frontend/cuda/fixtures/vecadd.sm_90.sass --gpu h100

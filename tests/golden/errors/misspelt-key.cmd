@@ -1,0 +1,2 @@
+# exit: 1
+predict tests/golden/errors/misspelt-key.toml --gpu fx5600

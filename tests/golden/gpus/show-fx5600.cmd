@@ -1,0 +1,1 @@
+gpu show fx5600

@@ -1,0 +1,1 @@
+predict examples/summary/vecadd-h100.toml

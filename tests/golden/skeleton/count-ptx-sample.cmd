@@ -1,0 +1,1 @@
+count-ptx --ptx tests/golden/skeleton/sample.ptx

@@ -1,0 +1,2 @@
+# exit: 1
+predict tests/golden/skeleton/bad-syntax.sk --gpu fx5600

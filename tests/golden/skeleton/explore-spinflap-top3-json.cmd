@@ -1,0 +1,1 @@
+explore examples/skeleton/spinflap.sk --gpu c1060 --top 3 --json

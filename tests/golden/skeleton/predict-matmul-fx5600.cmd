@@ -1,0 +1,1 @@
+predict examples/skeleton/matmul.sk --gpu fx5600

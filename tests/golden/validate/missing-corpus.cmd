@@ -1,0 +1,2 @@
+# exit: 1
+validate --corpus tests/validation/fixtures/no-corpus

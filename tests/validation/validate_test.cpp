@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// validate(): scoring on synthetic rows worked by hand, and the whole path on the fixture corpus
+/// and measurements under tests/validation/fixtures/ (never validation/measurements/, which holds
+/// real runs only) with a fake predictor and with the real one.
+#include "foresight/validation/validate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "foresight/gpu/presets.h"
+#include "foresight/validation/measurement.h"
+
+namespace foresight {
+namespace {
+
+const std::string kFixtures = std::string(FORESIGHT_SOURCE_DIR) + "/tests/validation/fixtures";
+
+ValidationRow row(const std::string& gpu, const std::string& exp, const std::string& group, const std::string& model,
+                  double measured, std::optional<double> predicted) {
+  ValidationRow r{gpu, exp, "v", group, model, measured, predicted, {}, predicted ? "" : "no frontend"};
+  if (predicted) r.error = (*predicted - measured) / measured;
+  return r;
+}
+
+TEST(ValidateScore, HandWorkedSummary) {
+  // Model m on one GPU: group g with four variants, group h with one, one unpredicted row.
+  //   g: measured 1, 2, 3, 4; predicted 1.1, 1.8, 3.6, 3.0 → errors +10 %, -10 %, +20 %, -25 %
+  //   h: measured 5, predicted 5.5 → +10 %
+  //   |e| = 0.1, 0.1, 0.2, 0.25, 0.1
+  //   geomean = (0.1 x 0.1 x 0.2 x 0.25 x 0.1)^(1/5) = (5e-5)^(1/5) = exp(-9.90349 / 5) = 0.137973
+  //   median of 0.1 0.1 0.1 0.2 0.25 = 0.1
+  //   g ranks: measured 1 2 3 4; predicted 1.1 1.8 3.6 3.0 → 1 2 4 3: sum d² = 2 →
+  //   rho = 1 - 6 x 2 / (4 x 15) = 0.8. Group h has one variant only: no correlation.
+  std::vector<ValidationRow> rows = {
+      row("h100", "a", "g", "m", 1, 1.1), row("h100", "b", "g", "m", 2, 1.8), row("h100", "c", "g", "m", 3, 3.6),
+      row("h100", "d", "g", "m", 4, 3.0), row("h100", "e", "h", "m", 5, 5.5), row("h100", "f", "g", "m", 6, std::nullopt),
+      row("h100", "a", "g", "other", 1, std::nullopt)};
+  const std::vector<ModelSummary> s = scoreRows(rows, {"m", "other"});
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].predicted, 5);
+  EXPECT_EQ(s[0].notPredicted, 1);
+  EXPECT_NEAR(*s[0].geomeanAbsError, std::pow(0.1 * 0.1 * 0.2 * 0.25 * 0.1, 0.2), 1e-12);
+  EXPECT_NEAR(*s[0].geomeanAbsError, 0.137973, 1e-6);
+  EXPECT_NEAR(*s[0].medianAbsError, 0.1, 1e-12);  // 0.1 0.1 0.1 0.2 0.25
+  ASSERT_EQ(s[0].worst.size(), 3u);
+  EXPECT_EQ(s[0].worst[0].experiment, "d");  // -25 %
+  EXPECT_EQ(s[0].worst[1].experiment, "c");  // +20 %
+  ASSERT_EQ(s[0].groups.size(), 1u);         // h has a single variant
+  EXPECT_EQ(s[0].groups[0].group, "g");
+  EXPECT_EQ(s[0].groups[0].n, 4);
+  EXPECT_NEAR(*s[0].groups[0].rho, 0.8, 1e-12);
+  EXPECT_NEAR(*s[0].meanRho, 0.8, 1e-12);
+  EXPECT_EQ(s[1].predicted, 0);
+  EXPECT_EQ(s[1].notPredicted, 1);
+  EXPECT_FALSE(s[1].geomeanAbsError.has_value());
+  EXPECT_FALSE(s[1].meanRho.has_value());
+}
+
+TEST(ValidateScore, GroupsAreSeparatedByGpuAndTiesGiveNoRho) {
+  std::vector<ValidationRow> rows = {row("a100", "x", "g", "m", 1, 2), row("a100", "y", "g", "m", 2, 2),
+                                     row("h100", "x", "g", "m", 1, 1), row("h100", "y", "g", "m", 2, 3)};
+  const std::vector<ModelSummary> s = scoreRows(rows, {"m"});
+  ASSERT_EQ(s[0].groups.size(), 2u);
+  EXPECT_EQ(s[0].groups[0].gpu, "a100");
+  EXPECT_FALSE(s[0].groups[0].rho.has_value());  // both predictions 2: tied
+  EXPECT_NEAR(*s[0].groups[1].rho, 1.0, 1e-12);
+  EXPECT_NEAR(*s[0].meanRho, 1.0, 1e-12);  // mean over defined rhos only
+}
+
+TEST(ValidateRun, FixturesWithAFakePredictor) {
+  ValidateOptions o;
+  o.corpusDir = kFixtures + "/corpus";
+  o.measurementsDir = kFixtures + "/measurements";
+  o.models = {"mwp-cwp/grophecy"};
+  // tiled → 9 ms, naive → 50 ms, cuda → refused.
+  PredictFn fake = [](const ResolvedExperiment& e, const ModelChoice&, const Gpu&) -> Expected<double> {
+    if (e.experiment == "tiled") return 9e-3;
+    if (e.experiment == "naive") return 50e-3;
+    return makeError("no frontend for this");
+  };
+  Expected<ValidationReport> r = validate(o, fake);
+  ASSERT_TRUE(r.ok()) << r.error().format();
+  EXPECT_EQ(r->experiments, 3);
+  EXPECT_EQ(r->variants, 4);  // tiled, naive, cuda/b128, cuda/b256
+  EXPECT_EQ(r->measurements, 4);
+  EXPECT_EQ(r->superseded, 1);  // tiled's first run
+  EXPECT_EQ(r->gpus, std::vector<std::string>{"fx5600"});
+  ASSERT_EQ(r->rows.size(), 4u);
+  // tiled: latest samples 10.5, 9, 10, 11 → median 10.25 ms; (9 - 10.25) / 10.25 = -0.121951
+  EXPECT_EQ(r->rows[0].experiment, "tiled");
+  EXPECT_DOUBLE_EQ(r->rows[0].measuredSeconds, 10.25e-3);
+  EXPECT_NEAR(*r->rows[0].error, -1.25 / 10.25, 1e-12);
+  // naive: (50 - 40) / 40 = +0.25
+  EXPECT_NEAR(*r->rows[1].error, 0.25, 1e-12);
+  EXPECT_EQ(r->rows[2].reason, "no frontend for this");
+  EXPECT_EQ(r->rows[3].experiment, "ghost");
+  EXPECT_EQ(r->rows[3].reason, "experiment not in the corpus");
+  const ModelSummary& s = r->summaries.at(0);
+  EXPECT_EQ(s.predicted, 2);
+  EXPECT_EQ(s.notPredicted, 2);
+  // sqrt(0.121951 x 0.25) = 0.174608
+  EXPECT_NEAR(*s.geomeanAbsError, std::sqrt(1.25 / 10.25 * 0.25), 1e-12);
+  EXPECT_NEAR(*s.medianAbsError, (1.25 / 10.25 + 0.25) / 2, 1e-12);
+  ASSERT_EQ(s.groups.size(), 1u);  // group "mm": tiled < naive in both → rho 1
+  EXPECT_NEAR(*s.groups[0].rho, 1.0, 1e-12);
+}
+
+TEST(ValidateRun, FixturesWithTheRealModels) {
+  ValidateOptions o;
+  o.corpusDir = kFixtures + "/corpus";
+  o.measurementsDir = kFixtures + "/measurements";
+  Expected<ValidationReport> r = validate(o);
+  ASSERT_TRUE(r.ok()) << r.error().format();
+  ASSERT_EQ(r->models.size(), 3u);
+  ASSERT_EQ(r->rows.size(), 12u);  // 4 measurements x 3 models, none dropped
+  // GROPHECY's tiled MatMul on fx5600 predicts 8.9002 ms (tests/model/predict_test.cpp);
+  // measured 10.25 ms → -13.17 %.
+  const ValidationRow& tiled = r->rows[1];
+  EXPECT_EQ(tiled.model, "mwp-cwp/grophecy");
+  ASSERT_TRUE(tiled.predictedSeconds.has_value()) << tiled.reason;
+  EXPECT_NEAR(*tiled.predictedSeconds, 8.9002e-3, 1e-6);
+  EXPECT_NEAR(*tiled.error, (8.9002 - 10.25) / 10.25, 1e-4);
+  // cgpredict needs L2 parameters fx5600 does not have: a reason, not a drop.
+  EXPECT_FALSE(r->rows[2].predictedSeconds.has_value());
+  EXPECT_NE(r->rows[2].reason.find("l2_latency"), std::string::npos) << r->rows[2].reason;
+  // The .cu experiment is listed with the frontend's reason.
+  EXPECT_EQ(r->rows[6].experiment, "cuda");
+  EXPECT_FALSE(r->rows[6].predictedSeconds.has_value());
+  EXPECT_FALSE(r->rows[6].reason.empty());
+}
+
+TEST(ValidateRun, NoMeasurementsIsNotAnError) {
+  ValidateOptions o;
+  o.corpusDir = kFixtures + "/corpus";
+  o.measurementsDir = kFixtures + "/no-such-dir";
+  Expected<ValidationReport> r = validate(o);
+  ASSERT_TRUE(r.ok()) << r.error().format();
+  EXPECT_EQ(r->measurements, 0);
+  EXPECT_TRUE(r->rows.empty());
+  ASSERT_EQ(r->summaries.size(), 3u);
+  EXPECT_EQ(r->summaries[0].predicted, 0);
+}
+
+TEST(ValidateRun, BadInputIsAnError) {
+  ValidateOptions o;
+  o.corpusDir = kFixtures + "/corpus";
+  o.models = {"mwp-cwp/grophecyy"};
+  Expected<ValidationReport> r = validate(o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "unknown model 'mwp-cwp/grophecyy'; did you mean 'mwp-cwp/grophecy'?");
+  o.models.clear();
+  o.corpusDir = kFixtures + "/missing";
+  EXPECT_FALSE(validate(o).ok());
+}
+
+TEST(Measurements, LinesAndErrors) {
+  Expected<Measurement> m = parseMeasurementLine(
+      R"({"experiment":"a","variant":"v","gpu":"G","date":"2026-01-01","samples_ms":[3,1,2],"extra":1})", "f.jsonl", 7);
+  ASSERT_TRUE(m.ok()) << m.error().format();
+  EXPECT_DOUBLE_EQ(m->medianSeconds, 2e-3);
+  EXPECT_EQ(m->check, "none");
+  EXPECT_EQ(m->line, 7);
+  auto error = [](const std::string& line) {
+    Expected<Measurement> e = parseMeasurementLine(line, "f.jsonl", 3);
+    return e.ok() ? std::string("ok") : e.error().format();
+  };
+  EXPECT_EQ(error(R"({"experiment":"a","variant":"v","gpu":"G","date":"d","samples_ms":[]})"),
+            "f.jsonl:3: error: 'samples_ms' must be a non-empty array of times in milliseconds");
+  EXPECT_EQ(error(R"({"experiment":"a","variant":"v","gpu":"G","date":"d","samples_ms":[1,-2]})"),
+            "f.jsonl:3: error: 'samples_ms' must hold positive numbers");
+  EXPECT_EQ(error(R"({"variant":"v","gpu":"G","date":"d","samples_ms":[1]})"),
+            "f.jsonl:3: error: 'experiment' must be present and a string");
+  EXPECT_EQ(error(R"({"experiment":"a","variant":"v","gpu":"G","date":"d","samples_ms":[1],"sm_clock_mhz":"x"})"),
+            "f.jsonl:3: error: 'sm_clock_mhz' must be a number");
+  EXPECT_EQ(error("[1]"), "f.jsonl:3: error: a measurement line must be a JSON object");
+}
+
+TEST(Measurements, ShippedDirectoryHoldsRealRunsOnly) {
+  // validation/measurements/ may hold only runner output: every line must parse and carry the
+  // runner's provenance fields.
+  Expected<std::vector<MeasurementFile>> files = loadMeasurements(std::string(FORESIGHT_SOURCE_DIR) + "/validation/measurements");
+  ASSERT_TRUE(files.ok()) << files.error().format();
+  for (const MeasurementFile& f : *files) {
+    for (const Measurement& m : f.measurements) {
+      EXPECT_FALSE(m.driver.empty()) << f.path << ":" << m.line;
+      EXPECT_GE(m.samplesMs.size(), 10u) << f.path << ":" << m.line;
+      EXPECT_NE(m.device.find("Synthetic"), 0u) << f.path << ":" << m.line;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace foresight

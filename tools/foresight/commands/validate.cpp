@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `foresight validate`: predicted vs measured times for the experiment corpus, per experiment
+/// and per model (docs/validation.md). `--emit-plan FILE` writes the run plan the GPU runner
+/// reads instead of validating.
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "../command.h"
+#include "../common_options.h"
+#include "foresight/report/validation_view.h"
+#include "foresight/validation/manifest.h"
+#include "foresight/validation/plan.h"
+#include "foresight/validation/validate.h"
+
+namespace foresight::cli {
+
+namespace {
+
+struct ValidateCliOptions {
+  ValidateOptions library;
+  std::string emitPlan;
+  std::vector<std::string> experiments;
+  bool json = false;
+};
+
+int emitPlan(const ValidateCliOptions& o) {
+  Expected<std::vector<Manifest>> corpus = loadCorpus(o.library.corpusDir);
+  if (!corpus) return reportError(corpus.error());
+  std::vector<ResolvedExperiment> resolved;
+  for (const Manifest& m : *corpus) {
+    if (!o.experiments.empty() &&
+        std::find(o.experiments.begin(), o.experiments.end(), m.name) == o.experiments.end()) {
+      continue;
+    }
+    for (const VariantSpec& v : m.variants) {
+      Expected<ResolvedExperiment> r = resolveVariant(m, v);
+      if (!r) return reportError(r.error());
+      resolved.push_back(std::move(*r));
+    }
+  }
+  if (resolved.empty()) return reportError(makeError("no experiment matches --experiment"));
+  std::ofstream out(o.emitPlan);
+  if (!out) return reportError(makeError("cannot write plan '" + o.emitPlan + "'"));
+  out << writePlan(resolved);
+  std::cerr << "foresight: wrote " << resolved.size() << " experiment variants to " << o.emitPlan << "\n";
+  return kExitOk;
+}
+
+int runValidate(const ValidateCliOptions& o) {
+  if (!o.emitPlan.empty()) return emitPlan(o);
+  Expected<ValidationReport> report = validate(o.library);
+  if (!report) return reportError(report.error());
+  const ValidationView view(std::move(*report));
+  if (o.json) {
+    std::cout << view.toJson().dump(2) << "\n";
+  } else {
+    view.printText(std::cout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> setupValidate(CLI::App& sub) {
+  auto o = std::make_shared<ValidateCliOptions>();
+  sub.add_option("--corpus", o->library.corpusDir, "Experiment corpus directory")->capture_default_str();
+  sub.add_option("--measurements", o->library.measurementsDir,
+                 "Directory of <gpu>.jsonl measurement files (default: CORPUS/measurements)");
+  sub.add_option("--model", o->library.models, "Score only this model (repeatable), e.g. mwp-cwp/grophecy");
+  sub.add_option("--gpu", o->library.gpu, "Predict every measurement file with this GPU instead of its name");
+  sub.add_option("--emit-plan", o->emitPlan, "Write the runner's plan for the corpus to FILE and stop");
+  sub.add_option("--experiment", o->experiments, "With --emit-plan: only these experiments (repeatable)");
+  sub.add_flag("--json", o->json, "Print one JSON object on stdout");
+  return [o] { return runValidate(*o); };
+}
+
+}  // namespace foresight::cli

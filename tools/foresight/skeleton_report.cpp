@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Skeleton commands: load, search per GPU with progress, lower the best layout, print.
+#include "skeleton_report.h"
+
+#include <unistd.h>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "foresight/frontend/skeleton/layout_hints.h"
+#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/frontend/skeleton/lowering.h"
+#include "foresight/frontend/skeleton/skeleton_frontend.h"
+#include "foresight/gpu/presets.h"
+#include "foresight/model/predict.h"
+#include "foresight/report/skeleton_views.h"
+
+namespace foresight::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Expected<std::map<std::string, long long>> parseDefines(const std::vector<std::string>& defines) {
+  std::map<std::string, long long> out;
+  for (const std::string& d : defines) {
+    const size_t eq = d.find('=');
+    const std::string name = d.substr(0, eq);
+    try {
+      if (eq == std::string::npos || name.empty()) throw std::invalid_argument(d);
+      size_t used = 0;
+      const std::string value = d.substr(eq + 1);
+      out[name] = std::stoll(value, &used);
+      if (used != value.size()) throw std::invalid_argument(d);
+    } catch (const std::exception&) {
+      return makeError("-D '" + d + "' must be NAME=INTEGER");
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> splitGpus(const std::string& list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    std::string item =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+/// A progress line on stderr once a search has run for a second: an updating line on a
+/// terminal, else one line every five seconds.
+class Progress {
+ public:
+  explicit Progress(std::string gpu)
+      : gpu_(std::move(gpu)), start_(Clock::now()), tty_(::isatty(2) != 0) {}
+  ~Progress() {
+    if (shown_ && tty_) std::cerr << "\r\033[K" << std::flush;
+  }
+  void update(const skeleton::SearchProgress& p) {
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double sinceLast = std::chrono::duration<double>(now - last_).count();
+    if (elapsed < 1.0 || sinceLast < (tty_ ? 0.2 : 5.0)) return;
+    last_ = now;
+    shown_ = true;
+    const std::string line = "searching layouts on " + gpu_ + ": " + std::to_string(p.shapesDone) +
+                             "/" + std::to_string(p.shapesTotal) + " block/fold shapes, " +
+                             std::to_string(p.layouts) + " layouts";
+    if (tty_) {
+      std::cerr << "\r\033[K" << line << std::flush;
+    } else {
+      std::cerr << "foresight: " << line << "\n";
+    }
+  }
+
+ private:
+  std::string gpu_;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+  bool tty_ = false;
+  bool shown_ = false;
+};
+
+struct Prepared {
+  skeleton::Skeleton sk;
+  skeleton::LayoutHints hints;
+  ModelOptions model;
+  std::vector<Gpu> gpus;
+};
+
+Expected<Prepared> prepare(const CommonOptions& o) {
+  Prepared p;
+  Expected<ModelOptions> model = toModelOptions(o);
+  if (!model) return std::move(model).takeError();
+  p.model = *model;
+  Expected<std::map<std::string, long long>> macros = parseDefines(o.defines);
+  if (!macros) return std::move(macros).takeError();
+  const std::vector<std::string> names = splitGpus(o.gpu);
+  if (names.empty()) return makeError("--gpu needs at least one GPU name or file");
+  for (const std::string& name : names) {
+    Expected<Gpu> gpu = resolveGpu(name);
+    if (!gpu) return std::move(gpu).takeError();
+    p.gpus.push_back(std::move(*gpu));
+  }
+  Expected<skeleton::Skeleton> sk = skeleton::loadSkeletonFile(o.input, {.macros = *macros});
+  if (!sk) return std::move(sk).takeError();
+  p.sk = std::move(*sk);
+  if (!o.hints.empty()) {
+    Expected<skeleton::LayoutHints> hints =
+        skeleton::loadLayoutHints(o.hints, skeleton::peripheralCostsFor(p.gpus.front()));
+    if (!hints) return std::move(hints).takeError();
+    p.hints = std::move(*hints);
+  } else {
+    p.hints.costs = skeleton::peripheralCostsFor(p.gpus.front());
+  }
+  if (!o.grid.empty())
+    return makeError("--grid does not apply to skeletons: the grid follows from the layout");
+  if (!o.block.empty()) {
+    // --block X[,Y[,Z]] pins B; x is the last parallel dimension (A3).
+    std::vector<int> dims;
+    size_t start = 0;
+    while (true) {
+      const size_t comma = o.block.find(',', start);
+      try {
+        dims.push_back(std::stoi(
+            o.block.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+      } catch (const std::exception&) {
+        return makeError("--block '" + o.block + "' must be X[,Y[,Z]] with positive integers");
+      }
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (static_cast<int>(dims.size()) != p.sk.parallelDims) {
+      return makeError("--block gives " + std::to_string(dims.size()) +
+                       " extents; the skeleton's parallel_for has " +
+                       std::to_string(p.sk.parallelDims) + " dimensions");
+    }
+    std::reverse(dims.begin(), dims.end());
+    p.hints.domain.blocks = {dims};
+  }
+  return p;
+}
+
+Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const CommonOptions& o) {
+  std::vector<SkeletonSearchReport> reports;
+  for (const Gpu& gpu : p.gpus) {
+    skeleton::SearchOptions so;
+    so.domain = p.hints.domain;
+    so.characterizer.costs = p.hints.costs;
+    so.model = p.model;
+    Progress progress(gpu.name);
+    so.progress = [&progress](const skeleton::SearchProgress& s) { progress.update(s); };
+    const auto start = Clock::now();
+    Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p.sk, gpu, so);
+    if (!result) {
+      Error e = std::move(result).takeError();
+      if (e.file.empty()) e.file = o.hints.empty() ? o.input : o.hints;
+      return e;
+    }
+    SkeletonSearchReport r;
+    r.gpu = &gpu;
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    r.result = std::move(*result);
+    // Lower the best layout and run it through predict(), as any model would see it.
+    Expected<skeleton::Characterizer> ch =
+        skeleton::Characterizer::create(p.sk, gpu, so.characterizer);
+    if (!ch) return std::move(ch).takeError();
+    Expected<skeleton::LoweredLayout> lowered =
+        skeleton::lowerLayout(*ch, r.result.layouts.front().layout);
+    if (!lowered) return std::move(lowered).takeError();
+    Expected<Prediction> prediction = predict(lowered->kernel, lowered->launch, gpu, p.model);
+    if (!prediction) return std::move(prediction).takeError();
+    r.best = std::move(*prediction);
+    r.bestLaunch = lowered->launch;
+    reports.push_back(std::move(r));
+  }
+  return reports;
+}
+
+}  // namespace
+
+bool isSkeletonInput(const std::string& path) {
+  return std::filesystem::path(path).extension() == ".sk";
+}
+
+int runSkeletonPredict(const CommonOptions& o) {
+  Expected<Prepared> p = prepare(o);
+  if (!p) return reportError(p.error());
+  Expected<std::vector<SkeletonSearchReport>> reports = searchAll(*p, o);
+  if (!reports) return reportError(reports.error());
+  const SkeletonPredictionView view(
+      {o.input, &p->sk, "mwp-cwp", mwpCwpVariantName(p->model.variant), p->hints.pinned},
+      std::move(*reports));
+  if (o.json) {
+    std::cout << view.toJson().dump(2) << "\n";
+  } else {
+    view.printText(std::cout);
+  }
+  return kExitOk;
+}
+
+int runSkeletonExplore(const CommonOptions& o, long long top, bool csv) {
+  if (!isSkeletonInput(o.input)) {
+    return reportError(
+        makeError("explore searches GPU code layouts of skeletons (.sk); '" + o.input +
+                  "' is not one (parameter search for CUDA kernels is not implemented yet)"));
+  }
+  if (csv && o.json) return reportError(makeError("choose one of --json and --csv"));
+  Expected<Prepared> p = prepare(o);
+  if (!p) return reportError(p.error());
+  Expected<std::vector<SkeletonSearchReport>> reports = searchAll(*p, o);
+  if (!reports) return reportError(reports.error());
+  const LayoutRankingView view(
+      {o.input, &p->sk, "mwp-cwp", mwpCwpVariantName(p->model.variant), p->hints.pinned},
+      std::move(*reports), top);
+  if (o.json) {
+    std::cout << view.toJson().dump(2) << "\n";
+  } else if (csv) {
+    view.printCsv(std::cout);
+  } else {
+    view.printText(std::cout);
+  }
+  return kExitOk;
+}
+
+}  // namespace foresight::cli

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The CLI side of the skeleton frontend, shared by `predict` and `explore`: macros (-D), the
+/// hints file, one search per `--gpu a,b,c`, a progress line on stderr for long searches, and
+/// choosing the view.
+#pragma once
+
+#include "common_options.h"
+
+namespace foresight::cli {
+
+/// True when the input is a skeleton (.sk).
+[[nodiscard]] bool isSkeletonInput(const std::string& path);
+
+/// foresight predict FILE.sk: the best (or pinned) layout per GPU.
+int runSkeletonPredict(const CommonOptions& options);
+
+/// foresight explore FILE.sk: all layouts ranked; `top` rows per GPU (0 = all); CSV or JSON.
+int runSkeletonExplore(const CommonOptions& options, long long top, bool csv);
+
+}  // namespace foresight::cli
