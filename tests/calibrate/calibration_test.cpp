@@ -17,7 +17,8 @@ namespace foresight {
 namespace {
 
 std::string fixture() {
-  std::ifstream in(std::string(FORESIGHT_SOURCE_DIR) + "/tests/validation/fixtures/calibration/synthetic-cc1.0.txt");
+  std::ifstream in(std::string(FORESIGHT_SOURCE_DIR) +
+                   "/tests/validation/fixtures/calibration/synthetic-cc1.0.txt");
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
@@ -38,10 +39,12 @@ TEST(Calibration, ParseErrors) {
     Expected<CalibrationResults> r = parseCalibrationOutput(text, "out");
     return r.ok() ? std::string("ok") : r.error().format();
   };
-  EXPECT_EQ(error("device X\ncc 9.0\nsm_count abc\n"), "out:3: error: 'sm_count' must be a number, got 'abc'");
+  EXPECT_EQ(error("device X\ncc 9.0\nsm_count abc\n"),
+            "out:3: error: 'sm_count' must be a number, got 'abc'");
   EXPECT_EQ(error("device X\ndevice Y\n"), "out:2: error: 'device' appears twice");
   EXPECT_EQ(error("cc 9.0\n"), "out: error: the output names no 'device'");
-  EXPECT_EQ(error("device X\ncc 9.0\nsm_count 132\n"), "out: error: the output has no 'clock_mhz' (incomplete run?)");
+  EXPECT_EQ(error("device X\ncc 9.0\nsm_count 132\n"),
+            "out: error: the output has no 'clock_mhz' (incomplete run?)");
   EXPECT_EQ(error("device X\ncc 9.0\nsm_count\n"), "out:3: error: 'sm_count' has no value");
 }
 
@@ -97,7 +100,8 @@ TEST(Calibration, RefusesAMismatchedBase) {
   Expected<Gpu> g = applyCalibration(*base, hopper, "2026-11-21", "x");
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.error().message,
-            "the measured GPU has compute capability 9.0 but the base description 'fx5600' has 1.0; pass a matching --base");
+            "the measured GPU has compute capability 9.0 but the base description 'fx5600' has "
+            "1.0; pass a matching --base");
   EXPECT_EQ(basePresetFor("9.0"), "h100");
   EXPECT_EQ(basePresetFor("8.0"), "a100");
   EXPECT_EQ(basePresetFor("7.5"), "");

@@ -20,7 +20,8 @@ void expectParam(const Param<T>& a, const Param<T>& b, const std::string& what) 
 }
 
 template <class T>
-void expectParam(const std::optional<Param<T>>& a, const std::optional<Param<T>>& b, const std::string& what) {
+void expectParam(const std::optional<Param<T>>& a, const std::optional<Param<T>>& b,
+                 const std::string& what) {
   ASSERT_EQ(a.has_value(), b.has_value()) << what;
   if (a) expectParam(*a, *b, what);
 }
@@ -113,7 +114,8 @@ TEST(GpuWriter, UnitsThatScaleRoundTripExactly) {
   // 1755 MHz is 1.755 GHz in memory; 1.755 / 1e-3 is not exactly 1755 in binary.
   g.clockGhz = {1755 * 1e-3, {Provenance::Kind::Measured, "2026-11-21"}, "MHz"};
   // A bandwidth given per SM per cycle: canonical GB/s = 32 x SMs x clock.
-  g.memory.back().bandwidth = Param<double>{32.0 * g.smCount.value * g.clockGhz.value, {}, "B/cycle/SM"};
+  g.memory.back().bandwidth =
+      Param<double>{32.0 * g.smCount.value * g.clockGhz.value, {}, "B/cycle/SM"};
   g.memory.back().size = {3 * 1024LL * 1024 * 1024, {}, "GiB"};
   g.mwpCwp.memBandwidth = {3350, {Provenance::Kind::Estimate, "note with \"quotes\""}, "TB/s"};
   Expected<Gpu> back = loadGpuFromString(writeGpuToml(g), "x.toml");

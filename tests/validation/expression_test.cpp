@@ -46,7 +46,8 @@ TEST(Expression, Errors) {
   EXPECT_EQ(message("(N"), "expression '(N': missing ')'");
   EXPECT_EQ(message("N N"), "expression 'N N': unexpected 'N'");
   EXPECT_EQ(message("cdiv(N)"), "expression 'cdiv(N)': 'cdiv' takes two arguments");
-  EXPECT_EQ(message("9223372036854775807 + 1"), "expression '9223372036854775807 + 1': integer overflow");
+  EXPECT_EQ(message("9223372036854775807 + 1"),
+            "expression '9223372036854775807 + 1': integer overflow");
 }
 
 }  // namespace

@@ -96,17 +96,20 @@ TEST(Plan, RunnerRejectsMalformedPlans) {
   EXPECT_EQ(error, "line 0: empty plan");
   EXPECT_FALSE(runner::parsePlan("foresight-plan 2\n", plan, error));
   EXPECT_EQ(error, "line 1: not a foresight-plan 1 file");
-  EXPECT_FALSE(runner::parsePlan("foresight-plan 1\nexperiment a b\nsource x.cu\nbuffer A f16 4 input zero\n", plan, error));
+  EXPECT_FALSE(runner::parsePlan(
+      "foresight-plan 1\nexperiment a b\nsource x.cu\nbuffer A f16 4 input zero\n", plan, error));
   EXPECT_EQ(error, "line 4: unknown type 'f16'");
-  EXPECT_FALSE(runner::parsePlan("foresight-plan 1\nexperiment a b\nsource x.cu\nlaunch k 1 1 1 32 1 1 0 1 B\nend\n", plan,
-                                 error));
+  EXPECT_FALSE(runner::parsePlan(
+      "foresight-plan 1\nexperiment a b\nsource x.cu\nlaunch k 1 1 1 32 1 1 0 1 B\nend\n", plan,
+      error));
   EXPECT_EQ(error, "line 5: launch argument 'B' is neither a buffer nor a scalar");
   EXPECT_FALSE(runner::parsePlan("foresight-plan 1\nexperiment a b\nsource x.cu\n", plan, error));
   EXPECT_EQ(error, "line 3: missing 'end'");
 }
 
 TEST(Plan, WholeCorpusRoundTrips) {
-  Expected<std::vector<Manifest>> corpus = loadCorpus(std::string(FORESIGHT_SOURCE_DIR) + "/validation");
+  Expected<std::vector<Manifest>> corpus =
+      loadCorpus(std::string(FORESIGHT_SOURCE_DIR) + "/validation");
   ASSERT_TRUE(corpus.ok()) << corpus.error().format();
   std::vector<ResolvedExperiment> all;
   for (const Manifest& m : *corpus) {

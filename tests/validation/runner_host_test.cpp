@@ -17,8 +17,8 @@
 namespace runner {
 namespace {
 
-PlanBuffer buffer(const std::string& type, long long count, const std::string& init, std::vector<long long> params = {},
-                  double value = 0) {
+PlanBuffer buffer(const std::string& type, long long count, const std::string& init,
+                  std::vector<long long> params = {}, double value = 0) {
   PlanBuffer b;
   b.name = "b";
   b.type = type;
@@ -45,7 +45,8 @@ TEST(RunnerPatterns, DeterministicPatterns) {
   EXPECT_EQ(filled<float>(buffer("f32", 3, "ones")), (std::vector<float>{1, 1, 1}));
   EXPECT_EQ(filled<double>(buffer("f64", 2, "constant", {}, 2.5)), (std::vector<double>{2.5, 2.5}));
   EXPECT_EQ(filled<int32_t>(buffer("i32", 5, "mod", {3})), (std::vector<int32_t>{0, 1, 2, 0, 1}));
-  EXPECT_EQ(filled<int32_t>(buffer("i32", 4, "csr_rowptr", {8})), (std::vector<int32_t>{0, 8, 16, 24}));
+  EXPECT_EQ(filled<int32_t>(buffer("i32", 4, "csr_rowptr", {8})),
+            (std::vector<int32_t>{0, 8, 16, 24}));
   EXPECT_EQ(filled<int32_t>(buffer("i32", 5, "chase", {2})), (std::vector<int32_t>{2, 3, 4, 0, 1}));
   EXPECT_EQ(filled<int64_t>(buffer("i64", 2, "zero")), (std::vector<int64_t>{0, 0}));
   const std::vector<float> poison = filled<float>(buffer("f32", 2, "poison"));
@@ -56,9 +57,11 @@ TEST(RunnerPatterns, DeterministicPatterns) {
 TEST(RunnerPatterns, GraphPatterns) {
   // Torus W = 4, N = 8 nodes (two rows): node 5 = (x 1, row start 4) → 6, 4, 1 (= 9 mod 8), 1.
   const std::vector<int32_t> cols = filled<int32_t>(buffer("i32", 32, "torus_cols", {4, 8}));
-  EXPECT_EQ(std::vector<int32_t>(cols.begin() + 20, cols.begin() + 24), (std::vector<int32_t>{6, 4, 1, 1}));
+  EXPECT_EQ(std::vector<int32_t>(cols.begin() + 20, cols.begin() + 24),
+            (std::vector<int32_t>{6, 4, 1, 1}));
   // Node 0: 1, 3 (wraps within the row), 4, 4.
-  EXPECT_EQ(std::vector<int32_t>(cols.begin(), cols.begin() + 4), (std::vector<int32_t>{1, 3, 4, 4}));
+  EXPECT_EQ(std::vector<int32_t>(cols.begin(), cols.begin() + 4),
+            (std::vector<int32_t>{1, 3, 4, 4}));
   // csr_cols K = 4 of NCOLS = 16: columns of one row are distinct and step by 16 / 4 = 4.
   const std::vector<int32_t> c = filled<int32_t>(buffer("i32", 8, "csr_cols", {4, 16}));
   for (int row = 0; row < 2; ++row) {
@@ -68,11 +71,13 @@ TEST(RunnerPatterns, GraphPatterns) {
 
 TEST(RunnerPatterns, RandomIsReproducibleAndInRange) {
   const PlanBuffer r = buffer("f32", 1000, "random");
-  const std::vector<float> a = filled<float>(r, 7), b = filled<float>(r, 7), c = filled<float>(r, 8);
+  const std::vector<float> a = filled<float>(r, 7), b = filled<float>(r, 7),
+                           c = filled<float>(r, 8);
   EXPECT_EQ(a, b);
   EXPECT_NE(a, c);
   for (float v : a) EXPECT_TRUE(v >= 0 && v < 1);
-  for (int32_t v : filled<int32_t>(buffer("i32", 1000, "random_int", {-3, 3}))) EXPECT_TRUE(v >= -3 && v <= 3);
+  for (int32_t v : filled<int32_t>(buffer("i32", 1000, "random_int", {-3, 3})))
+    EXPECT_TRUE(v >= -3 && v <= 3);
   EXPECT_NE(seedFor("a", "b", "c"), seedFor("a", "bc", ""));
 }
 
@@ -136,12 +141,16 @@ TEST(RunnerMeasure, JsonLineIsReadBackByTheLibrary) {
   r.samplesMs = {1.25, 1.0, 1.5, 1.125};
   const std::string line = formatJsonLine(r);
   EXPECT_EQ(line,
-            "{\"experiment\":\"gemm\",\"variant\":\"b32x8\",\"gpu\":\"NVIDIA H100 \\\"SXM\\\"\",\"cc\":\"9.0\","
-            "\"driver\":\"580.65.06\",\"sm_clock_mhz\":1980,\"date\":\"2026-11-21T06:00:00Z\",\"warmup\":3,"
-            "\"rotate_copies\":4,\"flush\":false,\"reinit\":false,\"check\":\"passed\",\"check_error\":1.5e-07,"
+            "{\"experiment\":\"gemm\",\"variant\":\"b32x8\",\"gpu\":\"NVIDIA H100 "
+            "\\\"SXM\\\"\",\"cc\":\"9.0\","
+            "\"driver\":\"580.65.06\",\"sm_clock_mhz\":1980,\"date\":\"2026-11-21T06:00:00Z\","
+            "\"warmup\":3,"
+            "\"rotate_copies\":4,\"flush\":false,\"reinit\":false,\"check\":\"passed\",\"check_"
+            "error\":1.5e-07,"
             "\"median_ms\":1.1875,\"samples_ms\":[1.25,1,1.5,1.125],\"plan\":\"plan.txt\","
             "\"runner\":\"foresight-runner 1\"}");
-  foresight::Expected<foresight::Measurement> m = foresight::parseMeasurementLine(line, "x.jsonl", 1);
+  foresight::Expected<foresight::Measurement> m =
+      foresight::parseMeasurementLine(line, "x.jsonl", 1);
   ASSERT_TRUE(m.ok()) << m.error().format();
   EXPECT_EQ(m->device, "NVIDIA H100 \"SXM\"");
   EXPECT_EQ(m->check, "passed");
@@ -150,7 +159,8 @@ TEST(RunnerMeasure, JsonLineIsReadBackByTheLibrary) {
   EXPECT_EQ(jsonString("a\nb\x01"), "\"a\\nb\\u0001\"");
 }
 
-PlanExperiment checkExperiment(const std::string& ref, std::vector<std::string> inputs, std::vector<long long> params) {
+PlanExperiment checkExperiment(const std::string& ref, std::vector<std::string> inputs,
+                               std::vector<long long> params) {
   PlanExperiment e;
   e.hasCheck = true;
   e.check.reference = ref;
@@ -183,7 +193,8 @@ TEST(RunnerReferences, GemmTransposeCopyReduceSpmv) {
   // gemm 2x2: A = [1 2; 3 4], B = [5 6; 7 8] → C = [19 22; 43 50]
   PlanExperiment g = checkExperiment("gemm", {"A", "B"}, {2, 2, 2});
   g.buffers = {named("A", "f32", 4), named("B", "f32", 4), named("out", "f32", 4)};
-  HostBuffers in = {{"A", bytesOf(std::vector<float>{1, 2, 3, 4})}, {"B", bytesOf(std::vector<float>{5, 6, 7, 8})}};
+  HostBuffers in = {{"A", bytesOf(std::vector<float>{1, 2, 3, 4})},
+                    {"B", bytesOf(std::vector<float>{5, 6, 7, 8})}};
   ASSERT_TRUE(runCheck(g, in, bytesOf(std::vector<float>{19, 22, 43, 50}), err, error)) << error;
   EXPECT_DOUBLE_EQ(err, 0);
   // One element off by 1: ||d|| = 1, ||ref|| = sqrt(19² + 22² + 43² + 50²) = sqrt(5194)
@@ -203,15 +214,17 @@ TEST(RunnerReferences, GemmTransposeCopyReduceSpmv) {
   // reduce_sum: partial sums 3 + 7 against 1 + 2 + 3 + 4
   PlanExperiment r = checkExperiment("reduce_sum", {"A"}, {4});
   r.buffers = {named("A", "f32", 4), named("out", "f32", 2)};
-  ASSERT_TRUE(runCheck(r, {{"A", bytesOf(std::vector<float>{1, 2, 3, 4})}}, bytesOf(std::vector<float>{3, 7}), err, error));
+  ASSERT_TRUE(runCheck(r, {{"A", bytesOf(std::vector<float>{1, 2, 3, 4})}},
+                       bytesOf(std::vector<float>{3, 7}), err, error));
   EXPECT_DOUBLE_EQ(err, 0);
-  ASSERT_TRUE(runCheck(r, {{"A", bytesOf(std::vector<float>{1, 2, 3, 4})}}, bytesOf(std::vector<float>{3, 8}), err, error));
+  ASSERT_TRUE(runCheck(r, {{"A", bytesOf(std::vector<float>{1, 2, 3, 4})}},
+                       bytesOf(std::vector<float>{3, 8}), err, error));
   EXPECT_DOUBLE_EQ(err, 0.1);  // |11 - 10| / 10
 
   // spmv: rows {0: cols 0,1 vals 1,2}, {1: col 1 val 3}; x = {10, 20} → y = {50, 60}
   PlanExperiment s = checkExperiment("spmv_csr", {"rp", "cols", "vals", "x"}, {2});
-  s.buffers = {named("rp", "i32", 3), named("cols", "i32", 3), named("vals", "f32", 3), named("x", "f32", 2),
-               named("out", "f32", 2)};
+  s.buffers = {named("rp", "i32", 3), named("cols", "i32", 3), named("vals", "f32", 3),
+               named("x", "f32", 2), named("out", "f32", 2)};
   HostBuffers sin = {{"rp", bytesOf(std::vector<int32_t>{0, 2, 3})},
                      {"cols", bytesOf(std::vector<int32_t>{0, 1, 1})},
                      {"vals", bytesOf(std::vector<float>{1, 2, 3})},
@@ -228,8 +241,8 @@ TEST(RunnerReferences, GemmTransposeCopyReduceSpmv) {
 TEST(RunnerOptions, CommandLine) {
   Options o;
   std::string error;
-  const char* ok[] = {"runner", "--plan", "p.txt", "--gpu", "h100", "--experiment", "gemm", "--experiment", "bfs",
-                      "--samples", "30"};
+  const char* ok[] = {"runner", "--plan",       "p.txt", "--gpu",     "h100", "--experiment",
+                      "gemm",   "--experiment", "bfs",   "--samples", "30"};
   ASSERT_TRUE(parseOptions(11, ok, o, error)) << error;
   EXPECT_EQ(o.out, "validation/measurements/h100.jsonl");
   EXPECT_EQ(o.experiments, (std::vector<std::string>{"gemm", "bfs"}));

@@ -17,9 +17,10 @@ namespace {
 
 const std::string kFixtures = std::string(FORESIGHT_SOURCE_DIR) + "/tests/validation/fixtures";
 
-ValidationRow row(const std::string& gpu, const std::string& exp, const std::string& group, const std::string& model,
-                  double measured, std::optional<double> predicted) {
-  ValidationRow r{gpu, exp, "v", group, model, measured, predicted, {}, predicted ? "" : "no frontend"};
+ValidationRow row(const std::string& gpu, const std::string& exp, const std::string& group,
+                  const std::string& model, double measured, std::optional<double> predicted) {
+  ValidationRow r{
+      gpu, exp, "v", group, model, measured, predicted, {}, predicted ? "" : "no frontend"};
   if (predicted) r.error = (*predicted - measured) / measured;
   return r;
 }
@@ -33,10 +34,13 @@ TEST(ValidateScore, HandWorkedSummary) {
   //   median of 0.1 0.1 0.1 0.2 0.25 = 0.1
   //   g ranks: measured 1 2 3 4; predicted 1.1 1.8 3.6 3.0 → 1 2 4 3: sum d² = 2 →
   //   rho = 1 - 6 x 2 / (4 x 15) = 0.8. Group h has one variant only: no correlation.
-  std::vector<ValidationRow> rows = {
-      row("h100", "a", "g", "m", 1, 1.1), row("h100", "b", "g", "m", 2, 1.8), row("h100", "c", "g", "m", 3, 3.6),
-      row("h100", "d", "g", "m", 4, 3.0), row("h100", "e", "h", "m", 5, 5.5), row("h100", "f", "g", "m", 6, std::nullopt),
-      row("h100", "a", "g", "other", 1, std::nullopt)};
+  std::vector<ValidationRow> rows = {row("h100", "a", "g", "m", 1, 1.1),
+                                     row("h100", "b", "g", "m", 2, 1.8),
+                                     row("h100", "c", "g", "m", 3, 3.6),
+                                     row("h100", "d", "g", "m", 4, 3.0),
+                                     row("h100", "e", "h", "m", 5, 5.5),
+                                     row("h100", "f", "g", "m", 6, std::nullopt),
+                                     row("h100", "a", "g", "other", 1, std::nullopt)};
   const std::vector<ModelSummary> s = scoreRows(rows, {"m", "other"});
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].predicted, 5);
@@ -59,8 +63,9 @@ TEST(ValidateScore, HandWorkedSummary) {
 }
 
 TEST(ValidateScore, GroupsAreSeparatedByGpuAndTiesGiveNoRho) {
-  std::vector<ValidationRow> rows = {row("a100", "x", "g", "m", 1, 2), row("a100", "y", "g", "m", 2, 2),
-                                     row("h100", "x", "g", "m", 1, 1), row("h100", "y", "g", "m", 2, 3)};
+  std::vector<ValidationRow> rows = {
+      row("a100", "x", "g", "m", 1, 2), row("a100", "y", "g", "m", 2, 2),
+      row("h100", "x", "g", "m", 1, 1), row("h100", "y", "g", "m", 2, 3)};
   const std::vector<ModelSummary> s = scoreRows(rows, {"m"});
   ASSERT_EQ(s[0].groups.size(), 2u);
   EXPECT_EQ(s[0].groups[0].gpu, "a100");
@@ -75,10 +80,18 @@ TEST(ValidateRun, FixturesWithAFakePredictor) {
   o.measurementsDir = kFixtures + "/measurements";
   o.models = {"mwp-cwp/grophecy"};
   // tiled → 9 ms, naive → 50 ms, cuda → refused.
-  PredictFn fake = [](const ResolvedExperiment& e, const ModelChoice&, const Gpu&) -> Expected<double> {
-    if (e.experiment == "tiled") return 9e-3;
-    if (e.experiment == "naive") return 50e-3;
-    return makeError("no frontend for this");
+  PredictFn fake = [](const ResolvedExperiment& e, const std::vector<ModelChoice>& models,
+                      const Gpu&) {
+    std::vector<Expected<double>> out;
+    for (size_t i = 0; i < models.size(); ++i) {
+      if (e.experiment == "tiled")
+        out.emplace_back(9e-3);
+      else if (e.experiment == "naive")
+        out.emplace_back(50e-3);
+      else
+        out.emplace_back(makeError("no frontend for this"));
+    }
+    return out;
   };
   Expected<ValidationReport> r = validate(o, fake);
   ASSERT_TRUE(r.ok()) << r.error().format();
@@ -149,7 +162,8 @@ TEST(ValidateRun, BadInputIsAnError) {
   o.models = {"mwp-cwp/grophecyy"};
   Expected<ValidationReport> r = validate(o);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "unknown model 'mwp-cwp/grophecyy'; did you mean 'mwp-cwp/grophecy'?");
+  EXPECT_EQ(r.error().message,
+            "unknown model 'mwp-cwp/grophecyy'; did you mean 'mwp-cwp/grophecy'?");
   o.models.clear();
   o.corpusDir = kFixtures + "/missing";
   EXPECT_FALSE(validate(o).ok());
@@ -157,7 +171,8 @@ TEST(ValidateRun, BadInputIsAnError) {
 
 TEST(Measurements, LinesAndErrors) {
   Expected<Measurement> m = parseMeasurementLine(
-      R"({"experiment":"a","variant":"v","gpu":"G","date":"2026-01-01","samples_ms":[3,1,2],"extra":1})", "f.jsonl", 7);
+      R"({"experiment":"a","variant":"v","gpu":"G","date":"2026-01-01","samples_ms":[3,1,2],"extra":1})",
+      "f.jsonl", 7);
   ASSERT_TRUE(m.ok()) << m.error().format();
   EXPECT_DOUBLE_EQ(m->medianSeconds, 2e-3);
   EXPECT_EQ(m->check, "none");
@@ -172,15 +187,18 @@ TEST(Measurements, LinesAndErrors) {
             "f.jsonl:3: error: 'samples_ms' must hold positive numbers");
   EXPECT_EQ(error(R"({"variant":"v","gpu":"G","date":"d","samples_ms":[1]})"),
             "f.jsonl:3: error: 'experiment' must be present and a string");
-  EXPECT_EQ(error(R"({"experiment":"a","variant":"v","gpu":"G","date":"d","samples_ms":[1],"sm_clock_mhz":"x"})"),
-            "f.jsonl:3: error: 'sm_clock_mhz' must be a number");
+  EXPECT_EQ(
+      error(
+          R"({"experiment":"a","variant":"v","gpu":"G","date":"d","samples_ms":[1],"sm_clock_mhz":"x"})"),
+      "f.jsonl:3: error: 'sm_clock_mhz' must be a number");
   EXPECT_EQ(error("[1]"), "f.jsonl:3: error: a measurement line must be a JSON object");
 }
 
 TEST(Measurements, ShippedDirectoryHoldsRealRunsOnly) {
   // validation/measurements/ may hold only runner output: every line must parse and carry the
   // runner's provenance fields.
-  Expected<std::vector<MeasurementFile>> files = loadMeasurements(std::string(FORESIGHT_SOURCE_DIR) + "/validation/measurements");
+  Expected<std::vector<MeasurementFile>> files =
+      loadMeasurements(std::string(FORESIGHT_SOURCE_DIR) + "/validation/measurements");
   ASSERT_TRUE(files.ok()) << files.error().format();
   for (const MeasurementFile& f : *files) {
     for (const Measurement& m : f.measurements) {

@@ -5,8 +5,10 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "foresight/report/view.h"
 
 namespace foresight::cli {
 
@@ -172,6 +174,15 @@ Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launc
     launch.block = *block;
   }
   return launch;
+}
+
+int printView(const View& view, bool json) {
+  if (json) {
+    std::cout << view.toJson().dump(2) << "\n";
+  } else {
+    view.printText(std::cout);
+  }
+  return kExitOk;
 }
 
 int reportError(const Error& error) {

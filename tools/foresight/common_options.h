@@ -13,6 +13,10 @@
 #include "foresight/model/model_options.h"
 #include "foresight/support/error.h"
 
+namespace foresight {
+class View;
+}
+
 namespace CLI {
 class App;
 }
@@ -54,5 +58,8 @@ void addCommonOptions(CLI::App& sub, CommonOptions& options);
 
 /// Prints "foresight: <error>" on stderr and returns kExitError.
 int reportError(const Error& error);
+
+/// Prints a view on stdout, as one JSON object or as text; returns kExitOk.
+int printView(const View& view, bool json);
 
 }  // namespace foresight::cli

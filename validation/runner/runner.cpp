@@ -5,20 +5,21 @@
 // of >= 10 samples, rotating buffer copies or an L2 flush where caches would flatter), and
 // appends one JSON line with provenance to validation/measurements/<gpu>.jsonl.
 // Uses the CUDA driver API so kernels are loaded by name from cubins; build: runner/build.sh.
-// Host logic lives in host/ and is unit-tested without a GPU (tests/validation/runner_host_test.cpp).
+// Host logic lives in host/ and is unit-tested without a GPU
+// (tests/validation/runner_host_test.cpp).
 #include <cuda.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <stdexcept>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "host/measure.h"
@@ -41,7 +42,8 @@ void check(CUresult r, const char* what) {
     const char* text = nullptr;
     cuGetErrorName(r, &name);
     cuGetErrorString(r, &text);
-    throw CudaError{std::string(what) + ": " + (name ? name : "?") + " (" + (text ? text : "") + ")"};
+    throw CudaError{std::string(what) + ": " + (name ? name : "?") + " (" + (text ? text : "") +
+                    ")"};
   }
 }
 
@@ -89,7 +91,8 @@ void readSmi(int device, double& clockMhz, std::string& driver) {
 }
 
 /// Runs one experiment variant; returns its record or throws CudaError / std::runtime_error.
-MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExperiment& e, const std::string& workDir) {
+MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExperiment& e,
+                                const std::string& workDir) {
   MeasurementRecord rec;
   rec.experiment = e.name;
   rec.variant = e.variant;
@@ -102,7 +105,8 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
 
   // 1. Compile the source for this GPU with the variant's macros.
   const std::string cubin = workDir + "/" + e.name + "." + e.variant + ".cubin";
-  std::string command = o.nvcc + " -cubin -O3 -arch=sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
+  std::string command =
+      o.nvcc + " -cubin -O3 -arch=sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
   for (const auto& [k, v] : e.defines) command += " -D" + k + "=" + std::to_string(v);
   command += " -o " + cubin + " " + e.source + " 2>&1";
   int status = 0;
@@ -110,13 +114,16 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
   if (status != 0) throw std::runtime_error("nvcc failed: " + command + "\n" + log);
   CUmodule module = nullptr;
   check(cuModuleLoad(&module, cubin.c_str()), "cuModuleLoad");
-  std::unique_ptr<CUmod_st, void (*)(CUmodule)> moduleGuard(module, [](CUmodule m) { cuModuleUnload(m); });
+  std::unique_ptr<CUmod_st, void (*)(CUmodule)> moduleGuard(module,
+                                                            [](CUmodule m) { cuModuleUnload(m); });
   std::vector<CUfunction> functions;
   for (const PlanLaunch& l : e.launches) {
     CUfunction f = nullptr;
-    check(cuModuleGetFunction(&f, module, l.kernel.c_str()), ("cuModuleGetFunction " + l.kernel).c_str());
+    check(cuModuleGetFunction(&f, module, l.kernel.c_str()),
+          ("cuModuleGetFunction " + l.kernel).c_str());
     if (l.sharedBytes > 48 * 1024) {
-      check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(l.sharedBytes)),
+      check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(l.sharedBytes)),
             "cuFuncSetAttribute");
     }
     functions.push_back(f);
@@ -126,11 +133,13 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
   HostBuffers host;
   for (const PlanBuffer& b : e.buffers) {
     std::string error;
-    if (!fillBuffer(b, seedFor(e.name, e.variant, b.name), host[b.name], error)) throw std::runtime_error(error);
+    if (!fillBuffer(b, seedFor(e.name, e.variant, b.name), host[b.name], error))
+      throw std::runtime_error(error);
   }
   size_t freeBytes = 0, totalBytes = 0;
   check(cuMemGetInfo(&freeBytes, &totalBytes), "cuMemGetInfo");
-  rec.rotateCopies = e.rotate ? rotationCopies(e.totalBytes(), d.l2Bytes, static_cast<long long>(freeBytes)) : 1;
+  rec.rotateCopies =
+      e.rotate ? rotationCopies(e.totalBytes(), d.l2Bytes, static_cast<long long>(freeBytes)) : 1;
   Buffers dev;
   dev.copies.resize(rec.rotateCopies);
   auto upload = [&](long long copy) {
@@ -150,9 +159,10 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
   CUdeviceptr scratch = 0;
   const size_t scratchBytes = static_cast<size_t>(2 * d.l2Bytes);
   if (e.flush) check(cuMemAlloc(&scratch, scratchBytes), "cuMemAlloc (flush)");
-  std::unique_ptr<void, void (*)(void*)> scratchGuard(reinterpret_cast<void*>(scratch), [](void* p) {
-    if (p) cuMemFree(reinterpret_cast<CUdeviceptr>(p));
-  });
+  std::unique_ptr<void, void (*)(void*)> scratchGuard(
+      reinterpret_cast<void*>(scratch), [](void* p) {
+        if (p) cuMemFree(reinterpret_cast<CUdeviceptr>(p));
+      });
 
   // 3. Argument storage per copy and launch.
   auto launchAll = [&](long long copy) {
@@ -164,7 +174,8 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
         unsigned char* slot = &storage[a * 8];
         params[a] = slot;
         for (size_t b = 0; b < e.buffers.size(); ++b) {
-          if (e.buffers[b].name == l.args[a]) std::memcpy(slot, &dev.copies[copy][b], sizeof(CUdeviceptr));
+          if (e.buffers[b].name == l.args[a])
+            std::memcpy(slot, &dev.copies[copy][b], sizeof(CUdeviceptr));
         }
         if (const PlanScalar* s = e.scalar(l.args[a])) {
           if (s->type == "f32") {
@@ -182,9 +193,10 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
         }
       }
       for (long long r = 0; r < l.repeat; ++r) {
-        check(cuLaunchKernel(functions[li], static_cast<unsigned>(l.grid[0]), static_cast<unsigned>(l.grid[1]),
-                             static_cast<unsigned>(l.grid[2]), static_cast<unsigned>(l.block[0]),
-                             static_cast<unsigned>(l.block[1]), static_cast<unsigned>(l.block[2]),
+        check(cuLaunchKernel(functions[li], static_cast<unsigned>(l.grid[0]),
+                             static_cast<unsigned>(l.grid[1]), static_cast<unsigned>(l.grid[2]),
+                             static_cast<unsigned>(l.block[0]), static_cast<unsigned>(l.block[1]),
+                             static_cast<unsigned>(l.block[2]),
                              static_cast<unsigned>(l.sharedBytes), nullptr, params.data(), nullptr),
               ("cuLaunchKernel " + l.kernel).c_str());
       }
@@ -202,7 +214,8 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
     std::vector<unsigned char> result(host[out->name].size());
     check(cuMemcpyDtoH(result.data(), dev.copies[0][index], result.size()), "cuMemcpyDtoH");
     std::string error;
-    if (!runCheck(e, host, result, rec.checkError, error)) throw std::runtime_error("check: " + error);
+    if (!runCheck(e, host, result, rec.checkError, error))
+      throw std::runtime_error("check: " + error);
     rec.check = rec.checkError <= e.check.tolerance ? "passed" : "failed";
   }
   upload(0);
@@ -272,8 +285,9 @@ int main(int argc, char** argv) {
           return 1;
         }
       }
-      std::cout << e.name << "/" << e.variant << ": " << e.buffers.size() << " buffers, " << e.totalBytes()
-                << " bytes, " << e.launches.size() << " launches" << (e.hasCheck ? ", checked" : "") << "\n";
+      std::cout << e.name << "/" << e.variant << ": " << e.buffers.size() << " buffers, "
+                << e.totalBytes() << " bytes, " << e.launches.size() << " launches"
+                << (e.hasCheck ? ", checked" : "") << "\n";
     }
     return 0;
   }
@@ -286,8 +300,10 @@ int main(int argc, char** argv) {
     check(cuDeviceGetName(name, sizeof name, d.dev), "cuDeviceGetName");
     d.name = name;
     int v = 0;
-    check(cuDeviceGetAttribute(&d.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.dev), "attribute");
-    check(cuDeviceGetAttribute(&d.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.dev), "attribute");
+    check(cuDeviceGetAttribute(&d.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.dev),
+          "attribute");
+    check(cuDeviceGetAttribute(&d.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.dev),
+          "attribute");
     check(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, d.dev), "attribute");
     d.l2Bytes = v;
     check(cuDevicePrimaryCtxRetain(&d.ctx, d.dev), "cuDevicePrimaryCtxRetain");
@@ -313,15 +329,15 @@ int main(int argc, char** argv) {
       const MeasurementRecord rec = runExperiment(o, d, e, workDir);
       if (rec.check == "failed") {
         // A wrong result is not a measurement of the kernel: report it and record nothing.
-        std::cerr << "runner: " << e.name << "/" << e.variant << ": check FAILED (relative error " << rec.checkError
-                  << ")\n";
+        std::cerr << "runner: " << e.name << "/" << e.variant << ": check FAILED (relative error "
+                  << rec.checkError << ")\n";
         ++failures;
         continue;
       }
       out << formatJsonLine(rec) << "\n";
       out.flush();
-      std::printf("%-24s %-12s %10.4f ms  check %s\n", e.name.c_str(), e.variant.c_str(), median(rec.samplesMs),
-                  rec.check.c_str());
+      std::printf("%-24s %-12s %10.4f ms  check %s\n", e.name.c_str(), e.variant.c_str(),
+                  median(rec.samplesMs), rec.check.c_str());
       std::fflush(stdout);
     } catch (const CudaError& err) {
       std::cerr << "runner: " << e.name << "/" << e.variant << ": " << err.message << "\n";
@@ -339,7 +355,7 @@ int main(int argc, char** argv) {
   int ignored = 0;
   runShell(cleanup, ignored);
   cuDevicePrimaryCtxRelease(d.dev);
-  std::cerr << "runner: " << selected.size() - failures << " of " << selected.size() << " experiment variants measured, appended to "
-            << o.out << "\n";
+  std::cerr << "runner: " << selected.size() - failures << " of " << selected.size()
+            << " experiment variants measured, appended to " << o.out << "\n";
   return failures ? 1 : 0;
 }

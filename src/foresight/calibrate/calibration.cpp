@@ -14,21 +14,35 @@
 namespace foresight {
 
 const std::vector<std::string>& requiredCalibrationKeys() {
-  static const std::vector<std::string> keys = {
-      "sm_count",         "clock_mhz",        "warp_size",
-      "fp32.latency",     "fp32.warp_insts_per_cycle_sm",
-      "fp64.latency",     "fp64.warp_insts_per_cycle_sm",
-      "int.latency",      "int.warp_insts_per_cycle_sm",
-      "sfu.latency",      "sfu.warp_insts_per_cycle_sm",
-      "shared.latency",   "shared.banks",     "shared.bytes_per_cycle_sm", "shared.conflict_cycles_per_way",
-      "l1.latency",
-      "l2.latency",       "l2.bandwidth_gbs", "l2.coalesced_request_cycles",
-      "dram.latency",     "dram.bandwidth_gbs", "dram.sector_bytes",
-      "dram.coalesced_request_cycles", "dram.uncoalesced_request_cycles"};
+  static const std::vector<std::string> keys = {"sm_count",
+                                                "clock_mhz",
+                                                "warp_size",
+                                                "fp32.latency",
+                                                "fp32.warp_insts_per_cycle_sm",
+                                                "fp64.latency",
+                                                "fp64.warp_insts_per_cycle_sm",
+                                                "int.latency",
+                                                "int.warp_insts_per_cycle_sm",
+                                                "sfu.latency",
+                                                "sfu.warp_insts_per_cycle_sm",
+                                                "shared.latency",
+                                                "shared.banks",
+                                                "shared.bytes_per_cycle_sm",
+                                                "shared.conflict_cycles_per_way",
+                                                "l1.latency",
+                                                "l2.latency",
+                                                "l2.bandwidth_gbs",
+                                                "l2.coalesced_request_cycles",
+                                                "dram.latency",
+                                                "dram.bandwidth_gbs",
+                                                "dram.sector_bytes",
+                                                "dram.coalesced_request_cycles",
+                                                "dram.uncoalesced_request_cycles"};
   return keys;
 }
 
-Expected<CalibrationResults> parseCalibrationOutput(const std::string& text, const std::string& source) {
+Expected<CalibrationResults> parseCalibrationOutput(const std::string& text,
+                                                    const std::string& source) {
   CalibrationResults r;
   std::istringstream in(text);
   std::string line;
@@ -40,7 +54,8 @@ Expected<CalibrationResults> parseCalibrationOutput(const std::string& text, con
     const size_t start = line.find_first_not_of(" \t\r");
     if (start == std::string::npos || line[start] == '#') continue;
     const size_t space = line.find(' ', start);
-    const std::string key = line.substr(start, space == std::string::npos ? std::string::npos : space - start);
+    const std::string key =
+        line.substr(start, space == std::string::npos ? std::string::npos : space - start);
     std::string value = space == std::string::npos ? "" : line.substr(space + 1);
     while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
     if (value.empty()) return makeError("'" + key + "' has no value", source, n);
@@ -68,7 +83,8 @@ Expected<CalibrationResults> parseCalibrationOutput(const std::string& text, con
   if (r.deviceName.empty()) return makeError("the output names no 'device'", source, 0);
   if (r.computeCapability.empty()) return makeError("the output gives no 'cc'", source, 0);
   for (const std::string& key : required) {
-    if (!r.values.count(key)) return makeError("the output has no '" + key + "' (incomplete run?)", source, 0);
+    if (!r.values.count(key))
+      return makeError("the output has no '" + key + "' (incomplete run?)", source, 0);
   }
   return r;
 }
@@ -80,11 +96,12 @@ std::string basePresetFor(const std::string& cc) {
   return "";
 }
 
-Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r, const std::string& date,
-                               const std::string& name) {
+Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r,
+                               const std::string& date, const std::string& name) {
   if (r.computeCapability != base.computeCapability()) {
-    return makeError("the measured GPU has compute capability " + r.computeCapability + " but the base description '" +
-                     base.name + "' has " + base.computeCapability() + "; pass a matching --base");
+    return makeError("the measured GPU has compute capability " + r.computeCapability +
+                     " but the base description '" + base.name + "' has " +
+                     base.computeCapability() + "; pass a matching --base");
   }
   for (const std::string& key : requiredCalibrationKeys()) {
     const auto it = r.values.find(key);
@@ -108,8 +125,10 @@ Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r, con
   // The clock is written in MHz, as measured; the loader keeps GHz.
   g.clockGhz = Param<double>{v("clock_mhz") * 1e-3, measured, "MHz"};
   const double schedulers = g.schedulersPerSm.value;
-  const std::pair<InstrClass, const char*> classes[] = {
-      {InstrClass::Fp32, "fp32"}, {InstrClass::Fp64, "fp64"}, {InstrClass::Int, "int"}, {InstrClass::Sfu, "sfu"}};
+  const std::pair<InstrClass, const char*> classes[] = {{InstrClass::Fp32, "fp32"},
+                                                        {InstrClass::Fp64, "fp64"},
+                                                        {InstrClass::Int, "int"},
+                                                        {InstrClass::Sfu, "sfu"}};
   for (const auto& [cls, key] : classes) {
     Pipeline p;
     p.latency = dbl(v(std::string(key) + ".latency"), "cycles");
@@ -121,8 +140,10 @@ Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r, con
   for (MemoryLevel& m : g.memory) {
     if (m.resource == "shared") {
       m.latency = dbl(v("shared.latency"), "cycles");
-      if (m.banks) m.banks = Param<int>{static_cast<int>(std::lround(v("shared.banks"))), measured, ""};
-      m.bandwidth = dbl(v("shared.bytes_per_cycle_sm") * g.smCount.value * g.clockGhz.value, "B/cycle/SM");
+      if (m.banks)
+        m.banks = Param<int>{static_cast<int>(std::lround(v("shared.banks"))), measured, ""};
+      m.bandwidth =
+          dbl(v("shared.bytes_per_cycle_sm") * g.smCount.value * g.clockGhz.value, "B/cycle/SM");
     } else if (m.resource == "l1") {
       m.latency = dbl(v("l1.latency"), "cycles");
     } else if (m.resource == "l2") {
@@ -131,7 +152,8 @@ Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r, con
     } else if (m.resource == "dram") {
       m.latency = dbl(v("dram.latency"), "cycles");
       m.bandwidth = dbl(v("dram.bandwidth_gbs"), "GB/s");
-      if (m.sector) m.sector = Param<long long>{std::llround(v("dram.sector_bytes")), measured, "B"};
+      if (m.sector)
+        m.sector = Param<long long>{std::llround(v("dram.sector_bytes")), measured, "B"};
     }
   }
   MwpCwpParams& w = g.mwpCwp;
@@ -141,7 +163,8 @@ Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r, con
   w.departureDelayUncoal = dbl(v("dram.uncoalesced_request_cycles"), "cycles");
   if (w.l2Latency) w.l2Latency = dbl(v("l2.latency"), "cycles");
   if (w.l2DepartureDelay) w.l2DepartureDelay = dbl(v("l2.coalesced_request_cycles"), "cycles");
-  if (w.dramDepartureDelay) w.dramDepartureDelay = dbl(v("dram.coalesced_request_cycles"), "cycles");
+  if (w.dramDepartureDelay)
+    w.dramDepartureDelay = dbl(v("dram.coalesced_request_cycles"), "cycles");
   return g;
 }
 

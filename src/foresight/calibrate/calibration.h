@@ -18,7 +18,7 @@ namespace foresight {
 
 /// Parsed microbenchmark output: numbers by key, plus the device strings.
 struct CalibrationResults {
-  std::string deviceName;  ///< key "device"
+  std::string deviceName;         ///< key "device"
   std::string computeCapability;  ///< key "cc", "9.0"
   std::map<std::string, double> values;
 };
@@ -29,7 +29,8 @@ struct CalibrationResults {
 /// Parses `key value` lines; '#' starts a comment line; "device" and "cc" take the rest of the
 /// line as a string. A malformed or repeated line, or a missing required key, is an Error with
 /// the line number (`source` names the output in messages).
-[[nodiscard]] Expected<CalibrationResults> parseCalibrationOutput(const std::string& text, const std::string& source);
+[[nodiscard]] Expected<CalibrationResults> parseCalibrationOutput(const std::string& text,
+                                                                  const std::string& source);
 
 /// The preset to start from for a compute capability ("9.0" → "h100", "8.0" → "a100", "7.0" →
 /// "v100"); empty when none fits.

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "foresight/support/edit_distance.h"
+#include "foresight/support/text_file.h"
 #include "foresight/support/toml_reader.h"
 
 namespace foresight {
@@ -98,14 +99,9 @@ Expected<Provenance> parseProvenance(std::string_view text) {
 }
 
 Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& sourceName) {
-  toml::table root;
-  try {
-    root = toml::parse(text, sourceName);
-  } catch (const toml::parse_error& e) {
-    return makeError(std::string(e.description()), sourceName,
-                     static_cast<int>(e.source().begin.line),
-                     static_cast<int>(e.source().begin.column));
-  }
+  Expected<toml::table> parsed = parseToml(text, sourceName);
+  if (!parsed) return std::move(parsed).takeError();
+  const toml::table& root = *parsed;
 
   Error error;
   Gpu gpu;
@@ -222,9 +218,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
         if (value <= 0 && !nonPositive) nonPositive = key;
       }
       if (nonPositive) {
-        const toml::node* node = mt->get(nonPositive);
-        m.failAt(node ? *node : static_cast<const toml::node&>(*mt),
-                 "'memory." + name + "." + nonPositive + "' must be positive");
+        m.failAtKey(nonPositive, "'memory." + name + "." + nonPositive + "' must be positive");
       } else if (level.serialization == Serialization::Bank && (!level.banks || !level.bankWidth)) {
         m.failHere("'memory." + name + "' has serialization \"bank\" and needs 'banks' and 'bank_width'");
       } else if (level.serialization == Serialization::Line && !level.line) {
@@ -286,11 +280,9 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
 }
 
 Expected<Gpu> loadGpuFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return makeError("cannot read GPU description '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return loadGpuFromString(buffer.str(), path);
+  Expected<std::string> text = readTextFile(path, "GPU description");
+  if (!text) return std::move(text).takeError();
+  return loadGpuFromString(*text, path);
 }
 
 }  // namespace foresight

@@ -5,8 +5,8 @@
 /// loader maps back to the same canonical value, so the round trip is exact.
 #include "foresight/gpu/gpu_writer.h"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 #include <sstream>
 
 namespace foresight {
@@ -59,14 +59,16 @@ double fileValue(double canonical, double scale) {
 }
 
 std::string number(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<long long>(v));
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    return fmt::format("{}", static_cast<long long>(v));
   return fmt::format("{}", v);
 }
 
 template <class T>
 std::string param(const Param<T>& p, const Gpu& gpu) {
   const double value = fileValue(static_cast<double>(p.value), unitScale(p.unit, gpu));
-  if (p.unit.empty()) return fmt::format("{{ value = {}, source = {} }}", number(value), quoted(p.source.str()));
+  if (p.unit.empty())
+    return fmt::format("{{ value = {}, source = {} }}", number(value), quoted(p.source.str()));
   return fmt::format("{{ value = {}, unit = {}, source = {} }}", number(value), quoted(p.unit),
                      quoted(p.source.str()));
 }
@@ -93,7 +95,9 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     while (std::getline(lines, line)) os << "# " << line << "\n";
     os << "\n";
   }
-  auto kv = [&os](const char* key, const std::string& value) { os << key << " = " << value << "\n"; };
+  auto kv = [&os](const char* key, const std::string& value) {
+    os << key << " = " << value << "\n";
+  };
   os << "[gpu]\n";
   kv("name", quoted(gpu.name));
   kv("full_name", quoted(gpu.fullName));
@@ -117,7 +121,8 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
   kv("registers_per_thread", param(l.registersPerThread, gpu));
   kv("registers_per_block", param(l.registersPerBlock, gpu));
   kv("register_alloc_unit", param(l.registerAllocUnit, gpu));
-  kv("register_granularity", quoted(l.registerGranularity == RegisterGranularity::Block ? "block" : "warp"));
+  kv("register_granularity",
+     quoted(l.registerGranularity == RegisterGranularity::Block ? "block" : "warp"));
   kv("warp_alloc_granularity", param(l.warpAllocGranularity, gpu));
   kv("register_file_partitions", param(l.registerFilePartitions, gpu));
   kv("shared_per_sm", param(l.sharedPerSm, gpu));

@@ -3,8 +3,8 @@
 /// Rendering of ValidationView as text and JSON.
 #include "foresight/report/validation_view.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -23,12 +23,17 @@ std::string percent(const std::optional<double>& v, bool sign) {
   return sign ? fmt::format("{:+.1f}%", *v * 100) : fmt::format("{:.1f}%", *v * 100);
 }
 
-nlohmann::json optionalJson(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+nlohmann::json optionalJson(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
 
 nlohmann::json rowJson(const ValidationRow& r) {
-  nlohmann::json j = {{"gpu", r.gpu},       {"experiment", r.experiment},
-                      {"variant", r.variant}, {"group", r.group},
-                      {"model", r.model},   {"measured_s", r.measuredSeconds},
+  nlohmann::json j = {{"gpu", r.gpu},
+                      {"experiment", r.experiment},
+                      {"variant", r.variant},
+                      {"group", r.group},
+                      {"model", r.model},
+                      {"measured_s", r.measuredSeconds},
                       {"predicted_s", optionalJson(r.predictedSeconds)},
                       {"error", optionalJson(r.error)}};
   if (!r.reason.empty()) j["reason"] = r.reason;
@@ -39,7 +44,8 @@ nlohmann::json rowJson(const ValidationRow& r) {
 
 void ValidationView::printText(std::ostream& os) const {
   const ValidationReport& r = report_;
-  os << fmt::format("corpus     {}: {} experiments, {} variants\n", r.corpusDir, r.experiments, r.variants);
+  os << fmt::format("corpus     {}: {} experiments, {} variants\n", r.corpusDir, r.experiments,
+                    r.variants);
   std::string gpus;
   for (const std::string& g : r.gpus) gpus += (gpus.empty() ? "" : ", ") + g;
   os << fmt::format("measured   {}: {} measurements{}{}\n", r.measurementsDir, r.measurements,
@@ -49,7 +55,8 @@ void ValidationView::printText(std::ostream& os) const {
   for (const std::string& m : r.models) models += (models.empty() ? "" : ", ") + m;
   os << fmt::format("models     {}\n", models);
   if (r.measurements == 0) {
-    os << "\npending: no GPU measurements committed yet (run validation/runner on a GPU; docs/validation.md)\n";
+    os << "\npending: no GPU measurements committed yet (run validation/runner on a GPU; "
+          "docs/validation.md)\n";
   }
 
   size_t wName = 18, wModel = 5;
@@ -58,29 +65,32 @@ void ValidationView::printText(std::ostream& os) const {
     wModel = std::max(wModel, row.model.size());
   }
   for (const std::string& m : r.models) wModel = std::max(wModel, m.size());
-  os << fmt::format("\n{:<6}  {:<{}}  {:<{}}  {:>12}  {:>12}  {:>8}\n", "gpu", "experiment/variant", wName, "model",
-                    wModel, "measured", "predicted", "error");
+  os << fmt::format("\n{:<6}  {:<{}}  {:<{}}  {:>12}  {:>12}  {:>8}\n", "gpu", "experiment/variant",
+                    wName, "model", wModel, "measured", "predicted", "error");
   for (const ValidationRow& row : r.rows) {
     const std::string name = row.experiment + "/" + row.variant;
     if (row.error) {
-      os << fmt::format("{:<6}  {:<{}}  {:<{}}  {:>12}  {:>12}  {:>8}\n", row.gpu, name, wName, row.model, wModel,
-                        timeText(row.measuredSeconds), timeText(*row.predictedSeconds), percent(row.error, true));
+      os << fmt::format("{:<6}  {:<{}}  {:<{}}  {:>12}  {:>12}  {:>8}\n", row.gpu, name, wName,
+                        row.model, wModel, timeText(row.measuredSeconds),
+                        timeText(*row.predictedSeconds), percent(row.error, true));
     } else {
-      os << fmt::format("{:<6}  {:<{}}  {:<{}}  {:>12}  not predicted ({})\n", row.gpu, name, wName, row.model, wModel,
-                        timeText(row.measuredSeconds), row.reason);
+      os << fmt::format("{:<6}  {:<{}}  {:<{}}  {:>12}  not predicted ({})\n", row.gpu, name, wName,
+                        row.model, wModel, timeText(row.measuredSeconds), row.reason);
     }
   }
 
-  os << fmt::format("\n{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {}\n", "model", wModel, "predicted", "not predicted",
-                    "geomean |err|", "median |err|", "mean rho (groups)");
+  os << fmt::format("\n{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {}\n", "model", wModel, "predicted",
+                    "not predicted", "geomean |err|", "median |err|", "mean rho (groups)");
   for (const ModelSummary& s : r.summaries) {
-    os << fmt::format("{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {} ({})\n", s.model, wModel, s.predicted, s.notPredicted,
-                      percent(s.geomeanAbsError, false), percent(s.medianAbsError, false),
+    os << fmt::format("{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {} ({})\n", s.model, wModel,
+                      s.predicted, s.notPredicted, percent(s.geomeanAbsError, false),
+                      percent(s.medianAbsError, false),
                       s.meanRho ? fmt::format("{:.3f}", *s.meanRho) : "n/a", s.groups.size());
   }
   for (const ModelSummary& s : r.summaries) {
     for (const ValidationRow& w : s.worst) {
-      os << fmt::format("worst      {} {} {}/{} {}\n", s.model, w.gpu, w.experiment, w.variant, percent(w.error, true));
+      os << fmt::format("worst      {} {} {}/{} {}\n", s.model, w.gpu, w.experiment, w.variant,
+                        percent(w.error, true));
     }
     for (const GroupCorrelation& g : s.groups) {
       os << fmt::format("rank       {} {} {}: rho {} over {} variants\n", s.model, g.gpu, g.group,
@@ -99,7 +109,8 @@ nlohmann::json ValidationView::toJson() const {
     for (const ValidationRow& w : s.worst) worst.push_back(rowJson(w));
     nlohmann::json groups = nlohmann::json::array();
     for (const GroupCorrelation& g : s.groups) {
-      groups.push_back({{"gpu", g.gpu}, {"group", g.group}, {"n", g.n}, {"rho", optionalJson(g.rho)}});
+      groups.push_back(
+          {{"gpu", g.gpu}, {"group", g.group}, {"n", g.n}, {"rho", optionalJson(g.rho)}});
     }
     summaries.push_back({{"model", s.model},
                          {"predicted", s.predicted},
@@ -110,11 +121,16 @@ nlohmann::json ValidationView::toJson() const {
                          {"groups", groups},
                          {"mean_rho", optionalJson(s.meanRho)}});
   }
-  return {{"corpus", r.corpusDir},       {"measurements_dir", r.measurementsDir},
-          {"experiments", r.experiments}, {"variants", r.variants},
-          {"measurements", r.measurements}, {"superseded", r.superseded},
-          {"gpus", r.gpus},               {"models", r.models},
-          {"rows", rows},                 {"summaries", summaries},
+  return {{"corpus", r.corpusDir},
+          {"measurements_dir", r.measurementsDir},
+          {"experiments", r.experiments},
+          {"variants", r.variants},
+          {"measurements", r.measurements},
+          {"superseded", r.superseded},
+          {"gpus", r.gpus},
+          {"models", r.models},
+          {"rows", rows},
+          {"summaries", summaries},
           {"pending", r.measurements == 0}};
 }
 

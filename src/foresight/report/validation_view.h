@@ -10,7 +10,8 @@
 ///
 ///   gpu   experiment/variant    model             measured     predicted    error
 ///   h100  gemm_tiled/t16        mwp-cwp/grophecy  1.234 ms     1.100 ms     -10.9%
-///   h100  bfs/default           mwp-cwp/grophecy  0.222 ms     not predicted (no frontend reads '.cu' files yet)
+///   h100  bfs/default           mwp-cwp/grophecy  0.222 ms     not predicted (no frontend reads
+///   '.cu' files yet)
 ///
 ///   model              predicted  not predicted  geomean |err|  median |err|  mean rho (groups)
 ///   mwp-cwp/grophecy   1          1              10.9%          10.9%         n/a (0)

@@ -23,6 +23,17 @@
 
 namespace foresight {
 
+/// Parses TOML text; a syntax error becomes an Error at its file:line:column.
+inline Expected<toml::table> parseToml(std::string_view text, const std::string& sourceName) {
+  try {
+    return toml::parse(text, sourceName);
+  } catch (const toml::parse_error& e) {
+    return makeError(std::string(e.description()), sourceName,
+                     static_cast<int>(e.source().begin.line),
+                     static_cast<int>(e.source().begin.column));
+  }
+}
+
 /// The physical dimension of a key, which fixes the units it accepts.
 enum class Dim { Count, Frequency, Bytes, Cycles, Bandwidth, IssueRate };
 
@@ -115,17 +126,30 @@ class TableReader {
     return readNumber(*node, key);
   }
 
-  /// An optional non-negative whole number (a count or a size in bytes).
-  std::optional<long long> optionalWhole(const std::string& key) {
+  /// An optional non-negative whole number (a count or a size in bytes) below `max`.
+  std::optional<long long> optionalWhole(const std::string& key,
+                                         long long max = std::numeric_limits<int>::max()) {
     const toml::node* node = take(key, false);
     if (!node) return std::nullopt;
     const double v = readNumber(*node, key);
     if (failed()) return std::nullopt;
-    if (v != std::floor(v) || v > 9.0e18) {
+    if (v != std::floor(v)) {
       fail(*node, "'" + qualified(key) + "' must be a whole number");
       return std::nullopt;
     }
+    if (v > static_cast<double>(max)) {
+      fail(*node, "'" + qualified(key) + "' is too large");
+      return std::nullopt;
+    }
     return static_cast<long long>(v);
+  }
+
+  /// An error located at a key of this table (the key, not its value).
+  void failAtKey(const std::string& key, const std::string& message) {
+    for (auto&& [k, node] : table_) {
+      if (k.str() == key) return failAtSource(k.source(), message);
+    }
+    fail(table_, message);
   }
 
   /// An optional array of 1 to 3 positive integers (grid / block extents).
@@ -149,17 +173,23 @@ class TableReader {
     return out;
   }
 
-  /// Reports every key that was never read.
+  /// Reports every key that was never read, then every required key that was absent. Unknown
+  /// keys come first: a missing required key is most often a misspelt one, and the misspelling
+  /// (with its line and a suggestion among all the section's keys) is the useful message.
   void finish() {
     if (failed()) return;
     std::vector<std::string> known(read_.begin(), read_.end());
     known.insert(known.end(), expected_.begin(), expected_.end());
-    for (auto&& [key, node] : table_) {
-      const std::string name(key.str());
+    for (const std::string& name : keys()) {
       if (read_.count(name)) continue;
-      failAtSource(key.source(), "unknown key '" + qualified(name) + "'" + didYouMean(name, known));
+      const toml::key* key = nullptr;
+      for (auto&& [k, node] : table_) {
+        if (k.str() == name) key = &k;
+      }
+      failAtSource(key->source(), "unknown key '" + qualified(name) + "'" + didYouMean(name, known));
       return;
     }
+    if (!missing_.empty()) fail(table_, "missing required key '" + qualified(missing_.front()) + "'");
   }
 
   /// Every sub-table's key (for sections whose keys are names, such as [memory.*]).
@@ -194,26 +224,11 @@ class TableReader {
     if (failed()) return nullptr;
     const toml::node* node = table_.get(key);
     if (!node) {
-      if (required) reportMissing(key);
+      if (required) missing_.push_back(key);
       return nullptr;
     }
     read_.insert(key);
     return node;
-  }
-
-  /// A missing required key is most often a misspelt one: when the table holds an unread key
-  /// close to it, report that key (with its line) and the suggestion instead.
-  void reportMissing(const std::string& key) {
-    const int limit = std::max<int>(2, static_cast<int>(key.size()) / 3);
-    for (auto&& [k, node] : table_) {
-      const std::string name(k.str());
-      if (read_.count(name) || name == key) continue;
-      if (editDistance(name, key) <= limit) {
-        failAtSource(k.source(), "unknown key '" + qualified(name) + "'; did you mean '" + key + "'?");
-        return;
-      }
-    }
-    fail(table_, "missing required key '" + qualified(key) + "'");
   }
 
   void fail(const toml::node& node, const std::string& message) { failAtSource(node.source(), message); }
@@ -275,7 +290,7 @@ class TableReader {
         fail(*valueNode, "'" + qualified(key) + ".value' must be a whole number");
         return out;
       }
-      if (canonical > static_cast<double>(std::numeric_limits<T>::max())) {
+      if (canonical >= static_cast<double>(std::numeric_limits<T>::max())) {
         fail(*valueNode, "'" + qualified(key) + ".value' is too large");
         return out;
       }
@@ -344,6 +359,7 @@ class TableReader {
   Error* error_;
   std::set<std::string> read_;
   std::set<std::string> expected_;
+  std::vector<std::string> missing_;  ///< required keys that were absent, in request order
 };
 
 }  // namespace foresight

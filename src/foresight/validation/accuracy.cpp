@@ -9,7 +9,9 @@
 
 namespace foresight {
 
-double relativeError(double predicted, double measured) { return (predicted - measured) / measured; }
+double relativeError(double predicted, double measured) {
+  return (predicted - measured) / measured;
+}
 
 std::optional<double> geomeanAbs(const std::vector<double>& errors) {
   if (errors.empty()) return std::nullopt;
@@ -34,7 +36,8 @@ std::optional<double> medianAbs(const std::vector<double>& errors) {
 std::vector<double> averageRanks(const std::vector<double>& values) {
   std::vector<size_t> order(values.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return values[a] < values[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return values[a] < values[b]; });
   std::vector<double> ranks(values.size());
   for (size_t i = 0; i < order.size();) {
     size_t j = i;

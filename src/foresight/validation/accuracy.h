@@ -32,6 +32,7 @@ inline constexpr double kGeomeanFloor = 1e-4;
 
 /// Spearman's rho: the Pearson correlation of the average ranks. nullopt when fewer than two
 /// pairs, sizes differ, or either side has all values tied (no ranking to compare).
-[[nodiscard]] std::optional<double> spearman(const std::vector<double>& x, const std::vector<double>& y);
+[[nodiscard]] std::optional<double> spearman(const std::vector<double>& x,
+                                             const std::vector<double>& y);
 
 }  // namespace foresight

@@ -20,7 +20,8 @@ class Parser {
   Expected<long long> run() {
     long long v = sum();
     skipSpace();
-    if (error_.empty() && pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+    if (error_.empty() && pos_ != text_.size())
+      fail("unexpected '" + std::string(1, text_[pos_]) + "'");
     if (!error_.empty()) return makeError("expression '" + std::string(text_) + "': " + error_);
     return v;
   }
@@ -69,10 +70,14 @@ class Parser {
     long long v = unary();
     while (error_.empty()) {
       char op = 0;
-      if (accept('*')) op = '*';
-      else if (accept('/')) op = '/';
-      else if (accept('%')) op = '%';
-      else break;
+      if (accept('*'))
+        op = '*';
+      else if (accept('/'))
+        op = '/';
+      else if (accept('%'))
+        op = '%';
+      else
+        break;
       const long long rhs = unary();
       if (!error_.empty()) break;
       if (op == '*') {
@@ -147,7 +152,8 @@ class Parser {
 
 }  // namespace
 
-Expected<long long> evalExpression(std::string_view text, const std::map<std::string, long long>& vars) {
+Expected<long long> evalExpression(std::string_view text,
+                                   const std::map<std::string, long long>& vars) {
   return Parser(text, vars).run();
 }
 

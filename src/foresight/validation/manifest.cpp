@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "foresight/support/text_file.h"
 #include "foresight/support/toml_reader.h"
 #include "foresight/validation/expression.h"
 
@@ -29,18 +30,21 @@ const char* elemTypeName(ElemType t) {
   return "?";
 }
 
-int elemTypeBytes(ElemType t) { return t == ElemType::F64 || t == ElemType::I64 ? 8 : 4; }
+int elemTypeBytes(ElemType t) {
+  return t == ElemType::F64 || t == ElemType::I64 ? 8 : 4;
+}
 
 const std::vector<InitPatternKind>& initPatternKinds() {
   static const std::vector<InitPatternKind> kinds = {
-      {"zero", 0},       {"ones", 0},          {"iota", 0},          {"random", 0},
-      {"random_int", 2}, {"constant", 1},      {"mod", 1},           {"poison", 0},
-      {"csr_rowptr", 1}, {"csr_cols", 2},      {"torus_cols", 2},      {"chase", 1}};
+      {"zero", 0},       {"ones", 0},     {"iota", 0},       {"random", 0},
+      {"random_int", 2}, {"constant", 1}, {"mod", 1},        {"poison", 0},
+      {"csr_rowptr", 1}, {"csr_cols", 2}, {"torus_cols", 2}, {"chase", 1}};
   return kinds;
 }
 
 const std::vector<std::string>& checkReferences() {
-  static const std::vector<std::string> refs = {"gemm", "transpose", "copy", "reduce_sum", "spmv_csr"};
+  static const std::vector<std::string> refs = {"gemm", "transpose", "copy", "reduce_sum",
+                                                "spmv_csr"};
   return refs;
 }
 
@@ -120,13 +124,9 @@ std::string optionalString(TableReader& r, const toml::table& t, const std::stri
 }  // namespace
 
 Expected<Manifest> loadManifestFromString(const std::string& text, const std::string& path) {
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    return makeError(std::string(e.description()), path, static_cast<int>(e.source().begin.line),
-                     static_cast<int>(e.source().begin.column));
-  }
+  Expected<toml::table> parsed = parseToml(text, path);
+  if (!parsed) return std::move(parsed).takeError();
+  const toml::table& root = *parsed;
   Error error;
   Manifest m;
   m.path = path;
@@ -152,8 +152,8 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
       for (const std::string& text : r.stringArray(key)) {
         HintSpec hint;
         if (!parseHint(text, hint)) {
-          r.failAt(*node, std::string("'experiment.") + key + "' entries look like \"FILE:LINE=VALUE\", got \"" + text +
-                              "\"");
+          r.failAt(*node, std::string("'experiment.") + key +
+                              "' entries look like \"FILE:LINE=VALUE\", got \"" + text + "\"");
           break;
         }
         (std::string(key) == "trips" ? m.trips : m.branches).push_back(hint);
@@ -161,7 +161,8 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
     }
     r.finish();
     if (m.group.empty()) m.group = m.name;
-    if (!r.failed()) m.source = (fs::path(path).parent_path() / m.source).lexically_normal().string();
+    if (!r.failed())
+      m.source = (fs::path(path).parent_path() / m.source).lexically_normal().string();
   }
   if (const toml::table* t = top.optionalTable("defines")) {
     TableReader r(*t, "defines", path, &error);
@@ -205,19 +206,24 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
       buffer.count = b.string("count");
       buffer.init = b.string("init");
       const std::string role = b.choice("role", {"input", "output", "inout"});
-      buffer.role = role == "output" ? BufferRole::Output : role == "inout" ? BufferRole::InOut : BufferRole::Input;
+      buffer.role = role == "output"  ? BufferRole::Output
+                    : role == "inout" ? BufferRole::InOut
+                                      : BufferRole::Input;
       b.finish();
       if (b.failed()) break;
       const std::string kind = buffer.init.substr(0, buffer.init.find(':'));
       const auto& kinds = initPatternKinds();
-      const auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return kind == k.name; });
+      const auto it =
+          std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return kind == k.name; });
       std::vector<std::string> kindNames;
       for (const auto& k : kinds) kindNames.push_back(k.name);
       const size_t params = std::count(buffer.init.begin(), buffer.init.end(), ':');
       if (it == kinds.end()) {
-        b.failAt(*bt->get("init"), "unknown init pattern '" + kind + "'" + didYouMean(kind, kindNames));
+        b.failAt(*bt->get("init"),
+                 "unknown init pattern '" + kind + "'" + didYouMean(kind, kindNames));
       } else if (static_cast<int>(params) != it->params) {
-        b.failAt(*bt->get("init"), "init pattern '" + kind + "' takes " + std::to_string(it->params) +
+        b.failAt(*bt->get("init"), "init pattern '" + kind + "' takes " +
+                                       std::to_string(it->params) +
                                        " parameter(s) separated by ':'");
       }
       bufferNames.insert(name);
@@ -244,14 +250,16 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
   }
   std::vector<std::string> argNames(bufferNames.begin(), bufferNames.end());
   argNames.insert(argNames.end(), scalarNames.begin(), scalarNames.end());
-  auto checkName = [&](TableReader& r, const toml::table& t, const std::string& key, const std::string& name,
-                       bool buffersOnly) {
+  auto checkName = [&](TableReader& r, const toml::table& t, const std::string& key,
+                       const std::string& name, bool buffersOnly) {
     const bool known = bufferNames.count(name) || (!buffersOnly && scalarNames.count(name));
     if (!known && !r.failed()) {
-      r.failAt(*t.get(key), "'" + r.path() + "." + key + "' names '" + name + "', which is not a " +
-                                (buffersOnly ? "buffer" : "buffer or scalar") +
-                                didYouMean(name, buffersOnly ? std::vector<std::string>(bufferNames.begin(), bufferNames.end())
-                                                             : argNames));
+      r.failAt(*t.get(key),
+               "'" + r.path() + "." + key + "' names '" + name + "', which is not a " +
+                   (buffersOnly ? "buffer" : "buffer or scalar") +
+                   didYouMean(name, buffersOnly ? std::vector<std::string>(bufferNames.begin(),
+                                                                           bufferNames.end())
+                                                : argNames));
     }
   };
   if (const toml::table* t = top.table("launch")) {
@@ -285,7 +293,8 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
       if (sequence.empty() && byLabel.size() == 1) sequence.push_back(byLabel.front().label);
       std::set<std::string> used;
       for (const std::string& label : sequence) {
-        const auto it = std::find_if(byLabel.begin(), byLabel.end(), [&](const auto& l) { return l.label == label; });
+        const auto it = std::find_if(byLabel.begin(), byLabel.end(),
+                                     [&](const auto& l) { return l.label == label; });
         if (it == byLabel.end()) {
           std::vector<std::string> labels;
           for (const auto& l : byLabel) labels.push_back(l.label);
@@ -334,23 +343,24 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
 }
 
 Expected<Manifest> loadManifest(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return makeError("cannot read manifest '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return loadManifestFromString(buffer.str(), path);
+  Expected<std::string> text = readTextFile(path, "manifest");
+  if (!text) return std::move(text).takeError();
+  return loadManifestFromString(*text, path);
 }
 
 Expected<std::vector<Manifest>> loadCorpus(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return makeError("corpus directory '" + dir + "' does not exist");
   std::vector<std::string> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); ++it) {
-    if (it->is_directory() && (it->path().filename() == "measurements" || it->path().filename() == "runner")) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); ++it) {
+    if (it->is_directory() &&
+        (it->path().filename() == "measurements" || it->path().filename() == "runner")) {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file() && it->path().extension() == ".toml") paths.push_back(it->path().string());
+    if (it->is_regular_file() && it->path().extension() == ".toml")
+      paths.push_back(it->path().string());
   }
   std::sort(paths.begin(), paths.end());
   std::vector<Manifest> out;
@@ -364,7 +374,8 @@ Expected<std::vector<Manifest>> loadCorpus(const std::string& dir) {
     seen[m->name] = p;
     out.push_back(std::move(*m));
   }
-  std::sort(out.begin(), out.end(), [](const Manifest& a, const Manifest& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(),
+            [](const Manifest& a, const Manifest& b) { return a.name < b.name; });
   return out;
 }
 
@@ -404,7 +415,8 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
         char* end = nullptr;
         rb.initValue = std::strtod(param.c_str(), &end);
         if (end == param.c_str() || *end != '\0') {
-          return where("buffer '" + b.name + "' init", makeError("constant needs a number, got '" + param + "'"));
+          return where("buffer '" + b.name + "' init",
+                       makeError("constant needs a number, got '" + param + "'"));
         }
         continue;
       }
@@ -438,13 +450,15 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     for (size_t i = 0; i < l.grid.size(); ++i) {
       Expected<long long> v = evalExpression(l.grid[i], vars);
       if (!v) return where("launch '" + l.label + "' grid", v.error());
-      if (*v <= 0) return where("launch '" + l.label + "' grid", makeError("extents must be positive"));
+      if (*v <= 0)
+        return where("launch '" + l.label + "' grid", makeError("extents must be positive"));
       *grid[i] = *v;
     }
     for (size_t i = 0; i < l.block.size(); ++i) {
       Expected<long long> v = evalExpression(l.block[i], vars);
       if (!v) return where("launch '" + l.label + "' block", v.error());
-      if (*v <= 0) return where("launch '" + l.label + "' block", makeError("extents must be positive"));
+      if (*v <= 0)
+        return where("launch '" + l.label + "' block", makeError("extents must be positive"));
       *block[i] = *v;
     }
     Expected<long long> shared = evalExpression(l.sharedBytes, vars);
@@ -452,12 +466,14 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     rl.launch.dynamicSharedBytes = *shared;
     Expected<long long> repeat = evalExpression(l.repeat, vars);
     if (!repeat) return where("launch '" + l.label + "' repeat", repeat.error());
-    if (*repeat <= 0) return where("launch '" + l.label + "' repeat", makeError("repeat must be positive"));
+    if (*repeat <= 0)
+      return where("launch '" + l.label + "' repeat", makeError("repeat must be positive"));
     rl.repeat = *repeat;
     rl.launch.macros = out.defines;
     for (const std::string& a : l.args) {
       for (const ResolvedScalar& s : out.scalars) {
-        if (s.name == a && s.type != ElemType::F32 && s.type != ElemType::F64) rl.launch.args[a] = s.intValue;
+        if (s.name == a && s.type != ElemType::F32 && s.type != ElemType::F64)
+          rl.launch.args[a] = s.intValue;
       }
     }
     out.launches.push_back(std::move(rl));

@@ -46,8 +46,8 @@ struct ScalarSpec {
 
 /// One kernel launch of the experiment's sequence.
 struct LaunchSpec {
-  std::string label;   ///< the [launch.<label>] table name
-  std::string kernel;  ///< extern "C" kernel name in the .cu file
+  std::string label;               ///< the [launch.<label>] table name
+  std::string kernel;              ///< extern "C" kernel name in the .cu file
   std::vector<std::string> grid;   ///< 1 to 3 expressions
   std::vector<std::string> block;  ///< 1 to 3 expressions
   std::string sharedBytes = "0";   ///< dynamic shared memory, expression
@@ -79,11 +79,11 @@ struct HintSpec {
 
 /// One experiment.
 struct Manifest {
-  std::string path;     ///< the manifest file
-  std::string name;     ///< unique in the corpus
-  std::string source;   ///< the .cu file, resolved against the manifest's directory
-  std::string suite;    ///< polybench, rodinia, matmul, transpose, reduction, spmv, stencil, micro
-  std::string group;    ///< variant group for rank correlation (default: name)
+  std::string path;    ///< the manifest file
+  std::string name;    ///< unique in the corpus
+  std::string source;  ///< the .cu file, resolved against the manifest's directory
+  std::string suite;   ///< polybench, rodinia, matmul, transpose, reduction, spmv, stencil, micro
+  std::string group;   ///< variant group for rank correlation (default: name)
   std::string description;
   bool rotate = true;   ///< rotate buffer copies between samples so caches do not flatter
   bool reinit = false;  ///< re-upload every buffer before each sample (stateful kernels, e.g. bfs)
@@ -92,7 +92,7 @@ struct Manifest {
   std::vector<VariantSpec> variants;         ///< at least one ("default" when none is written)
   std::vector<BufferSpec> buffers;
   std::vector<ScalarSpec> scalars;
-  std::vector<LaunchSpec> launches;          ///< in sequence order
+  std::vector<LaunchSpec> launches;  ///< in sequence order
   std::optional<CheckSpec> check;
   /// Hints for frontends that analyse the source (CUDA): trip counts of loops whose bounds come
   /// from memory (`trips`, integer expressions) and branch probabilities (`branches`).
@@ -116,7 +116,8 @@ struct InitPatternKind {
 
 /// Parses one manifest. Unknown keys, unknown names in args/check/variants and malformed
 /// expressions (checked by resolving every variant) are Errors with file:line.
-[[nodiscard]] Expected<Manifest> loadManifestFromString(const std::string& text, const std::string& path);
+[[nodiscard]] Expected<Manifest> loadManifestFromString(const std::string& text,
+                                                        const std::string& path);
 [[nodiscard]] Expected<Manifest> loadManifest(const std::string& path);
 
 /// Every `*.toml` manifest under `dir` (recursively, skipping `measurements/`), sorted by name;
@@ -137,8 +138,8 @@ struct ResolvedBuffer {
 struct ResolvedScalar {
   std::string name;
   ElemType type = ElemType::I32;
-  long long intValue = 0;   ///< integer types
-  double floatValue = 0;    ///< f32 / f64
+  long long intValue = 0;  ///< integer types
+  double floatValue = 0;   ///< f32 / f64
 };
 
 struct ResolvedLaunch {

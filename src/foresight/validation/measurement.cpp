@@ -14,14 +14,16 @@ namespace foresight {
 
 namespace fs = std::filesystem;
 
-Expected<Measurement> parseMeasurementLine(const std::string& text, const std::string& file, int lineNumber) {
+Expected<Measurement> parseMeasurementLine(const std::string& text, const std::string& file,
+                                           int lineNumber) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return makeError(std::string("not a JSON object: ") + e.what(), file, lineNumber);
   }
-  if (!j.is_object()) return makeError("a measurement line must be a JSON object", file, lineNumber);
+  if (!j.is_object())
+    return makeError("a measurement line must be a JSON object", file, lineNumber);
   Measurement m;
   m.line = lineNumber;
   auto str = [&](const char* key, bool required, std::string& out) -> bool {
@@ -31,12 +33,14 @@ Expected<Measurement> parseMeasurementLine(const std::string& text, const std::s
     out = it->get<std::string>();
     return true;
   };
-  for (auto [key, required, out] : {std::tuple{"experiment", true, &m.experiment}, std::tuple{"variant", true, &m.variant},
-                                    std::tuple{"gpu", true, &m.device}, std::tuple{"date", true, &m.date},
-                                    std::tuple{"driver", false, &m.driver}, std::tuple{"check", false, &m.check}}) {
+  for (auto [key, required, out] :
+       {std::tuple{"experiment", true, &m.experiment}, std::tuple{"variant", true, &m.variant},
+        std::tuple{"gpu", true, &m.device}, std::tuple{"date", true, &m.date},
+        std::tuple{"driver", false, &m.driver}, std::tuple{"check", false, &m.check}}) {
     if (!str(key, required, *out)) {
-      return makeError(std::string("'") + key + "' must be " + (required ? "present and " : "") + "a string", file,
-                       lineNumber);
+      return makeError(
+          std::string("'") + key + "' must be " + (required ? "present and " : "") + "a string",
+          file, lineNumber);
     }
   }
   if (m.check.empty()) m.check = "none";
@@ -46,7 +50,8 @@ Expected<Measurement> parseMeasurementLine(const std::string& text, const std::s
   }
   const auto samples = j.find("samples_ms");
   if (samples == j.end() || !samples->is_array() || samples->empty()) {
-    return makeError("'samples_ms' must be a non-empty array of times in milliseconds", file, lineNumber);
+    return makeError("'samples_ms' must be a non-empty array of times in milliseconds", file,
+                     lineNumber);
   }
   for (const auto& s : *samples) {
     if (!s.is_number() || s.get<double>() <= 0) {
@@ -64,7 +69,8 @@ Expected<std::vector<MeasurementFile>> loadMeasurements(const std::string& dir) 
   if (!fs::is_directory(dir, ec)) return out;
   std::vector<fs::path> paths;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".jsonl") paths.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".jsonl")
+      paths.push_back(entry.path());
   }
   std::sort(paths.begin(), paths.end());
   for (const fs::path& p : paths) {

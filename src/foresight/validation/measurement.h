@@ -17,11 +17,11 @@ namespace foresight {
 struct Measurement {
   std::string experiment;
   std::string variant;
-  std::string device;    ///< GPU name as the driver reports it
-  std::string driver;    ///< driver version
-  double smClockMhz = 0;  ///< SM clock read during the run (0 = unknown)
-  std::string date;      ///< ISO 8601, UTC
-  std::string check;     ///< "passed", "failed" or "none"
+  std::string device;             ///< GPU name as the driver reports it
+  std::string driver;             ///< driver version
+  double smClockMhz = 0;          ///< SM clock read during the run (0 = unknown)
+  std::string date;               ///< ISO 8601, UTC
+  std::string check;              ///< "passed", "failed" or "none"
   std::vector<double> samplesMs;  ///< one per timed repetition, milliseconds
   double medianSeconds = 0;       ///< median of samplesMs, in seconds
   int line = 0;                   ///< line in the file
@@ -37,8 +37,8 @@ struct MeasurementFile {
 /// Parses one JSON line. Required: experiment, variant, gpu, date, samples_ms (non-empty,
 /// positive); optional: driver, sm_clock_mhz, check. Unknown keys are allowed (the runner may
 /// add provenance) but a wrong type is an Error.
-[[nodiscard]] Expected<Measurement> parseMeasurementLine(const std::string& line, const std::string& file,
-                                                         int lineNumber);
+[[nodiscard]] Expected<Measurement> parseMeasurementLine(const std::string& line,
+                                                         const std::string& file, int lineNumber);
 
 /// Reads every `*.jsonl` file of `dir` (not recursive), sorted by name; blank lines are skipped.
 /// A missing directory gives an empty list, not an Error.

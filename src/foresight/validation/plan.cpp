@@ -25,7 +25,8 @@ std::string writePlan(const std::vector<ResolvedExperiment>& experiments) {
     out += fmt::format("flush {}\n", e.flush ? 1 : 0);
     for (const auto& [k, v] : e.defines) out += fmt::format("define {} {}\n", k, v);
     for (const ResolvedBuffer& b : e.buffers) {
-      out += fmt::format("buffer {} {} {} {} {}", b.name, elemTypeName(b.type), b.count, roleName(b.role), b.initKind);
+      out += fmt::format("buffer {} {} {} {} {}", b.name, elemTypeName(b.type), b.count,
+                         roleName(b.role), b.initKind);
       if (b.initKind == "constant") out += fmt::format(" {}", b.initValue);
       for (long long p : b.initParams) out += fmt::format(" {}", p);
       out += "\n";
@@ -39,13 +40,14 @@ std::string writePlan(const std::vector<ResolvedExperiment>& experiments) {
     }
     for (const ResolvedLaunch& l : e.launches) {
       const Launch& x = l.launch;
-      out += fmt::format("launch {} {} {} {} {} {} {} {} {}", l.kernel, x.grid.x, x.grid.y, x.grid.z, x.block.x,
-                         x.block.y, x.block.z, x.dynamicSharedBytes, l.repeat);
+      out += fmt::format("launch {} {} {} {} {} {} {} {} {}", l.kernel, x.grid.x, x.grid.y,
+                         x.grid.z, x.block.x, x.block.y, x.block.z, x.dynamicSharedBytes, l.repeat);
       for (const std::string& a : l.args) out += " " + a;
       out += "\n";
     }
     if (e.check) {
-      out += fmt::format("check {} {} {} inputs", e.check->reference, e.check->output, e.check->tolerance);
+      out += fmt::format("check {} {} {} inputs", e.check->reference, e.check->output,
+                         e.check->tolerance);
       for (const std::string& i : e.check->inputs) out += " " + i;
       out += " params";
       for (long long p : e.check->params) out += fmt::format(" {}", p);

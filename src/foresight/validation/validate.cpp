@@ -19,7 +19,8 @@ namespace foresight {
 
 std::vector<ModelChoice> applicableModels() {
   std::vector<ModelChoice> out;
-  for (MwpCwpVariant v : {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict}) {
+  for (MwpCwpVariant v :
+       {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict}) {
     ModelOptions o;
     o.model = ModelKind::MwpCwp;
     o.variant = v;
@@ -28,8 +29,11 @@ std::vector<ModelChoice> applicableModels() {
   return out;
 }
 
-Expected<double> predictExperiment(const ResolvedExperiment& e, const ModelChoice& model, const Gpu& gpu) {
-  double seconds = 0;
+std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
+                                                const std::vector<ModelChoice>& models,
+                                                const Gpu& gpu) {
+  std::vector<double> seconds(models.size(), 0.0);
+  std::vector<std::optional<Error>> errors(models.size());
   for (const ResolvedLaunch& l : e.launches) {
     // Frontends that compile (CUDA) need the target GPU, the launch, the kernel and the -D macros
     // of this variant; frontends that read everything from the file ignore them.
@@ -37,21 +41,36 @@ Expected<double> predictExperiment(const ResolvedExperiment& e, const ModelChoic
     options.gpu = &gpu;
     options.launch = l.launch;
     options.kernel = l.kernel;
-    for (const auto& [name, value] : e.defines) options.macros.emplace_back(name, std::to_string(value));
+    for (const auto& [name, value] : e.defines)
+      options.macros.emplace_back(name, std::to_string(value));
     for (const ResolvedHint& h : e.trips) options.trips.push_back({h.file, h.line, h.value});
     for (const ResolvedHint& h : e.branches) options.branches.push_back({h.file, h.line, h.value});
     Expected<LoadedInput> input = loadInput(e.source, options);
-    if (!input) return std::move(input).takeError();
-    Expected<const KernelInput*> kernel = selectKernel(*input, l.kernel);
-    if (!kernel) return std::move(kernel).takeError();
-    Expected<Prediction> p = predict(**kernel, l.launch, gpu, model.options);
-    if (!p) return std::move(p).takeError();
-    seconds += p->seconds * static_cast<double>(l.repeat);
+    Expected<const KernelInput*> kernel =
+        input ? selectKernel(*input, l.kernel) : Expected<const KernelInput*>(input.error());
+    for (size_t m = 0; m < models.size(); ++m) {
+      if (errors[m]) continue;
+      if (!kernel) {
+        errors[m] = kernel.error();
+        continue;
+      }
+      Expected<Prediction> p = predict(**kernel, l.launch, gpu, models[m].options);
+      if (!p) {
+        errors[m] = p.error();
+        continue;
+      }
+      seconds[m] += p->seconds * static_cast<double>(l.repeat);
+    }
   }
-  return seconds;
+  std::vector<Expected<double>> out;
+  for (size_t m = 0; m < models.size(); ++m) {
+    out.push_back(errors[m] ? Expected<double>(*errors[m]) : Expected<double>(seconds[m]));
+  }
+  return out;
 }
 
-std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows, const std::vector<std::string>& models) {
+std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
+                                    const std::vector<std::string>& models) {
   std::vector<ModelSummary> out;
   for (const std::string& model : models) {
     ModelSummary s;
@@ -59,7 +78,9 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows, cons
     std::vector<double> errors;
     std::vector<const ValidationRow*> scored;
     // (gpu, group) → (measured, predicted) pairs
-    std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>> groups;
+    std::map<std::pair<std::string, std::string>,
+             std::pair<std::vector<double>, std::vector<double>>>
+        groups;
     for (const ValidationRow& r : rows) {
       if (r.model != model) continue;
       if (!r.error) {
@@ -76,7 +97,9 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows, cons
     s.geomeanAbsError = geomeanAbs(errors);
     s.medianAbsError = medianAbs(errors);
     std::stable_sort(scored.begin(), scored.end(),
-                     [](const ValidationRow* a, const ValidationRow* b) { return std::fabs(*a->error) > std::fabs(*b->error); });
+                     [](const ValidationRow* a, const ValidationRow* b) {
+                       return std::fabs(*a->error) > std::fabs(*b->error);
+                     });
     for (size_t i = 0; i < scored.size() && i < 3; ++i) s.worst.push_back(*scored[i]);
     double rhoSum = 0;
     int rhoCount = 0;
@@ -96,12 +119,14 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows, cons
   return out;
 }
 
-Expected<ValidationReport> validate(const ValidateOptions& options, const PredictFn& predictFn, const GpuFn& gpuFn) {
+Expected<ValidationReport> validate(const ValidateOptions& options, const PredictFn& predictFn,
+                                    const GpuFn& gpuFn) {
   ValidationReport report;
   report.corpusDir = options.corpusDir;
-  report.measurementsDir = options.measurementsDir.empty()
-                               ? (std::filesystem::path(options.corpusDir) / "measurements").string()
-                               : options.measurementsDir;
+  report.measurementsDir =
+      options.measurementsDir.empty()
+          ? (std::filesystem::path(options.corpusDir) / "measurements").string()
+          : options.measurementsDir;
   std::vector<ModelChoice> models;
   const std::vector<ModelChoice> all = applicableModels();
   if (options.models.empty()) {
@@ -110,8 +135,10 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
     std::vector<std::string> names;
     for (const ModelChoice& m : all) names.push_back(m.name);
     for (const std::string& want : options.models) {
-      const auto it = std::find_if(all.begin(), all.end(), [&](const ModelChoice& m) { return m.name == want; });
-      if (it == all.end()) return makeError("unknown model '" + want + "'" + didYouMean(want, names));
+      const auto it = std::find_if(all.begin(), all.end(),
+                                   [&](const ModelChoice& m) { return m.name == want; });
+      if (it == all.end())
+        return makeError("unknown model '" + want + "'" + didYouMean(want, names));
       models.push_back(*it);
     }
   }
@@ -135,7 +162,8 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
       resolved.emplace(std::make_pair(m.name, v.name), std::move(*r));
     }
   }
-  const GpuFn resolveGpuFn = gpuFn ? gpuFn : GpuFn([](const std::string& n) { return resolveGpu(n); });
+  const GpuFn resolveGpuFn =
+      gpuFn ? gpuFn : GpuFn([](const std::string& n) { return resolveGpu(n); });
 
   for (const MeasurementFile& file : *files) {
     report.gpus.push_back(file.gpu);
@@ -144,6 +172,11 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
     std::map<std::pair<std::string, std::string>, const Measurement*> latest;
     std::vector<std::pair<std::string, std::string>> order;
     for (const Measurement& m : file.measurements) {
+      if (!options.experiments.empty() &&
+          std::find(options.experiments.begin(), options.experiments.end(), m.experiment) ==
+              options.experiments.end()) {
+        continue;
+      }
       const auto key = std::make_pair(m.experiment, m.variant);
       if (latest.count(key)) {
         ++report.superseded;
@@ -156,18 +189,23 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
       const Measurement& m = *latest[key];
       ++report.measurements;
       const auto it = resolved.find(key);
-      for (const ModelChoice& model : models) {
-        ValidationRow row{file.gpu, m.experiment, m.variant, "", model.name, m.medianSeconds, {}, {}, ""};
+      std::vector<Expected<double>> predictions;
+      if (it != resolved.end() && gpu) predictions = predictFn(it->second, models, *gpu);
+      for (size_t mi = 0; mi < models.size(); ++mi) {
+        ValidationRow row{file.gpu,        m.experiment, m.variant, "", models[mi].name,
+                          m.medianSeconds, {},           {},        ""};
         if (it == resolved.end()) {
-          const bool known = std::find(experimentNames.begin(), experimentNames.end(), m.experiment) != experimentNames.end();
-          row.reason = known ? "variant '" + m.variant + "' is not in the manifest"
-                             : "experiment not in the corpus" + didYouMean(m.experiment, experimentNames);
+          const bool known = std::find(experimentNames.begin(), experimentNames.end(),
+                                       m.experiment) != experimentNames.end();
+          row.reason =
+              known ? "variant '" + m.variant + "' is not in the manifest"
+                    : "experiment not in the corpus" + didYouMean(m.experiment, experimentNames);
         } else if (!gpu) {
           row.group = it->second.group;
           row.reason = "no GPU description: " + gpu.error().message;
         } else {
           row.group = it->second.group;
-          Expected<double> p = predictFn(it->second, model, *gpu);
+          const Expected<double>& p = predictions.at(mi);
           if (!p) {
             row.reason = p.error().message;
           } else if (!(*p > 0) || !std::isfinite(*p)) {

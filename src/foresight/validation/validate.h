@@ -29,22 +29,26 @@ struct ModelChoice {
 /// through predict()'s Error, which becomes the row's reason.
 [[nodiscard]] std::vector<ModelChoice> applicableModels();
 
-/// Predicted seconds of one experiment variant: the sum over its launch sequence of repeat ×
-/// predicted time. The default implementation is predictExperiment.
-using PredictFn = std::function<Expected<double>(const ResolvedExperiment&, const ModelChoice&, const Gpu&)>;
+/// Predicted seconds of one experiment variant under each of `models` (same order): the sum over
+/// its launch sequence of repeat × predicted time, or the Error that stopped it. The input is
+/// loaded once per launch and shared by all models. The default implementation is
+/// predictExperiment.
+using PredictFn = std::function<std::vector<Expected<double>>(
+    const ResolvedExperiment&, const std::vector<ModelChoice>&, const Gpu&)>;
 /// A GPU description for a measurement file's `<gpu>` stem (default: resolveGpu).
 using GpuFn = std::function<Expected<Gpu>(const std::string&)>;
 
-/// The real predictor: loadInput(source) → selectKernel(launch kernel) → predict(), per launch.
-[[nodiscard]] Expected<double> predictExperiment(const ResolvedExperiment& experiment, const ModelChoice& model,
-                                                 const Gpu& gpu);
+/// The real predictor: per launch, loadInput(source, {gpu, launch, kernel, -D macros, hints}) →
+/// selectKernel → predict() with every model.
+[[nodiscard]] std::vector<Expected<double>> predictExperiment(
+    const ResolvedExperiment& experiment, const std::vector<ModelChoice>& models, const Gpu& gpu);
 
 /// One (measurement, model) pair.
 struct ValidationRow {
-  std::string gpu;         ///< measurement file stem
+  std::string gpu;  ///< measurement file stem
   std::string experiment;
   std::string variant;
-  std::string group;       ///< empty when the experiment is not in the corpus
+  std::string group;  ///< empty when the experiment is not in the corpus
   std::string model;
   double measuredSeconds = 0;
   std::optional<double> predictedSeconds;
@@ -67,19 +71,19 @@ struct ModelSummary {
   int notPredicted = 0;
   std::optional<double> geomeanAbsError;
   std::optional<double> medianAbsError;
-  std::vector<ValidationRow> worst;        ///< up to 3, largest |error| first
-  std::vector<GroupCorrelation> groups;    ///< groups with at least two predicted variants
-  std::optional<double> meanRho;           ///< mean over groups with a defined rho
+  std::vector<ValidationRow> worst;      ///< up to 3, largest |error| first
+  std::vector<GroupCorrelation> groups;  ///< groups with at least two predicted variants
+  std::optional<double> meanRho;         ///< mean over groups with a defined rho
 };
 
 /// The whole report.
 struct ValidationReport {
   std::string corpusDir;
   std::string measurementsDir;
-  int experiments = 0;   ///< manifests in the corpus
-  int variants = 0;      ///< experiment variants in the corpus
-  int measurements = 0;  ///< measurement lines used (after keeping the latest per variant)
-  int superseded = 0;    ///< older lines of a re-measured variant, not scored
+  int experiments = 0;            ///< manifests in the corpus
+  int variants = 0;               ///< experiment variants in the corpus
+  int measurements = 0;           ///< measurement lines used (after keeping the latest per variant)
+  int superseded = 0;             ///< older lines of a re-measured variant, not scored
   std::vector<std::string> gpus;  ///< measurement file stems
   std::vector<std::string> models;
   std::vector<ValidationRow> rows;
@@ -89,9 +93,10 @@ struct ValidationReport {
 /// Options of validate().
 struct ValidateOptions {
   std::string corpusDir = "validation";
-  std::string measurementsDir;      ///< default: <corpusDir>/measurements
-  std::vector<std::string> models;  ///< names from applicableModels(); empty = all
-  std::string gpu;                  ///< predict every file with this GPU instead of its stem
+  std::string measurementsDir;           ///< default: <corpusDir>/measurements
+  std::vector<std::string> models;       ///< names from applicableModels(); empty = all
+  std::string gpu;                       ///< predict every file with this GPU instead of its stem
+  std::vector<std::string> experiments;  ///< score only these experiments; empty = all
 };
 
 /// Scores rows (already predicted) per model: geomean and median |error|, worst three, and

@@ -24,12 +24,7 @@ std::function<int()> setupGpus(CLI::App& sub) {
       gpus.push_back(std::move(*gpu));
     }
     const GpuListView view(std::move(gpus));
-    if (*json) {
-      std::cout << view.toJson().dump(2) << "\n";
-    } else {
-      view.printText(std::cout);
-    }
-    return kExitOk;
+    return printView(view, *json);
   };
 }
 

@@ -27,12 +27,7 @@ int runIr(const CommonOptions& o) {
   Expected<LoadedInput> input = cuda::loadCudaInput(o.input, *inputOptions, &program);
   if (!input) return reportError(input.error());
   const cuda::CudaProgramView view(program);
-  if (o.json) {
-    std::cout << view.toJson().dump(2) << "\n";
-  } else {
-    view.printText(std::cout);
-  }
-  return kExitOk;
+  return printView(view, o.json);
 }
 
 }  // namespace

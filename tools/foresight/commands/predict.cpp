@@ -44,12 +44,7 @@ int runPredict(const CommonOptions& o) {
   for (const std::string& note : input->notes) prediction->warnings.push_back(note);
   const PredictionView view({o.input, input->frontend, (*kernel)->ir.name, &*gpu, *launch},
                             std::move(*prediction));
-  if (o.json) {
-    std::cout << view.toJson().dump(2) << "\n";
-  } else {
-    view.printText(std::cout);
-  }
-  return kExitOk;
+  return printView(view, o.json);
 }
 
 }  // namespace

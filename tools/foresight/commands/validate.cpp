@@ -23,7 +23,6 @@ namespace {
 struct ValidateCliOptions {
   ValidateOptions library;
   std::string emitPlan;
-  std::vector<std::string> experiments;
   bool json = false;
 };
 
@@ -32,8 +31,9 @@ int emitPlan(const ValidateCliOptions& o) {
   if (!corpus) return reportError(corpus.error());
   std::vector<ResolvedExperiment> resolved;
   for (const Manifest& m : *corpus) {
-    if (!o.experiments.empty() &&
-        std::find(o.experiments.begin(), o.experiments.end(), m.name) == o.experiments.end()) {
+    if (!o.library.experiments.empty() &&
+        std::find(o.library.experiments.begin(), o.library.experiments.end(), m.name) ==
+            o.library.experiments.end()) {
       continue;
     }
     for (const VariantSpec& v : m.variants) {
@@ -46,7 +46,8 @@ int emitPlan(const ValidateCliOptions& o) {
   std::ofstream out(o.emitPlan);
   if (!out) return reportError(makeError("cannot write plan '" + o.emitPlan + "'"));
   out << writePlan(resolved);
-  std::cerr << "foresight: wrote " << resolved.size() << " experiment variants to " << o.emitPlan << "\n";
+  std::cerr << "foresight: wrote " << resolved.size() << " experiment variants to " << o.emitPlan
+            << "\n";
   return kExitOk;
 }
 
@@ -55,25 +56,25 @@ int runValidate(const ValidateCliOptions& o) {
   Expected<ValidationReport> report = validate(o.library);
   if (!report) return reportError(report.error());
   const ValidationView view(std::move(*report));
-  if (o.json) {
-    std::cout << view.toJson().dump(2) << "\n";
-  } else {
-    view.printText(std::cout);
-  }
-  return kExitOk;
+  return printView(view, o.json);
 }
 
 }  // namespace
 
 std::function<int()> setupValidate(CLI::App& sub) {
   auto o = std::make_shared<ValidateCliOptions>();
-  sub.add_option("--corpus", o->library.corpusDir, "Experiment corpus directory")->capture_default_str();
+  sub.add_option("--corpus", o->library.corpusDir, "Experiment corpus directory")
+      ->capture_default_str();
   sub.add_option("--measurements", o->library.measurementsDir,
                  "Directory of <gpu>.jsonl measurement files (default: CORPUS/measurements)");
-  sub.add_option("--model", o->library.models, "Score only this model (repeatable), e.g. mwp-cwp/grophecy");
-  sub.add_option("--gpu", o->library.gpu, "Predict every measurement file with this GPU instead of its name");
-  sub.add_option("--emit-plan", o->emitPlan, "Write the runner's plan for the corpus to FILE and stop");
-  sub.add_option("--experiment", o->experiments, "With --emit-plan: only these experiments (repeatable)");
+  sub.add_option("--model", o->library.models,
+                 "Score only this model (repeatable), e.g. mwp-cwp/grophecy");
+  sub.add_option("--gpu", o->library.gpu,
+                 "Predict every measurement file with this GPU instead of its name");
+  sub.add_option("--emit-plan", o->emitPlan,
+                 "Write the runner's plan for the corpus to FILE and stop");
+  sub.add_option("--experiment", o->library.experiments,
+                 "Only these experiments (repeatable; also filters --emit-plan)");
   sub.add_flag("--json", o->json, "Print one JSON object on stdout");
   return [o] { return runValidate(*o); };
 }

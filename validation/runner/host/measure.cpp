@@ -16,7 +16,8 @@ double median(std::vector<double> s) {
   return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-long long rotationCopies(long long workingSet, long long l2Bytes, long long freeBytes, int factor, long long maxCopies) {
+long long rotationCopies(long long workingSet, long long l2Bytes, long long freeBytes, int factor,
+                         long long maxCopies) {
   if (workingSet <= 0) return 1;
   const long long target = static_cast<long long>(factor) * l2Bytes;
   long long copies = (target + workingSet - 1) / workingSet;  // ceil(target / workingSet)
@@ -47,10 +48,14 @@ bool parseSmiLine(const std::string& line, double& clockMhz, std::string& driver
 std::string jsonString(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
-    if (c == '"') out += "\\\"";
-    else if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
+    if (c == '"')
+      out += "\\\"";
+    else if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
     else if (c < 0x20) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\u%04x", c);

@@ -15,11 +15,12 @@ double median(std::vector<double> samples);
 /// Copies of the working set to rotate through so that consecutive samples never find their
 /// data in L2: enough copies to cover `factor` x L2 (at least 1), capped by `maxCopies` and by
 /// what fits in half the free device memory. 1 when the working set alone already covers it.
-long long rotationCopies(long long workingSetBytes, long long l2Bytes, long long freeBytes, int factor = 2,
-                         long long maxCopies = 64);
+long long rotationCopies(long long workingSetBytes, long long l2Bytes, long long freeBytes,
+                         int factor = 2, long long maxCopies = 64);
 
-/// "1980, 580.65.06" (nvidia-smi --query-gpu=clocks.sm,driver_version --format=csv,noheader,nounits)
-/// → clock 1980 and driver "580.65.06"; false when the line does not have that shape.
+/// "1980, 580.65.06" (nvidia-smi --query-gpu=clocks.sm,driver_version
+/// --format=csv,noheader,nounits) → clock 1980 and driver "580.65.06"; false when the line does not
+/// have that shape.
 bool parseSmiLine(const std::string& line, double& clockMhz, std::string& driver);
 
 /// One measurement record.

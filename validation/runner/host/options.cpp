@@ -7,10 +7,13 @@
 namespace runner {
 
 std::string usage() {
-  return "usage: runner --plan FILE --gpu NAME [--out FILE] [--experiment NAME]... [--samples N>=10]\n"
+  return "usage: runner --plan FILE --gpu NAME [--out FILE] [--experiment NAME]... [--samples "
+         "N>=10]\n"
          "              [--warmup N] [--device N] [--nvcc PATH] [--dry-run]\n"
-         "Runs the experiments of a plan (foresight validate --emit-plan FILE) on a CUDA GPU and appends\n"
-         "one JSON line per experiment variant to --out (default validation/measurements/<gpu>.jsonl).\n";
+         "Runs the experiments of a plan (foresight validate --emit-plan FILE) on a CUDA GPU and "
+         "appends\n"
+         "one JSON line per experiment variant to --out (default "
+         "validation/measurements/<gpu>.jsonl).\n";
 }
 
 bool parseOptions(int argc, const char* const* argv, Options& o, std::string& error) {
@@ -39,22 +42,31 @@ bool parseOptions(int argc, const char* const* argv, Options& o, std::string& er
       return false;
     }
     const char* v = argv[++i];
-    if (a == "--plan") o.plan = v;
-    else if (a == "--gpu") o.gpuKey = v;
-    else if (a == "--out") o.out = v;
-    else if (a == "--nvcc") o.nvcc = v;
-    else if (a == "--experiment") o.experiments.push_back(v);
-    else if (a == "--device") { if (!intArg(a, v, o.device)) return false; }
-    else if (a == "--samples") { if (!intArg(a, v, o.samples)) return false; }
-    else if (a == "--warmup") { if (!intArg(a, v, o.warmup)) return false; }
-    else {
+    if (a == "--plan")
+      o.plan = v;
+    else if (a == "--gpu")
+      o.gpuKey = v;
+    else if (a == "--out")
+      o.out = v;
+    else if (a == "--nvcc")
+      o.nvcc = v;
+    else if (a == "--experiment")
+      o.experiments.push_back(v);
+    else if (a == "--device") {
+      if (!intArg(a, v, o.device)) return false;
+    } else if (a == "--samples") {
+      if (!intArg(a, v, o.samples)) return false;
+    } else if (a == "--warmup") {
+      if (!intArg(a, v, o.warmup)) return false;
+    } else {
       error = "unknown option '" + a + "'";
       return false;
     }
   }
   if (o.help) return true;
   if (o.plan.empty()) return error = "--plan is required", false;
-  if (o.gpuKey.empty()) return error = "--gpu is required (the preset the measurements belong to, e.g. h100)", false;
+  if (o.gpuKey.empty())
+    return error = "--gpu is required (the preset the measurements belong to, e.g. h100)", false;
   if (o.samples < 10) return error = "--samples must be at least 10", false;
   if (o.out.empty()) o.out = "validation/measurements/" + o.gpuKey + ".jsonl";
   return true;

@@ -16,9 +16,12 @@ uint64_t SplitMix64::next() {
   return z ^ (z >> 31);
 }
 
-double SplitMix64::uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+double SplitMix64::uniform() {
+  return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0);
+}
 
-uint64_t seedFor(const std::string& experiment, const std::string& variant, const std::string& buffer) {
+uint64_t seedFor(const std::string& experiment, const std::string& variant,
+                 const std::string& buffer) {
   uint64_t h = 1469598103934665603ULL;
   for (const std::string* s : {&experiment, &variant, &buffer}) {
     for (unsigned char c : *s) h = (h ^ c) * 1099511628211ULL;
@@ -47,14 +50,17 @@ void store(const std::string& type, unsigned char* p, double f, long long i, boo
 
 }  // namespace
 
-bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& bytes, std::string& error) {
+bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& bytes,
+                std::string& error) {
   const int width = typeBytes(b.type);
   const bool isFloat = b.type == "f32" || b.type == "f64";
   bytes.assign(static_cast<size_t>(b.count) * width, 0);
   SplitMix64 rng{seed};
   const auto& p = b.params;
   auto need = [&](size_t n) {
-    if (p.size() != n) error = "pattern '" + b.init + "' of buffer '" + b.name + "' takes " + std::to_string(n) + " parameters";
+    if (p.size() != n)
+      error = "pattern '" + b.init + "' of buffer '" + b.name + "' takes " + std::to_string(n) +
+              " parameters";
     return p.size() == n;
   };
   if (b.init == "poison") {
@@ -66,7 +72,8 @@ bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& 
     if (!need(2)) return false;
     const long long k = p[0], m = p[1];
     if (k <= 0 || m <= 0 || (b.init == "csr_cols" && k > m)) {
-      error = "pattern '" + b.init + "' of buffer '" + b.name + "' needs positive parameters (and K <= NCOLS)";
+      error = "pattern '" + b.init + "' of buffer '" + b.name +
+              "' needs positive parameters (and K <= NCOLS)";
       return false;
     }
     for (long long i = 0; i < b.count; ++i) {
@@ -75,7 +82,8 @@ bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& 
         // Row r = i / K holds K distinct columns, spread over the matrix: start at a pseudo-random
         // column, step by NCOLS / K.
         const long long row = i / k, j = i % k;
-        const long long start = static_cast<long long>((static_cast<unsigned long long>(row) * 2654435761ULL) % m);
+        const long long start =
+            static_cast<long long>((static_cast<unsigned long long>(row) * 2654435761ULL) % m);
         v = (start + j * (m / k)) % m;
       } else {
         // 4 neighbours of node i = index / 4 on a W-wide torus of N nodes.

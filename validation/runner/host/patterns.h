@@ -19,10 +19,12 @@ struct SplitMix64 {
 };
 
 /// A seed from the experiment, variant and buffer names (FNV-1a).
-uint64_t seedFor(const std::string& experiment, const std::string& variant, const std::string& buffer);
+uint64_t seedFor(const std::string& experiment, const std::string& variant,
+                 const std::string& buffer);
 
 /// The bytes of a buffer filled with its pattern. Returns false with `error` set for an unknown
 /// pattern or wrong parameters.
-bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& bytes, std::string& error);
+bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& bytes,
+                std::string& error);
 
 }  // namespace runner

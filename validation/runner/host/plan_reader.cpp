@@ -67,7 +67,8 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
     if (w.empty() || w[0][0] == '#') continue;
     const std::string& key = w[0];
     if (!sawHeader) {
-      if (key != "foresight-plan" || w.size() != 2 || w[1] != "1") return fail("not a foresight-plan 1 file");
+      if (key != "foresight-plan" || w.size() != 2 || w[1] != "1")
+        return fail("not a foresight-plan 1 file");
       sawHeader = true;
       continue;
     }
@@ -84,7 +85,8 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
     long long iv = 0;
     if (key == "source" && w.size() == 2) {
       e.source = w[1];
-    } else if ((key == "rotate" || key == "reinit" || key == "flush") && w.size() == 2 && (w[1] == "0" || w[1] == "1")) {
+    } else if ((key == "rotate" || key == "reinit" || key == "flush") && w.size() == 2 &&
+               (w[1] == "0" || w[1] == "1")) {
       (key == "rotate" ? e.rotate : key == "reinit" ? e.reinit : e.flush) = w[1] == "1";
     } else if (key == "define" && w.size() == 3 && toInt(w[2], iv)) {
       e.defines.emplace_back(w[1], iv);
@@ -96,7 +98,8 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
       b.init = w[5];
       if (!typeBytes(b.type)) return fail("unknown type '" + b.type + "'");
       if (!toInt(w[3], b.count) || b.count <= 0) return fail("bad buffer count '" + w[3] + "'");
-      if (b.role != "input" && b.role != "output" && b.role != "inout") return fail("bad role '" + b.role + "'");
+      if (b.role != "input" && b.role != "output" && b.role != "inout")
+        return fail("bad role '" + b.role + "'");
       for (size_t i = 6; i < w.size(); ++i) {
         if (b.init == "constant") {
           if (!toDouble(w[i], b.value)) return fail("bad constant '" + w[i] + "'");
@@ -113,14 +116,17 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
       s.type = w[2];
       if (!typeBytes(s.type)) return fail("unknown type '" + s.type + "'");
       const bool isFloat = s.type == "f32" || s.type == "f64";
-      if (isFloat ? !toDouble(w[3], s.floatValue) : !toInt(w[3], s.intValue)) return fail("bad scalar value '" + w[3] + "'");
+      if (isFloat ? !toDouble(w[3], s.floatValue) : !toInt(w[3], s.intValue))
+        return fail("bad scalar value '" + w[3] + "'");
       e.scalars.push_back(s);
     } else if (key == "launch" && w.size() >= 10) {
       PlanLaunch l;
       l.kernel = w[1];
-      long long* fields[] = {&l.grid[0], &l.grid[1], &l.grid[2], &l.block[0], &l.block[1], &l.block[2], &l.sharedBytes, &l.repeat};
+      long long* fields[] = {&l.grid[0],  &l.grid[1],  &l.grid[2],     &l.block[0],
+                             &l.block[1], &l.block[2], &l.sharedBytes, &l.repeat};
       for (int i = 0; i < 8; ++i) {
-        if (!toInt(w[2 + i], *fields[i]) || *fields[i] < 0) return fail("bad launch number '" + w[2 + i] + "'");
+        if (!toInt(w[2 + i], *fields[i]) || *fields[i] < 0)
+          return fail("bad launch number '" + w[2 + i] + "'");
       }
       for (size_t i = 10; i < w.size(); ++i) l.args.push_back(w[i]);
       e.launches.push_back(l);
@@ -141,13 +147,16 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
       e.hasCheck = true;
       e.check = c;
     } else if (key == "end" && w.size() == 1) {
-      if (e.source.empty() || e.launches.empty()) return fail("experiment without source or launch");
+      if (e.source.empty() || e.launches.empty())
+        return fail("experiment without source or launch");
       for (const PlanLaunch& l : e.launches) {
         for (const std::string& a : l.args) {
-          if (!e.buffer(a) && !e.scalar(a)) return fail("launch argument '" + a + "' is neither a buffer nor a scalar");
+          if (!e.buffer(a) && !e.scalar(a))
+            return fail("launch argument '" + a + "' is neither a buffer nor a scalar");
         }
       }
-      if (e.hasCheck && !e.buffer(e.check.output)) return fail("check output '" + e.check.output + "' is not a buffer");
+      if (e.hasCheck && !e.buffer(e.check.output))
+        return fail("check output '" + e.check.output + "' is not a buffer");
       out.push_back(e);
       open = false;
     } else {

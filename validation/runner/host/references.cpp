@@ -50,8 +50,8 @@ double relativeL2(const std::vector<double>& out, const std::vector<double>& ref
 
 }  // namespace
 
-bool runCheck(const PlanExperiment& e, const HostBuffers& inputs, const std::vector<unsigned char>& output,
-              double& relError, std::string& error) {
+bool runCheck(const PlanExperiment& e, const HostBuffers& inputs,
+              const std::vector<unsigned char>& output, double& relError, std::string& error) {
   const PlanCheck& c = e.check;
   const PlanBuffer* outBuf = e.buffer(c.output);
   if (!outBuf) return error = "check output '" + c.output + "' is not a buffer", false;
@@ -66,8 +66,8 @@ bool runCheck(const PlanExperiment& e, const HostBuffers& inputs, const std::vec
   }
   auto needs = [&](size_t nIn, size_t nParams) {
     if (in.size() != nIn || c.params.size() != nParams) {
-      error = "reference '" + c.reference + "' takes " + std::to_string(nIn) + " inputs and " + std::to_string(nParams) +
-              " params";
+      error = "reference '" + c.reference + "' takes " + std::to_string(nIn) + " inputs and " +
+              std::to_string(nParams) + " params";
       return false;
     }
     return true;
@@ -124,7 +124,8 @@ bool runCheck(const PlanExperiment& e, const HostBuffers& inputs, const std::vec
     if (!fits(in[0], rows + 1) || !fits(outBuf, rows)) return false;
     for (long long r = 0; r < rows; ++r) {
       double s = 0;
-      const long long begin = static_cast<long long>(get(0, r)), end = static_cast<long long>(get(0, r + 1));
+      const long long begin = static_cast<long long>(get(0, r)),
+                      end = static_cast<long long>(get(0, r + 1));
       for (long long j = begin; j < end; ++j) {
         const long long col = static_cast<long long>(get(1, j));
         if (j >= in[1]->count || j >= in[2]->count || col < 0 || col >= in[3]->count) {

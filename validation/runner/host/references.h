@@ -17,7 +17,7 @@ using HostBuffers = std::map<std::string, std::vector<unsigned char>>;
 /// Runs the check of `e` on `inputs` (their initial contents) and `output` (the kernel's result).
 /// Sets `relError` (NaN or any non-finite output makes it infinite). Returns false with `error`
 /// for an unknown reference, wrong parameters or missing buffers.
-bool runCheck(const PlanExperiment& e, const HostBuffers& inputs, const std::vector<unsigned char>& output,
-              double& relError, std::string& error);
+bool runCheck(const PlanExperiment& e, const HostBuffers& inputs,
+              const std::vector<unsigned char>& output, double& relError, std::string& error);
 
 }  // namespace runner

@@ -2,6 +2,7 @@
 /// \file
 /// The fixture-serving Toolchain of the tests: compile, assemble and disassemble look files up
 /// by source stem and architecture instead of running tools.
+#include "foresight/support/text_file.h"
 #include "foresight/frontend/cuda/fixture_toolchain.h"
 
 #include <filesystem>
@@ -14,13 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Expected<std::string> slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError("cannot read '" + path.string() + "'", path.string(), 0);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+Expected<std::string> slurp(const fs::path& path) { return readTextFile(path.string()); }
 
 class FixtureToolchain final : public Toolchain {
  public:

@@ -2,6 +2,7 @@
 /// \file
 /// The real Toolchain: locates nvcc, ptxas and nvdisasm once, and runs them in a private
 /// temporary folder with posix_spawn (no shell), capturing their output.
+#include "foresight/support/text_file.h"
 #include "foresight/frontend/cuda/system_toolchain.h"
 
 #include <fcntl.h>
@@ -31,13 +32,7 @@ std::string envOr(const char* name, const std::string& fallback) {
   return v && *v ? std::string(v) : fallback;
 }
 
-Expected<std::string> slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError("cannot read '" + path.string() + "'", path.string(), 0);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+Expected<std::string> slurp(const fs::path& path) { return readTextFile(path.string()); }
 
 bool isExecutable(const fs::path& p) {
   std::error_code ec;

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "foresight/support/edit_distance.h"
+#include "foresight/support/text_file.h"
+#include "foresight/support/toml_reader.h"
 
 namespace foresight::skeleton {
 
@@ -107,14 +109,9 @@ class HintReader {
 
 Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string& sourceName,
                                        const PeripheralCosts& defaults) {
-  toml::table root;
-  try {
-    root = toml::parse(text, sourceName);
-  } catch (const toml::parse_error& e) {
-    return makeError(std::string(e.description()), sourceName,
-                     static_cast<int>(e.source().begin.line),
-                     static_cast<int>(e.source().begin.column));
-  }
+  Expected<toml::table> parsed = parseToml(text, sourceName);
+  if (!parsed) return std::move(parsed).takeError();
+  const toml::table& root = *parsed;
   HintReader r(sourceName);
   LayoutHints h;
   h.costs = defaults;
@@ -220,11 +217,9 @@ Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string&
 }
 
 Expected<LayoutHints> loadLayoutHints(const std::string& path, const PeripheralCosts& defaults) {
-  std::ifstream in(path);
-  if (!in) return makeError("cannot read hints file '" + path + "'");
-  std::stringstream s;
-  s << in.rdbuf();
-  return parseLayoutHints(s.str(), path, defaults);
+  Expected<std::string> text = readTextFile(path, "hints file");
+  if (!text) return std::move(text).takeError();
+  return parseLayoutHints(*text, path, defaults);
 }
 
 }  // namespace foresight::skeleton

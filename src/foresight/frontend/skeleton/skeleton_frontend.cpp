@@ -8,23 +8,16 @@
 #include <sstream>
 
 #include "foresight/frontend/skeleton/lowering.h"
+#include "foresight/support/text_file.h"
 
 namespace foresight::skeleton {
 
 namespace {
 
-Expected<std::string> readText(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return makeError("cannot read input file '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 /// A sample file: whitespace- or comma-separated integers, row-major (grophecy.md §2.3).
 Expected<void> loadSample(Array& a, const std::string& baseDir, const std::string& skeletonPath) {
   const std::filesystem::path p = std::filesystem::path(baseDir) / a.sampleFile;
-  Expected<std::string> text = readText(p.string());
+  Expected<std::string> text = readTextFile(p.string(), "sample file");
   if (!text) {
     return makeError("array '" + a.name + "': cannot read sample file '" + p.string() + "'",
                      skeletonPath, a.loc.line, a.loc.column);
@@ -68,7 +61,7 @@ Expected<Skeleton> loadSkeletonFromString(const std::string& text, const std::st
 }
 
 Expected<Skeleton> loadSkeletonFile(const std::string& path, const ParseOptions& options) {
-  Expected<std::string> text = readText(path);
+  Expected<std::string> text = readTextFile(path, "input file");
   if (!text) return std::move(text).takeError();
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "foresight/support/text_file.h"
 #include "foresight/support/toml_reader.h"
 
 namespace foresight {
@@ -24,14 +25,9 @@ Dim3 toDim3(const std::vector<long long>& v) {
 }  // namespace
 
 Expected<LoadedInput> loadSummaryFromString(std::string_view text, const std::string& sourceName) {
-  toml::table root;
-  try {
-    root = toml::parse(text, sourceName);
-  } catch (const toml::parse_error& e) {
-    return makeError(std::string(e.description()), sourceName,
-                     static_cast<int>(e.source().begin.line),
-                     static_cast<int>(e.source().begin.column));
-  }
+  Expected<toml::table> parsed = parseToml(text, sourceName);
+  if (!parsed) return std::move(parsed).takeError();
+  const toml::table& root = *parsed;
   Error error;
   TableReader top(root, "", sourceName, &error);
   KernelInput kernel;
@@ -101,11 +97,9 @@ Expected<LoadedInput> loadSummaryFromString(std::string_view text, const std::st
 }
 
 Expected<LoadedInput> loadSummaryFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return makeError("cannot read input file '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return loadSummaryFromString(buffer.str(), path);
+  Expected<std::string> text = readTextFile(path, "input file");
+  if (!text) return std::move(text).takeError();
+  return loadSummaryFromString(*text, path);
 }
 
 }  // namespace foresight
