@@ -50,13 +50,33 @@ thread_overhead = 12
   EXPECT_DOUBLE_EQ(h->costs.perCachingInst, 2);  // untouched: Table 3
 }
 
+TEST(LayoutHints, TraversalOrderInDomainAndLayout) {
+  Expected<LayoutHints> d = parseLayoutHints(R"(
+[domain]
+order = [["r", "c"], ["c", "r"]]
+)",
+                                             "h.toml");
+  ASSERT_TRUE(d.ok()) << d.error().format();
+  EXPECT_EQ(d->domain.orders, (std::vector<std::vector<std::string>>{{"r", "c"}, {"c", "r"}}));
+  Expected<LayoutHints> l = parseLayoutHints(R"(
+[layout]
+block = [32]
+order = ["c", "r"]
+)",
+                                             "h.toml");
+  ASSERT_TRUE(l.ok()) << l.error().format();
+  EXPECT_EQ(l->domain.orders, (std::vector<std::vector<std::string>>{{"c", "r"}}));
+  EXPECT_FALSE(parseLayoutHints("[domain]\norder = []\n", "h.toml").ok());
+  EXPECT_FALSE(parseLayoutHints("[layout]\nblock = [32]\norder = [1]\n", "h.toml").ok());
+}
+
 TEST(LayoutHints, UnknownKeysAreErrorsWithSuggestions) {
   Expected<LayoutHints> h =
       parseLayoutHints("[layout]\nblock = [16, 16]\nfolds = [2, 2]\n", "h.toml");
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.error().format(),
-            "h.toml:3:9: error: unknown key 'folds' in [layout] (known: block, fold, stage, cache, "
-            "unroll); did you mean 'fold'?");
+            "h.toml:3:9: error: unknown key 'folds' in [layout] (known: block, fold, stage, order, "
+            "cache, unroll); did you mean 'fold'?");
   h = parseLayoutHints("[layout]\nblock = [16, 0]\n", "h.toml");
   ASSERT_FALSE(h.ok());
   EXPECT_NE(h.error().message.find("positive integers"), std::string::npos);

@@ -177,5 +177,127 @@ TEST(LayoutSearch, InfeasibleSharedMemoryIsReported) {
   EXPECT_NE(r.error().message.find("no layout fits on GPU 'fx5600'"), std::string::npos);
 }
 
+/// A 2-deep perfect stream nest over a 2-D array that every thread reads whole (so A is
+/// cacheable with ShrDegree = size(B)); in skeleton order r is outer and c inner.
+constexpr const char* kNest = R"(float A[64][64]; float Out[N]
+parallel_for(N) : i {
+  stream r = 0:64 {
+    stream c = 0:64 {
+      ld A[r][c]
+      comp 2
+    }
+  }
+  st Out[i]
+}
+)";
+
+Skeleton nest(const char* text = kNest) {
+  Expected<Skeleton> sk = parseSkeleton(text, "nest.sk", {.macros = {{"N", 4096}}});
+  EXPECT_TRUE(sk.ok()) << (sk.ok() ? "" : sk.error().format());
+  return std::move(sk).value();
+}
+
+TEST(TraversalOrder, PerfectStreamNestsOnly) {
+  EXPECT_EQ(streamNests(nest()), (std::vector<std::vector<int>>{{0, 1}}));
+  EXPECT_EQ(traversalOrders(nest()), (std::vector<std::vector<int>>{{0, 1}, {1, 0}}));
+  // A statement between the two loops makes the nest imperfect: no order to choose.
+  const Skeleton imperfect = nest(R"(float A[64][64]; float Out[N]
+parallel_for(N) : i {
+  stream r = 0:64 {
+    comp 1
+    stream c = 0:64 { ld A[r][c] }
+  }
+  st Out[i]
+}
+)");
+  EXPECT_TRUE(streamNests(imperfect).empty());
+  EXPECT_EQ(traversalOrders(imperfect).size(), 1u);
+  EXPECT_TRUE(streamNests(matmul()).empty());
+  Layout l;
+  l.block = {32};
+  l.fold = {1};
+  l.stage = {0, 32};
+  l.order = {1, 0};
+  EXPECT_EQ(describeLayout(l, nest()), "B=32 F=1 S=c:32 O=c,r C={} L=unroll");
+  l.order = {};
+  EXPECT_EQ(describeLayout(l, nest()), "B=32 F=1 S=c:32 O=r,c C={} L=unroll");
+  EXPECT_EQ(describeLayout(l, imperfect), "B=32 F=1 S=c:32 C={} L=unroll");
+}
+
+TEST(TraversalOrder, OrderChangesCachingCoalescingAndTheRowOrderWins) {
+  const Skeleton sk = nest();
+  const Gpu g = gpu("fx5600");
+  SearchOptions one;
+  one.domain.orders = {{"r", "c"}};  // skeleton order only: the search as before O existed
+  Expected<SearchResult> fixed = searchLayouts(sk, g, one);
+  ASSERT_TRUE(fixed.ok()) << fixed.error().format();
+  Expected<SearchResult> all = searchLayouts(sk, g, {});
+  ASSERT_TRUE(all.ok()) << all.error().format();
+  // Two orders of the nest, and R = C = 64 makes the Eq. 3 suggestions of the two orders mirror
+  // images ({r: b/64, c: b} against {r: b, c: b/64}), so every S×C×L combination of one order has
+  // exactly one counterpart in the other: the space doubles.
+  EXPECT_EQ(all->enumerated, 2 * fixed->enumerated);
+
+  // Hand reasoning, B = 32, A cached, the inner loop staged by its Eq. 3 size 32 (= size(B)):
+  //  - O = r,c: ShMem(A, c) = A[r][c0:c0+32] (A18: r fixed to one iteration). Its first warp of
+  //    elements is 32 consecutive floats, aligned: on CC 1.0 that is 2 transactions, coalesced.
+  //  - O = c,r: r is now the inner loop, ShMem(A, r) = A[r0:r0+32][c], a column: lanes 256 B
+  //    apart, 32 transactions, uncoalesced, and 4 index instructions per caching instruction.
+  //  Same buffer size (32 floats) and the same number of caching instructions (1 per stage ×
+  //  2 stages × 64 executions), so only coalescing differs and r,c must be faster.
+  const auto pin = [&](const char* hints) {
+    Expected<LayoutHints> h = parseLayoutHints(hints, "hints.toml");
+    EXPECT_TRUE(h.ok()) << (h.ok() ? "" : h.error().format());
+    SearchOptions o;
+    o.domain = h->domain;
+    Expected<SearchResult> r = searchLayouts(sk, g, o);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().format());
+    return r->layouts.front();
+  };
+  const RankedLayout rc = pin(R"([layout]
+block = [32]
+stage = { c = 32 }
+order = ["r", "c"]
+cache = ["A"]
+)");
+  const RankedLayout cr = pin(R"([layout]
+block = [32]
+stage = { r = 32 }
+order = ["c", "r"]
+cache = ["A"]
+)");
+  ASSERT_EQ(rc.stats.buffers.size(), 1u);
+  ASSERT_EQ(cr.stats.buffers.size(), 1u);
+  EXPECT_EQ(rc.stats.buffers[0].shape, (std::vector<long long>{1, 32}));
+  EXPECT_EQ(cr.stats.buffers[0].shape, (std::vector<long long>{32, 1}));
+  EXPECT_TRUE(rc.stats.buffers[0].coalesced);
+  EXPECT_FALSE(cr.stats.buffers[0].coalesced);
+  EXPECT_DOUBLE_EQ(rc.stats.buffers[0].cachingInsts, 2 * 64);
+  EXPECT_DOUBLE_EQ(cr.stats.buffers[0].cachingInsts, 2 * 64);
+  EXPECT_DOUBLE_EQ(rc.stats.uncoalMemInsts, 0);
+  EXPECT_DOUBLE_EQ(cr.stats.uncoalMemInsts, 128);
+  EXPECT_DOUBLE_EQ(cr.stats.uncoalPerMw, 32);
+  EXPECT_LT(rc.seconds, cr.seconds);
+  // Over the whole space the best layout traverses rows (r outer, c inner) and caches A.
+  const RankedLayout& best = all->layouts.front();
+  EXPECT_EQ(best.layout.order, (std::vector<int>{0, 1}));
+  EXPECT_EQ(best.layout.cached, 1u);
+  EXPECT_EQ(best.stats.uncoalMemInsts, 0);
+}
+
+TEST(TraversalOrder, HintedOrdersAreChecked) {
+  const Skeleton sk = nest();
+  SearchOptions o;
+  o.domain.orders = {{"c", "cc"}};
+  Expected<SearchResult> r = searchLayouts(sk, gpu("fx5600"), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "hint orders stream loop 'cc', which the skeleton does not have; did you mean 'c'?");
+  o.domain.orders = {{"c"}};
+  r = searchLayouts(sk, gpu("fx5600"), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("must name every stream loop once"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace foresight::skeleton

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <span>
 #include <tuple>
@@ -37,6 +38,7 @@ struct LoopInfo {
   double trip = 0;
   bool stream = false;
   bool unrollable = false;  ///< static trip count, branch-free, innermost (A14, A15)
+  bool leaf = false;        ///< its body has no loop and no branch (unrollable if static)
   std::vector<int> ancestors;
 };
 
@@ -90,7 +92,25 @@ struct PreparedShape {
   };
   std::vector<Direct> direct;
   /// ShMem buffers by (array, stream index or -1, staging size).
-  mutable std::map<std::tuple<int, int, long long, std::uint64_t>, SharedBuffer> buffers;
+  /// Keyed also by the traversal order's view id (O changes Eq. 5 sections).
+  mutable std::map<std::tuple<int, int, long long, std::uint64_t, int>, SharedBuffer> buffers;
+  /// Eq. 3 suggestions for non-identity traversal orders, by view id (computed on demand).
+  mutable std::map<int, std::vector<std::vector<long long>>> orderSuggestions;
+};
+
+/// The loops and access ancestors as one traversal order O sees them (§4.1): inside a perfect
+/// stream nest the loops trade places, so which loop is innermost (unrolling, A15), the
+/// enclosing loops of a buffer (A18, Eq. 5) and the executions per task of each loop change.
+struct OrderView {
+  int id = 0;                               ///< 0 = skeleton order
+  std::vector<LoopInfo> loops;              ///< by position, like Impl::loops
+  std::vector<std::vector<int>> ancestors;  ///< per access, outermost first
+  const LoopInfo& loopOf(int var) const {
+    for (const LoopInfo& l : loops) {
+      if (l.var == var) return l;
+    }
+    return loops.front();
+  }
 };
 
 struct Characterizer::Impl {
@@ -142,7 +162,8 @@ struct Characterizer::Impl {
           l.lp = lp;
           l.trip = v.trip;
           l.stream = v.kind == VarKind::Stream;
-          l.unrollable = !v.dataBounds && !containsLoopOrBranch(s.body, true, true);
+          l.leaf = !containsLoopOrBranch(s.body, true, true);
+          l.unrollable = !v.dataBounds && l.leaf;
           l.ancestors = ancestors;
           loops.push_back(l);
           if (l.stream) streams.push_back(s.var);
@@ -379,7 +400,8 @@ struct Characterizer::Impl {
 
   /// The ShMem(D, k) buffer: Eq. 5 section, Eq. 4 stages, Eq. 12 instructions and the coalescing
   /// of its first warp of elements (§5.6).
-  SharedBuffer buffer(const PreparedShape& sh, int array, int streamIdx, long long stage) const {
+  SharedBuffer buffer(const PreparedShape& sh, const OrderView& view, int array, int streamIdx,
+                      long long stage) const {
     SharedBuffer b;
     b.array = array;
     std::vector<int> which;
@@ -394,7 +416,7 @@ struct Characterizer::Impl {
     } else {
       const int k = streams[streamIdx];
       b.stream = k;
-      const LoopInfo& loop = loopOf(k);
+      const LoopInfo& loop = view.loopOf(k);
       std::map<int, Range> over;
       for (int anc : loop.ancestors) over[anc] = oneIteration(anc);  // A18
       const Var& v = sk.vars[k];
@@ -450,6 +472,89 @@ struct Characterizer::Impl {
     return v.dataBounds ? Range{0, 1, 1} : Range{v.lo, v.lo + 1, 1};
   }
 
+  /// The view of a traversal order (`order` as in Layout::order; empty = skeleton order).
+  const OrderView& view(const std::vector<int>& order) const {
+    bool identity = true;
+    for (size_t j = 0; j < order.size(); ++j) identity &= order[j] == static_cast<int>(j);
+    if (identity || order.size() != streams.size()) return base;
+    if (auto it = viewIds.find(order); it != viewIds.end()) return extraViews[it->second];
+    // sub[v]: the loop that now runs at the place where the skeleton has loop v.
+    std::vector<int> sub(sk.vars.size());
+    for (size_t v = 0; v < sub.size(); ++v) sub[v] = static_cast<int>(v);
+    for (size_t j = 0; j < order.size(); ++j) sub[streams[j]] = streams[order[j]];
+    OrderView ov;
+    ov.id = static_cast<int>(extraViews.size()) + 1;
+    for (const LoopInfo& l : loops) {
+      LoopInfo n = l;
+      n.var = sub[l.var];
+      const Var& w = sk.vars[n.var];
+      n.trip = w.trip;
+      n.unrollable = l.leaf && !w.dataBounds;
+      for (int& a : n.ancestors) {
+        if (sub[a] != a && sk.vars[a].trip > 0)
+          n.lp *= sk.vars[sub[a]].trip / sk.vars[a].trip;  // enclosing trips are permuted
+        a = sub[a];
+      }
+      ov.loops.push_back(std::move(n));
+    }
+    for (const AccessInfo& a : accesses) {
+      std::vector<int> anc = a.ancestors;
+      for (int& v : anc) v = sub[v];
+      ov.ancestors.push_back(std::move(anc));
+    }
+    viewIds.emplace(order, static_cast<int>(extraViews.size()));
+    extraViews.push_back(std::move(ov));
+    return extraViews.back();
+  }
+
+  /// Eqs. 2–3 for every stream loop under one traversal order, from the cacheable arrays it
+  /// references.
+  std::vector<std::vector<long long>> suggest(const PreparedShape& sh,
+                                              const OrderView& view) const {
+    std::vector<std::vector<long long>> out(streams.size());
+    for (size_t s = 0; s < streams.size(); ++s) {
+      const int k = streams[s];
+      const LoopInfo& loop = view.loopOf(k);
+      std::vector<int> inside;
+      for (size_t i = 0; i < accesses.size(); ++i) {
+        const auto& anc = accesses[i].ancestors;
+        if (std::find(anc.begin(), anc.end(), k) != anc.end())
+          inside.push_back(static_cast<int>(i));
+      }
+      std::map<int, Range> over;
+      for (int anc : loop.ancestors) over[anc] = oneIteration(anc);  // A18
+      over[k] = oneIteration(k);
+      const std::vector<Range> one = tile(sh.parallelOne, over);
+      const Var& v = sk.vars[k];
+      over[k] = v.dataBounds
+                    ? Range{0, std::max<long long>(1, static_cast<long long>(std::ceil(v.trip))), 1}
+                    : Range{v.lo, v.hi, v.step};
+      const std::vector<Range> full = tile(sh.parallelOne, over);
+      const long long maxStage =
+          std::max<long long>(1, static_cast<long long>(std::ceil(loop.trip)));
+      for (size_t a = 0; a < sk.arrays.size(); ++a) {
+        if (!((sh.inStream[s] >> a) & 1) || !((sh.cacheable >> a) & 1)) continue;
+        const long long h1 = footprint(static_cast<int>(a), one, inside);
+        const long long hk = footprint(static_cast<int>(a), full, inside);
+        if (h1 == 0 || hk == 0) continue;
+        const double stageShr =
+            static_cast<double>(h1) * loop.trip / static_cast<double>(hk);  // Eq. 2
+        const double stageSize =
+            static_cast<double>(sh.threads) * stageShr / static_cast<double>(h1);  // Eq. 3
+        const long long size = std::clamp<long long>(std::llround(stageSize), 1, maxStage);
+        auto& list = out[s];
+        if (std::find(list.begin(), list.end(), size) == list.end()) list.push_back(size);
+      }
+      std::sort(out[s].begin(), out[s].end());
+    }
+    return out;
+  }
+
+  /// The skeleton order's view (id 0) and the others met so far.
+  OrderView base;
+  mutable std::map<std::vector<int>, int> viewIds;
+  mutable std::deque<OrderView> extraViews;
+
   /// Sample-driven coalescing per (block shape, small-block fold, access).
   mutable std::map<std::vector<long long>, std::pair<bool, double>> sampleCache;
   /// Indices (into `accesses`) for the current buffer computation.
@@ -499,6 +604,8 @@ Expected<Characterizer> Characterizer::create(const Skeleton& sk, const Gpu& gpu
   std::vector<std::string> loaded;
   impl->walk(impl->sk.body, 1, 1, ancestors, loaded);
   impl->foldUnrollable = !containsLoopOrBranch(impl->sk.body, true, true);
+  impl->base.loops = impl->loops;
+  for (const AccessInfo& a : impl->accesses) impl->base.ancestors.push_back(a.ancestors);
   impl->streamIndexOfVar.assign(impl->sk.vars.size(), -1);
   for (size_t i = 0; i < impl->streams.size(); ++i)
     impl->streamIndexOfVar[impl->streams[i]] = static_cast<int>(i);
@@ -548,45 +655,15 @@ std::shared_ptr<const PreparedShape> Characterizer::prepare(const std::vector<in
         static_cast<double>(hf) * static_cast<double>(sh->threads) / static_cast<double>(hb);
     if (sh->shr[a] > 1 + 1e-9) sh->cacheable |= std::uint64_t{1} << a;
   }
-  // Eqs. 2–3 per stream loop, from the cacheable arrays it references.
-  sh->suggestions.resize(m.streams.size());
+  // Eqs. 2–3 per stream loop (skeleton order), from the cacheable arrays it references.
   sh->inStream.assign(m.streams.size(), 0);
   for (size_t s = 0; s < m.streams.size(); ++s) {
-    const int k = m.streams[s];
-    const LoopInfo& loop = m.loopOf(k);
-    std::vector<int> inside;
-    for (size_t i = 0; i < m.accesses.size(); ++i) {
-      const auto& anc = m.accesses[i].ancestors;
-      if (std::find(anc.begin(), anc.end(), k) != anc.end()) {
-        inside.push_back(static_cast<int>(i));
-        sh->inStream[s] |= std::uint64_t{1} << m.accesses[i].ref->array;
-      }
+    for (const AccessInfo& a : m.accesses) {
+      if (std::find(a.ancestors.begin(), a.ancestors.end(), m.streams[s]) != a.ancestors.end())
+        sh->inStream[s] |= std::uint64_t{1} << a.ref->array;
     }
-    std::map<int, Range> over;
-    for (int anc : loop.ancestors) over[anc] = m.oneIteration(anc);  // A18
-    over[k] = m.oneIteration(k);
-    const std::vector<Range> one = m.tile(sh->parallelOne, over);
-    const Var& v = m.sk.vars[k];
-    over[k] = v.dataBounds
-                  ? Range{0, std::max<long long>(1, static_cast<long long>(std::ceil(v.trip))), 1}
-                  : Range{v.lo, v.hi, v.step};
-    const std::vector<Range> full = m.tile(sh->parallelOne, over);
-    const long long maxStage = std::max<long long>(1, static_cast<long long>(std::ceil(loop.trip)));
-    for (size_t a = 0; a < m.sk.arrays.size(); ++a) {
-      if (!((sh->inStream[s] >> a) & 1) || !((sh->cacheable >> a) & 1)) continue;
-      const long long h1 = m.footprint(static_cast<int>(a), one, inside);
-      const long long hk = m.footprint(static_cast<int>(a), full, inside);
-      if (h1 == 0 || hk == 0) continue;
-      const double stageShr =
-          static_cast<double>(h1) * loop.trip / static_cast<double>(hk);  // Eq. 2
-      const double stageSize =
-          static_cast<double>(sh->threads) * stageShr / static_cast<double>(h1);  // Eq. 3
-      const long long size = std::clamp<long long>(std::llround(stageSize), 1, maxStage);
-      auto& list = sh->suggestions[s];
-      if (std::find(list.begin(), list.end(), size) == list.end()) list.push_back(size);
-    }
-    std::sort(sh->suggestions[s].begin(), sh->suggestions[s].end());
   }
+  sh->suggestions = m.suggest(*sh, m.base);
   // Direct accesses: Eq. 13 and the coalescing of the warp tile W (§5.6).
   sh->direct.resize(m.accesses.size());
   for (size_t i = 0; i < m.accesses.size(); ++i) {
@@ -639,6 +716,15 @@ const std::vector<std::vector<long long>>& Characterizer::stageSuggestions(
     const PreparedShape& shape) const {
   return shape.suggestions;
 }
+const std::vector<std::vector<long long>>& Characterizer::stageSuggestions(
+    const PreparedShape& shape, const std::vector<int>& order) const {
+  const OrderView& v = impl_->view(order);
+  if (v.id == 0) return shape.suggestions;
+  auto it = shape.orderSuggestions.find(v.id);
+  if (it == shape.orderSuggestions.end())
+    it = shape.orderSuggestions.emplace(v.id, impl_->suggest(shape, v)).first;
+  return it->second;
+}
 const std::vector<std::uint64_t>& Characterizer::arraysInStream(const PreparedShape& shape) const {
   return shape.inStream;
 }
@@ -659,6 +745,7 @@ std::vector<long long> Characterizer::laneAddresses(const PreparedShape& shape, 
 LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& layout,
                                         std::vector<GlobalAccess>* globals) const {
   const Impl& m = *impl_;
+  const OrderView& view = m.view(layout.order);
   const PeripheralCosts& c = m.opt.costs;
   LayoutStats st;
   const double F = static_cast<double>(sh.foldDegree);
@@ -679,7 +766,7 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
   // Eq. 17. A19: no unrolled-body discount; comp values are taken literally.
   st.funcInsts = F * m.funcPerTask;
   st.branchInsts = c.perBranch * m.branchPerTask * F;
-  for (const LoopInfo& l : m.loops) {
+  for (const LoopInfo& l : view.loops) {
     const double execs = F * l.lp;
     const long long s = l.stream ? staged(l.var) : 0;
     const bool unroll = layout.unroll && l.unrollable;
@@ -709,7 +796,8 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
     if ((layout.cached >> arr) & 1) {
       st.sharedAccessInsts += dynamic;  // A11: a shared ld/st is a computation instruction
       int home = -1;
-      for (auto it = a.ancestors.rbegin(); it != a.ancestors.rend(); ++it) {
+      const std::vector<int>& ancestors = view.ancestors[i];
+      for (auto it = ancestors.rbegin(); it != ancestors.rend(); ++it) {
         if (staged(*it) > 0) {
           home = m.streamIndexOfVar[*it];
           break;
@@ -756,7 +844,7 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
     if (staged(m.streams[s]) > 0) stagedMask |= std::uint64_t{1} << s;
   }
   const auto addBuffer = [&](int array, int streamIdx, long long stage) {
-    const auto key = std::make_tuple(array, streamIdx, stage, stagedMask);
+    const auto key = std::make_tuple(array, streamIdx, stage, stagedMask, view.id);
     auto it = sh.buffers.find(key);
     if (it == sh.buffers.end()) {
       // Which accesses feed this buffer.
@@ -766,7 +854,8 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
         const AccessInfo& a = m.accesses[i];
         if (a.ref->array != array) continue;
         int home = -1;
-        for (auto r = a.ancestors.rbegin(); r != a.ancestors.rend(); ++r) {
+        const std::vector<int>& ancestors = view.ancestors[i];
+        for (auto r = ancestors.rbegin(); r != ancestors.rend(); ++r) {
           if (staged(*r) > 0) {
             home = m.streamIndexOfVar[*r];
             break;
@@ -775,7 +864,7 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
         if (home < 0) m.zeroAccesses_.push_back(static_cast<int>(i));
         if (home == streamIdx) m.stagedAccesses_.push_back(static_cast<int>(i));
       }
-      SharedBuffer b = m.buffer(sh, array, streamIdx, stage);
+      SharedBuffer b = m.buffer(sh, view, array, streamIdx, stage);
       it = sh.buffers.emplace(key, std::move(b)).first;
     }
     const SharedBuffer& b = it->second;
@@ -819,7 +908,7 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
       if ((stagedArrays[s] >> a) & 1)
         addBuffer(static_cast<int>(a), static_cast<int>(s), layout.stage[s]);
     }
-    const LoopInfo& l = m.loopOf(m.streams[s]);
+    const LoopInfo& l = view.loopOf(m.streams[s]);
     st.synchInsts +=
         2 * std::ceil(l.trip / static_cast<double>(layout.stage[s])) * F * l.lp;  // A13
   }

@@ -4,7 +4,7 @@
 /// §5, Eqs. 1–17 and Table 3) on one GPU. Work is split by the enumeration's dependency order:
 /// the constructor analyses the skeleton once; `prepare` does everything that depends on B and F
 /// only (tiles, sharing degrees Eq. 1, staging suggestions Eqs. 2–3, direct accesses Eq. 13 and
-/// their coalescing); `characterize` adds S, C and L (Eqs. 4–12, 14–17). Coalescing uses the
+/// their coalescing); `characterize` adds S, O, C and L (Eqs. 4–12, 14–17). Coalescing uses the
 /// memory module's rule for the GPU generation (CC 1.0/1.1, CC 1.2/1.3, 32-byte sectors).
 ///
 /// Example (grophecy.md §10.3, MatMul 800×400×800, B = 16×16, A and B cached, s_k = 16, FX5600):
@@ -73,6 +73,10 @@ class Characterizer {
   /// arrays it references; empty when nothing in the loop can be cached.
   [[nodiscard]] const std::vector<std::vector<long long>>& stageSuggestions(
       const PreparedShape& shape) const;
+  /// The same under a traversal order O (Layout::order; empty = skeleton order): the enclosing
+  /// stream loops of a loop in a permuted nest change, and with them Eq. 2's one-iteration tile.
+  [[nodiscard]] const std::vector<std::vector<long long>>& stageSuggestions(
+      const PreparedShape& shape, const std::vector<int>& order) const;
   /// Bit set of arrays referenced inside each stream loop (in Skeleton order).
   [[nodiscard]] const std::vector<std::uint64_t>& arraysInStream(const PreparedShape& shape) const;
 

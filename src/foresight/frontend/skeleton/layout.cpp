@@ -14,7 +14,49 @@ long long ceilDiv(long long a, long long b) {
   return (a + b - 1) / b;
 }
 
+void collectNests(const Skeleton& sk, const std::vector<Stmt>& body, int& counter,
+                  std::vector<std::vector<int>>& out) {
+  for (const Stmt& s : body) {
+    if (s.kind == StmtKind::Branch) {
+      collectNests(sk, s.body, counter, out);
+      continue;
+    }
+    if (s.kind != StmtKind::Loop) continue;
+    const Var& v = sk.vars[s.var];
+    if (v.kind != VarKind::Stream) {
+      collectNests(sk, s.body, counter, out);
+      continue;
+    }
+    // A chain: this stream loop and, while the body is exactly one static stream loop, the next.
+    std::vector<int> chain = {counter++};
+    const Stmt* cur = &s;
+    bool staticBounds = !v.dataBounds;
+    while (cur->body.size() == 1 && cur->body[0].kind == StmtKind::Loop &&
+           sk.vars[cur->body[0].var].kind == VarKind::Stream) {
+      cur = &cur->body[0];
+      staticBounds &= !sk.vars[cur->var].dataBounds;
+      chain.push_back(counter++);
+    }
+    if (chain.size() >= 2 && staticBounds) out.push_back(chain);
+    collectNests(sk, cur->body, counter, out);
+  }
+}
+
 }  // namespace
+
+std::vector<std::vector<int>> streamNests(const Skeleton& sk) {
+  std::vector<std::vector<int>> out;
+  int counter = 0;
+  collectNests(sk, sk.body, counter, out);
+  return out;
+}
+
+std::vector<int> effectiveOrder(const Layout& layout, size_t streams) {
+  if (layout.order.size() == streams) return layout.order;
+  std::vector<int> id(streams);
+  for (size_t s = 0; s < streams; ++s) id[s] = static_cast<int>(s);
+  return id;
+}
 
 long long Layout::threads() const {
   long long n = 1;
@@ -78,6 +120,14 @@ std::string describeLayout(const Layout& layout, const Skeleton& sk) {
     ++s;
   }
   if (!any) out += "-";
+  if (!streamNests(sk).empty()) {
+    std::vector<std::string> names;
+    for (const Var& v : sk.vars)
+      if (v.kind == VarKind::Stream) names.push_back(v.name);
+    const std::vector<int> order = effectiveOrder(layout, names.size());
+    out += " O=";
+    for (size_t j = 0; j < order.size(); ++j) out += (j ? "," : "") + names[order[j]];
+  }
   out += " C={";
   bool first = true;
   for (size_t a = 0; a < sk.arrays.size(); ++a) {

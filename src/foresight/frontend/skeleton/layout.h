@@ -22,9 +22,11 @@ struct Layout {
   std::vector<int> block;        ///< B: threads per block along each parallel dimension
   std::vector<int> fold;         ///< F: tasks per thread along each dimension (cyclic, A4)
   std::vector<long long> stage;  ///< S: staging size per stream loop; 0 = not staged
-  std::vector<int> order;        ///< O: traversal order of the stream loops (identity today)
-  std::uint64_t cached = 0;      ///< C: bit i set = array i is cached in shared memory
-  bool unroll = true;            ///< L: maximal unrolling of eligible loops (groups of 16)
+  /// O: order[j] = index (into `stage`) of the j-th stream loop traversed. A permutation that
+  /// only reorders loops inside one perfect stream nest (`streamNests`); empty = skeleton order.
+  std::vector<int> order;
+  std::uint64_t cached = 0;  ///< C: bit i set = array i is cached in shared memory
+  bool unroll = true;        ///< L: maximal unrolling of eligible loops (groups of 16)
 
   [[nodiscard]] long long threads() const;
   [[nodiscard]] long long foldDegree() const;
@@ -87,7 +89,17 @@ struct LayoutStats {
 /// the product of the rest z; the grid is ⌈extent_d / (b_d·f_d)⌉ per dimension.
 [[nodiscard]] Launch launchOf(const Layout& layout, const Skeleton& sk);
 
-/// "B=16x16 F=1x1 S=k:16 C={A,B} L=unroll" (names from the skeleton).
+/// The perfect nests of stream loops (grophecy.md §4.1, O): maximal chains of stream loops with
+/// static bounds in which each loop's body is exactly the next stream loop. Each nest lists stream
+/// indices (skeleton order, as in Layout::stage), outermost first; only nests of two or more
+/// loops are returned, so an empty result means O has no choice.
+[[nodiscard]] std::vector<std::vector<int>> streamNests(const Skeleton& sk);
+
+/// The identity order when `layout.order` is empty, else `layout.order`.
+[[nodiscard]] std::vector<int> effectiveOrder(const Layout& layout, size_t streams);
+
+/// "B=16x16 F=1x1 S=k:16 C={A,B} L=unroll" (names from the skeleton); with a stream nest, the
+/// traversal order follows S: "S=c:16 O=c,r".
 [[nodiscard]] std::string describeLayout(const Layout& layout, const Skeleton& sk);
 
 }  // namespace foresight::skeleton

@@ -125,12 +125,20 @@ Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string&
       return makeError("'domain' must be a table", sourceName,
                        static_cast<int>(n->source().begin.line));
     r.checkKeys(*t, "[domain]",
-                {"block", "fold", "stage", "cache", "unroll", "stage_multipliers", "min_threads",
-                 "max_fold"});
+                {"block", "fold", "stage", "order", "cache", "unroll", "stage_multipliers",
+                 "min_threads", "max_fold"});
     LayoutDomain& d = h.domain;
     if (const toml::node* v = t->get("block")) d.blocks = r.shapeList(*v, "'domain.block'");
     if (const toml::node* v = t->get("fold")) d.folds = r.shapeList(*v, "'domain.fold'");
     if (const toml::node* v = t->get("stage")) d.stages = r.stages(*v, false);
+    if (const toml::node* v = t->get("order")) {
+      if (const toml::array* a = v->as_array(); a && !a->empty()) {
+        for (const toml::node& e : *a) d.orders.push_back(r.nameList(e, "'domain.order' entries"));
+      } else {
+        r.fail(*v,
+               "'domain.order' must be an array of orders, e.g. [[\"r\", \"c\"], [\"c\", \"r\"]]");
+      }
+    }
     if (const toml::node* v = t->get("cache")) {
       std::vector<std::vector<std::string>> sets;
       if (const toml::array* a = v->as_array()) {
@@ -165,7 +173,7 @@ Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string&
     if (!t)
       return makeError("'layout' must be a table", sourceName,
                        static_cast<int>(n->source().begin.line));
-    r.checkKeys(*t, "[layout]", {"block", "fold", "stage", "cache", "unroll"});
+    r.checkKeys(*t, "[layout]", {"block", "fold", "stage", "order", "cache", "unroll"});
     h.pinned = true;
     h.domain.stagesExhaustive = true;
     LayoutDomain& d = h.domain;
@@ -178,6 +186,7 @@ Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string&
     if (d.folds.empty() && !d.blocks.empty()) d.folds = {std::vector<int>(d.blocks[0].size(), 1)};
     d.stages = {};
     if (const toml::node* v = t->get("stage")) d.stages = r.stages(*v, true);
+    if (const toml::node* v = t->get("order")) d.orders = {r.nameList(*v, "'layout.order'")};
     d.cacheSets = std::vector<std::vector<std::string>>{{}};
     if (const toml::node* v = t->get("cache"))
       d.cacheSets = std::vector<std::vector<std::string>>{r.nameList(*v, "'layout.cache'")};

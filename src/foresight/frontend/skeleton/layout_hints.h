@@ -9,6 +9,7 @@
 ///   block = [16, 16]
 ///   stage = { k = 16 }
 ///   cache = ["A", "B"]
+///   # order = ["c", "r"]   # O: stream loops in traversal order (perfect nests only)
 #pragma once
 
 #include <string>

@@ -56,7 +56,47 @@ std::vector<int> foldCandidates(long long remaining, int maxFold) {
   return f;
 }
 
+/// Whether `order` is a permutation of the stream loops that keeps every loop inside its perfect
+/// nest (loops outside nests keep their place).
+bool orderRespectsNests(const std::vector<int>& order, const std::vector<std::vector<int>>& nests,
+                        size_t streams) {
+  if (order.empty()) return true;
+  if (order.size() != streams) return false;
+  std::vector<int> nestOf(streams, -1);
+  for (size_t n = 0; n < nests.size(); ++n)
+    for (int s : nests[n]) nestOf[s] = static_cast<int>(n);
+  std::vector<bool> seen(streams, false);
+  for (size_t j = 0; j < streams; ++j) {
+    const int o = order[j];
+    if (o < 0 || o >= static_cast<int>(streams) || seen[o]) return false;
+    seen[o] = true;
+    if (nestOf[j] < 0 ? o != static_cast<int>(j) : nestOf[o] != nestOf[j]) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::vector<std::vector<int>> traversalOrders(const Skeleton& sk) {
+  size_t streams = 0;
+  for (const Var& v : sk.vars) streams += v.kind == VarKind::Stream;
+  std::vector<int> id(streams);
+  for (size_t s = 0; s < streams; ++s) id[s] = static_cast<int>(s);
+  std::vector<std::vector<int>> out = {id};
+  for (const std::vector<int>& nest : streamNests(sk)) {
+    std::vector<std::vector<int>> next;
+    for (const std::vector<int>& base : out) {
+      std::vector<int> perm = nest;  // sorted: the skeleton order comes first
+      do {
+        std::vector<int> o = base;
+        for (size_t j = 0; j < nest.size(); ++j) o[nest[j]] = perm[j];
+        next.push_back(std::move(o));
+      } while (std::next_permutation(perm.begin(), perm.end()));
+    }
+    out = std::move(next);
+  }
+  return out;
+}
 
 namespace {
 
@@ -92,6 +132,8 @@ Expected<RankedLayout> evaluateLayout(const Characterizer& ch, const Layout& lay
     return makeError("the layout's block and fold need one entry per parallel dimension (" +
                      std::to_string(sk.parallelDims) + ")");
   }
+  if (!orderRespectsNests(layout.order, streamNests(sk), ch.streams().size()))
+    return makeError("the layout's traversal order moves a stream loop out of its perfect nest");
   auto shape = ch.prepare(layout.block, layout.fold);
   return evaluatePrepared(ch, *shape, layout, model);
 }
@@ -129,6 +171,28 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
       cacheSets.push_back(mask);
     }
   }
+  // O: hinted orders (names of every stream loop, in traversal order), or all of them.
+  const std::vector<std::vector<int>> nests = streamNests(sk);
+  std::vector<std::vector<int>> orders;
+  for (const auto& names : dom.orders) {
+    std::vector<int> order;
+    for (const std::string& name : names) {
+      auto it = std::find(streamNames.begin(), streamNames.end(), name);
+      if (it == streamNames.end())
+        return makeError("hint orders stream loop '" + name +
+                         "', which the skeleton does not have" + didYouMean(name, streamNames));
+      order.push_back(static_cast<int>(it - streamNames.begin()));
+    }
+    if (!orderRespectsNests(order, nests, streamNames.size())) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      return makeError("hinted order [" + list +
+                       "] must name every stream loop once, and only loops of one perfect "
+                       "stream nest may trade places");
+    }
+    orders.push_back(std::move(order));
+  }
+  if (orders.empty()) orders = traversalOrders(sk);
   for (const auto& shapeList : {dom.blocks, dom.folds}) {
     for (const auto& s : shapeList) {
       if (static_cast<int>(s.size()) != P) {
@@ -181,26 +245,6 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
     const std::vector<int>& block = *bp;
     auto shape = ch.prepare(block, fold);
     const std::uint64_t cacheable = ch.cacheable(*shape);
-    // S: per stream loop, hinted sizes or "not staged" plus the Eq. 3 suggestions.
-    std::vector<std::vector<long long>> stageDomain(nStreams);
-    for (size_t s = 0; s < nStreams; ++s) {
-      auto it = dom.stages.find(streamNames[s]);
-      if (it != dom.stages.end()) {
-        stageDomain[s] = it->second;
-        continue;
-      }
-      stageDomain[s].push_back(0);
-      if (dom.stagesExhaustive) continue;
-      for (long long base : ch.stageSuggestions(*shape)[s]) {
-        for (int mult : dom.stageMultipliers) {
-          const long long size = base * mult;
-          if (std::find(stageDomain[s].begin(), stageDomain[s].end(), size) ==
-              stageDomain[s].end()) {
-            stageDomain[s].push_back(size);
-          }
-        }
-      }
-    }
     // C: subsets of the cacheable arrays, or the hinted sets.
     std::vector<std::uint64_t> cacheDomain;
     if (dom.cacheSets) {
@@ -214,43 +258,67 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
     Layout layout;
     layout.block = block;
     layout.fold = fold;
-    layout.stage.assign(nStreams, 0);
-    for (size_t s = 0; s < nStreams; ++s) layout.order.push_back(static_cast<int>(s));
-    std::function<void(size_t)> stageRec = [&](size_t s) {
-      if (s < nStreams) {
-        for (long long size : stageDomain[s]) {
-          layout.stage[s] = size;
-          stageRec(s + 1);
+    for (const std::vector<int>& order : orders) {
+      layout.order = order;
+      // S: per stream loop, hinted sizes or "not staged" plus the Eq. 3 suggestions (which depend
+      // on O: a loop moved inward in a nest sees its former inner loops fixed to one iteration).
+      const std::vector<std::vector<long long>>& suggestions = ch.stageSuggestions(*shape, order);
+      std::vector<std::vector<long long>> stageDomain(nStreams);
+      for (size_t s = 0; s < nStreams; ++s) {
+        auto it = dom.stages.find(streamNames[s]);
+        if (it != dom.stages.end()) {
+          stageDomain[s] = it->second;
+          continue;
         }
-        return;
-      }
-      for (std::uint64_t cached : cacheDomain) {
-        // A staged loop needs cached data in it, else staging changes nothing but overhead.
-        bool useful = true;
-        for (size_t k = 0; k < nStreams && !dom.stagesExhaustive; ++k) {
-          if (layout.stage[k] > 0 && (ch.arraysInStream(*shape)[k] & cached) == 0) useful = false;
-        }
-        if (!useful) continue;
-        double firstLoopInsts = -1;
-        for (bool unroll : dom.unroll) {
-          layout.cached = cached;
-          layout.unroll = unroll;
-          Expected<RankedLayout> r = evaluatePrepared(ch, *shape, layout, options.model);
-          if (r && firstLoopInsts >= 0 && r->stats.loopInsts == firstLoopInsts)
-            continue;  // no loop to unroll
-          ++result.enumerated;
-          if (!r) {
-            ++result.infeasible;
-            if (!sawError) firstError = r.error();
-            sawError = true;
-            continue;
+        stageDomain[s].push_back(0);
+        if (dom.stagesExhaustive) continue;
+        for (long long base : suggestions[s]) {
+          for (int mult : dom.stageMultipliers) {
+            const long long size = base * mult;
+            if (std::find(stageDomain[s].begin(), stageDomain[s].end(), size) ==
+                stageDomain[s].end()) {
+              stageDomain[s].push_back(size);
+            }
           }
-          if (firstLoopInsts < 0) firstLoopInsts = r->stats.loopInsts;
-          result.layouts.push_back(std::move(*r));
         }
       }
-    };
-    stageRec(0);
+      layout.stage.assign(nStreams, 0);
+      std::function<void(size_t)> stageRec = [&](size_t s) {
+        if (s < nStreams) {
+          for (long long size : stageDomain[s]) {
+            layout.stage[s] = size;
+            stageRec(s + 1);
+          }
+          return;
+        }
+        for (std::uint64_t cached : cacheDomain) {
+          // A staged loop needs cached data in it, else staging changes nothing but overhead.
+          bool useful = true;
+          for (size_t k = 0; k < nStreams && !dom.stagesExhaustive; ++k) {
+            if (layout.stage[k] > 0 && (ch.arraysInStream(*shape)[k] & cached) == 0) useful = false;
+          }
+          if (!useful) continue;
+          double firstLoopInsts = -1;
+          for (bool unroll : dom.unroll) {
+            layout.cached = cached;
+            layout.unroll = unroll;
+            Expected<RankedLayout> r = evaluatePrepared(ch, *shape, layout, options.model);
+            if (r && firstLoopInsts >= 0 && r->stats.loopInsts == firstLoopInsts)
+              continue;  // no loop to unroll
+            ++result.enumerated;
+            if (!r) {
+              ++result.infeasible;
+              if (!sawError) firstError = r.error();
+              sawError = true;
+              continue;
+            }
+            if (firstLoopInsts < 0) firstLoopInsts = r->stats.loopInsts;
+            result.layouts.push_back(std::move(*r));
+          }
+        }
+      };
+      stageRec(0);
+    }
     ++result.shapes;
     progress.shapesDone = result.shapes;
     progress.layouts = result.enumerated;

@@ -28,6 +28,9 @@ struct LayoutDomain {
   std::vector<std::vector<int>> folds;   ///< explicit fold shapes
   std::map<std::string, std::vector<long long>> stages;  ///< per stream loop name; 0 = not staged
   std::optional<std::vector<std::vector<std::string>>> cacheSets;  ///< explicit cached-array sets
+  /// O: explicit traversal orders, each naming every stream loop in the order traversed (only
+  /// loops of one perfect stream nest may trade places); empty = every permutation of each nest.
+  std::vector<std::vector<std::string>> orders;
   std::vector<bool> unroll = {true};        ///< L: maximal unrolling (true) and/or none (false)
   std::vector<int> stageMultipliers = {1};  ///< each Eq. 3 suggestion × these (A22)
   int minThreads = 0;                       ///< smallest block considered; 0 = one warp
@@ -75,9 +78,14 @@ struct SearchResult {
 };
 
 /// Runs the search. Errors for a hint that names an unknown loop or array, a pinned shape of the
-/// wrong rank, or when no layout is feasible on this GPU.
+/// wrong rank, an order that moves a loop out of its perfect stream nest, or when no layout is
+/// feasible on this GPU.
 [[nodiscard]] Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
                                                    const SearchOptions& options);
+
+/// The traversal orders O of a skeleton (§4.2): the product of the permutations of each perfect
+/// stream nest (`streamNests`), the skeleton order first. One entry (the identity) without nests.
+[[nodiscard]] std::vector<std::vector<int>> traversalOrders(const Skeleton& sk);
 
 /// Evaluates one layout (no search): the characterized statistics and the model's verdict.
 [[nodiscard]] Expected<RankedLayout> evaluateLayout(const Characterizer& ch, const Layout& layout,
