@@ -589,15 +589,23 @@ Expected<Characterizer> Characterizer::create(const Skeleton& sk, const Gpu& gpu
                        sk.path, a.loc.line, a.loc.column);
     }
   }
-  // The generation's coalescing rule (§5.9; 32-byte sectors after CC 1.x, §10.4).
-  if (gpu.ccMajor == 1 && gpu.ccMinor < 2) {
-    impl->rule = Rule::Cc10;
-  } else if (gpu.ccMajor == 1) {
-    impl->rule = Rule::Cc12;
-  } else {
-    impl->rule = Rule::Sectors;
-    if (const MemoryLevel* dram = gpu.memoryForResource("dram"); dram && dram->sector) {
-      impl->sectors.sectorBytes = dram->sector->value;
+  // The coalescing rule is the GPU description's: the serialization of its dram level (§5.9:
+  // segment-cc1.0 / segment-cc1.2 on CC 1.x; whole lines or 32-byte sectors later, §10.4), as in
+  // summarize(). A GPU without a dram level (the generic target) counts 32-byte sectors.
+  impl->rule = Rule::Sectors;
+  if (const MemoryLevel* dram = gpu.memoryForResource("dram")) {
+    switch (dram->serialization) {
+      case Serialization::SegmentCc10: impl->rule = Rule::Cc10; break;
+      case Serialization::SegmentCc12: impl->rule = Rule::Cc12; break;
+      case Serialization::Line:
+        if (dram->line) impl->sectors.sectorBytes = dram->line->value;
+        break;
+      case Serialization::Sector:
+        if (dram->sector) impl->sectors.sectorBytes = dram->sector->value;
+        break;
+      case Serialization::Address:
+      case Serialization::Bank:
+        break;
     }
   }
   std::vector<int> ancestors;

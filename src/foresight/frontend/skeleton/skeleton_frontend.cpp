@@ -84,7 +84,6 @@ Expected<LoadedInput> loadSkeletonInput(const std::string& path, const InputOpti
   Gpu generic;  // without a target: warp of 32, 32-byte sectors
   generic.name = "generic";
   generic.warpSize.value = 32;
-  generic.ccMajor = 9;
   const Gpu& gpu = options.gpu ? *options.gpu : generic;
   Expected<Characterizer> ch = Characterizer::create(*sk, gpu, {.costs = peripheralCostsFor(gpu)});
   if (!ch) return std::move(ch).takeError();
