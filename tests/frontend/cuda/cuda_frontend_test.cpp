@@ -348,6 +348,34 @@ TEST(CudaFrontend, DemangleAndSourceParams) {
 namespace foresight::cuda {
 namespace {
 
+TEST(CudaFrontend, SourceParamsAcrossLinesAndAttributes) {
+  // __launch_bounds__ between `void` and the name, on its own line; extern "C"; a launch and a
+  // comment naming the kernel before its definition; attributes and defaults on parameters.
+  const char* src = R"(// scale(float* out) is documented here
+extern "C" __global__ void
+__launch_bounds__(256, 2)
+scale(float* __restrict__ out, const float* __restrict__ in /* input */,
+      [[maybe_unused]] int n, float s = 2.0f);
+void host(float* o, const float* i) { scale<<<1, 256>>>(o, i, 4, 1.0f); }
+extern "C" __global__ void __launch_bounds__(256, 2) scale(float* __restrict__ out,
+    const float* __restrict__ in, int n, float s) {}
+__global__ void nothing(void) {}
+)";
+  const std::vector<SourceParam> ps = sourceParams(src, "scale");
+  ASSERT_EQ(ps.size(), 4u);
+  EXPECT_EQ(ps[0].name, "out");
+  EXPECT_TRUE(ps[0].pointer);
+  EXPECT_EQ(ps[1].name, "in");
+  EXPECT_TRUE(ps[1].pointer);
+  EXPECT_EQ(ps[2].name, "n");
+  EXPECT_FALSE(ps[2].pointer);
+  EXPECT_EQ(ps[3].name, "s");
+  EXPECT_FALSE(ps[3].pointer);
+  EXPECT_TRUE(sourceParams(src, "nothing").empty());
+  EXPECT_TRUE(sourceParams(src, "host").empty());  // not __global__
+  EXPECT_TRUE(sourceParams("void f(int a);", "missing").empty());
+}
+
 TEST(CudaFrontend, LazyPerWarpStreams) {
   // vecadd with n = 100 and block 256: the stream of warp 3 (lanes 96..99 in range) has the 22
   // instructions, the last ones with only 4 active lanes; warp 5 of the last block exits early.
@@ -435,6 +463,135 @@ TEST(WarpInterpreter, DataDependentIfNeedsAProbability) {
   Expected<WarpTrace> all = runDataDependentIf({{"k.cu", 7, 1.0}});
   ASSERT_TRUE(all);
   EXPECT_EQ(all->dynamicInstructions, 8 + 1);
+}
+
+// nvcc -lineinfo output for warp shuffles and inline asm: `%r|%p` result pairs, `{ ... }`
+// blocks with their own `.reg` declarations (one shadowing the kernel's %p1), `.loc …
+// inlined_at` from a CUDA header and a module-level `.section` of DWARF strings.
+const char* kShuffles = R"(.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry k(
+	.param .u64 k_param_0
+)
+.maxntid 256, 1, 1
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<10>;
+	.reg .b64 	%rd<3>;
+
+	.loc	1 5 3
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	.loc	2 440 9, function_name $L__info_string0, inlined_at 1 6 3
+	mov.u32 	%r2, 16;
+	mov.u32 	%r3, -1;
+	mov.u32 	%r4, 31;
+	shfl.sync.down.b32 	%r5|%p1, %r1, %r2, %r4, %r3;
+	.loc	1 7 3
+	// begin inline asm
+	{
+	.reg .pred %p1;
+	.reg .b32 r<2>;
+	setp.ne.u32 %p1, %r1, 0;
+	selp.u32 r0, 1, 0, %p1;
+	mov.u32 %r6, r0;
+	}
+	// end inline asm
+	{
+	.reg .pred p;
+	setp.eq.u32 p, %r1, 0;
+	@p mov.u32 %r7, 1;
+	}
+	.loc	1 8 3
+	setp.lt.u32 	%p2, %r5, 20;
+	@%p2 bra 	$L__BB0_2;
+	st.global.u32 	[%rd2], %r6;
+$L__BB0_2:
+	.loc	1 9 3
+	ld.global.u32 	%r8, [%rd2];
+	shfl.sync.idx.b32 	%r9|%p3, %r1, %r8, %r4, %r3;
+	setp.eq.u32 	%p3, %r9, 0;
+	@%p3 bra 	$L__BB0_4;
+	st.global.u32 	[%rd2+4], %r9;
+$L__BB0_4:
+	.loc	1 10 1
+	ret;
+}
+	.file	1 "/src/k.cu"
+	.file	2 "/usr/local/cuda/include/sm_30_intrinsics.hpp"
+	.section	.debug_str
+	{
+$L__info_string0:
+.b8 95,90,78,0
+	}
+)";
+
+TEST(PtxParser, ScopedBlocksShufflePairsAndSections) {
+  Expected<PtxModule> m = parsePtx(kShuffles, "k.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  ASSERT_EQ(m->kernels.size(), 1u);
+  const PtxKernel& k = m->kernels[0];
+  // 3 before the shuffle, 3 movs, shfl (6), 3 + 2 in the asm blocks, setp/bra/st (12–14),
+  // ld/shfl/setp/bra/st (15–19), ret (20).
+  ASSERT_EQ(k.instructions.size(), 21u);
+  const auto name = [&](const PtxOperand& o) { return k.registers.at(static_cast<size_t>(o.reg)); };
+  // shfl.sync.down.b32 %r5|%p1, …: a pair of results, attributed to the call site line 6.
+  const PtxInstruction& shfl = k.instructions[6];
+  EXPECT_EQ(shfl.base, "shfl");
+  ASSERT_EQ(shfl.operands[0].kind, PtxOperand::Kind::Vector);
+  ASSERT_EQ(shfl.operands[0].elems.size(), 2u);
+  EXPECT_EQ(name(shfl.operands[0].elems[0]), "%r5");
+  EXPECT_EQ(name(shfl.operands[0].elems[1]), "%p1");
+  EXPECT_EQ(shfl.sourceFile, 1);
+  EXPECT_EQ(shfl.sourceLine, 6);
+  // First block (scope 1): its %p1 and r0 are its own registers.
+  EXPECT_EQ(name(k.instructions[7].operands[0]), "%p1$1");
+  EXPECT_EQ(k.instructions[8].operands[0].kind, PtxOperand::Kind::Register);
+  EXPECT_EQ(name(k.instructions[8].operands[0]), "r0$1");
+  EXPECT_EQ(k.instructions[8].operands[3].reg, k.instructions[7].operands[0].reg);
+  EXPECT_EQ(name(k.instructions[9].operands[1]), "r0$1");
+  // Second block (scope 2): the bare predicate p, also as a guard.
+  EXPECT_EQ(name(k.instructions[10].operands[0]), "p$2");
+  EXPECT_EQ(k.instructions[11].guard, k.instructions[10].operands[0].reg);
+  // After the blocks, %p3 is the kernel's again.
+  EXPECT_EQ(name(k.instructions[17].operands[0]), "%p3");
+  EXPECT_EQ(k.labels.at("$L__BB0_2"), 15);
+  EXPECT_EQ(m->files.size(), 2u);
+  EXPECT_TRUE(m->globals.empty());
+}
+
+Expected<WarpTrace> runShuffles(std::vector<BranchHint> branches) {
+  static Expected<PtxModule> m = parsePtx(kShuffles, "k.ptx");
+  static Expected<PtxCfg> cfg = buildCfg(m->kernels[0], "k.ptx");
+  InterpreterOptions o;
+  o.launch = launch({1, 1, 1}, {32, 1, 1});
+  o.pointerParams = {0};
+  o.branches = std::move(branches);
+  o.kernelName = "k";
+  const WarpInterpreter w(*m, m->kernels[0], *cfg, o, "k.ptx");
+  return w.run(0, 0);
+}
+
+TEST(WarpInterpreter, ShufflesMoveKnownValuesAndLeaveTheRestUnknown) {
+  // The idx shuffle's source lane comes from memory: its result is unknown, so the branch on
+  // it (line 9) needs a hint; before scoped registers and %r|%p pairs, %r9 read as a known 0.
+  Expected<WarpTrace> none = runShuffles({});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().line, 9);
+  EXPECT_NE(none.error().message.find("--branch k.cu:9=P"), std::string::npos) << none.error().message;
+  Expected<WarpTrace> t = runShuffles({{"k.cu", 9, 0.0}});
+  ASSERT_TRUE(t) << t.error().format();
+  // shfl.down by 16 of %tid.x with c = 31: lanes 0–15 get lane + 16 (16…31), lanes 16–31 keep
+  // their own tid (16…31). %r5 < 20 for lanes 0–3 and 16–19: 8 lanes branch over the store,
+  // 24 execute it.
+  EXPECT_EQ(t->instructions[14].activeLanes, 24);
+  // P = 0: no lane branches over the second store.
+  EXPECT_EQ(t->instructions[19].activeLanes, 32);
+  // 0–13 (14), the store (1), 15–18 (4), the store (1), ret (1).
+  EXPECT_EQ(t->dynamicInstructions, 14 + 1 + 4 + 1 + 1);
 }
 
 TEST(WarpInterpreter, BranchHintOnALoopAsksForATripCount) {

@@ -6,7 +6,10 @@
 /// equal the stored fixture. Tests that need nvcc or nvdisasm say so when they skip.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/compile_cache.h"
@@ -144,6 +147,42 @@ TEST(SystemToolchain, AnalysesAnExampleEndToEnd) {
   EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 3824);
   EXPECT_EQ(p->kernels[0].ir.resources.registers, 32);
   EXPECT_EQ(p->isa, tc->canDisassemble("sm_90") ? "sass (memory from ptx)" : "ptx");
+}
+
+TEST(SystemToolchain, LaunchBoundsAndWarpShufflesEndToEnd) {
+  auto tc = createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  // __launch_bounds__ on its own line between `void` and the name; nvcc -lineinfo wraps the
+  // shuffles in `%r|%p` pairs, `.loc … inlined_at` lines and a `.section .debug_str { … }`.
+  const fs::path dir = fs::temp_directory_path() / ("foresight_lb_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string cu = (dir / "warp_sum.cu").string();
+  {
+    std::ofstream f(cu);
+    f << "extern \"C\" __global__ void\n"
+         "__launch_bounds__(64)\n"
+         "warp_sum(const float* __restrict__ in, float* __restrict__ out, int n) {\n"
+         "  int i = blockIdx.x * 64 + threadIdx.x;\n"
+         "  float v = i < n ? in[i] : 0.0f;\n"
+         "  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);\n"
+         "  if ((threadIdx.x & 31) == 0) out[i / 32] = v;\n"
+         "}\n";
+  }
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = testing::launch({2, 1, 1}, {64, 1, 1}, {{"n", 128}});
+  Expected<CudaProgram> p = loadCuda(cu, o, *tc);
+  fs::remove_all(dir);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->kernels[0].paramNames, (std::vector<std::string>{"in", "out", "n"}));
+  // The unrolled loop: 5 shuffles (offsets 16, 8, 4, 2, 1) per warp, on either stream.
+  double shuffles = 0;
+  for (const BasicBlock& b : p->kernels[0].ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (i.opcode.rfind("shfl", 0) == 0 || i.opcode.rfind("SHFL", 0) == 0) shuffles += b.executionsPerWarp;
+    }
+  }
+  EXPECT_DOUBLE_EQ(shuffles, 5);
 }
 
 }  // namespace

@@ -50,18 +50,93 @@ std::string demangleBaseName(const std::string& m) {
   return last.empty() ? m : last;
 }
 
-std::vector<SourceParam> sourceParams(const std::string& src, const std::string& name) {
-  size_t pos = 0;
-  while ((pos = src.find(name, pos)) != std::string::npos) {
-    const bool boundary = (pos == 0 || !(std::isalnum(static_cast<unsigned char>(src[pos - 1])) || src[pos - 1] == '_'));
-    size_t q = pos + name.size();
-    while (q < src.size() && std::isspace(static_cast<unsigned char>(src[q]))) ++q;
-    const size_t lineStart = src.rfind('\n', pos);
-    const std::string before = src.substr(lineStart == std::string::npos ? 0 : lineStart, pos - (lineStart == std::string::npos ? 0 : lineStart));
-    if (!boundary || q >= src.size() || src[q] != '(' || before.find("__global__") == std::string::npos) {
-      pos += name.size();
-      continue;
+namespace {
+
+std::string trimCopy(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// `src` with comments replaced by spaces (string and character literals kept as they are).
+std::string stripComments(const std::string& src) {
+  std::string out = src;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '"' || out[i] == '\'') {
+      const char q = out[i];
+      for (++i; i < out.size() && out[i] != q && out[i] != '\n'; ++i) {
+        if (out[i] == '\\') ++i;
+      }
+    } else if (out.compare(i, 2, "//") == 0) {
+      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
+    } else if (out.compare(i, 2, "/*") == 0) {
+      const size_t end = out.find("*/", i + 2);
+      const size_t stop = end == std::string::npos ? out.size() : end + 2;
+      for (; i < stop; ++i) {
+        if (out[i] != '\n') out[i] = ' ';
+      }
+      --i;
     }
+  }
+  return out;
+}
+
+/// Removes `[[...]]` and `__attribute__((...))` from a parameter declaration.
+std::string stripAttributes(std::string decl) {
+  for (size_t a; (a = decl.find("[[")) != std::string::npos;) {
+    const size_t e = decl.find("]]", a);
+    decl.erase(a, e == std::string::npos ? std::string::npos : e + 2 - a);
+  }
+  for (size_t a; (a = decl.find("__attribute__")) != std::string::npos;) {
+    size_t i = a + 13;
+    while (i < decl.size() && std::isspace(static_cast<unsigned char>(decl[i]))) ++i;
+    int depth = 0;
+    for (; i < decl.size(); ++i) {
+      if (decl[i] == '(') ++depth;
+      if (decl[i] == ')' && --depth == 0) break;
+    }
+    decl.erase(a, i == decl.size() ? std::string::npos : i + 1 - a);
+  }
+  return decl;
+}
+
+}  // namespace
+
+std::vector<SourceParam> sourceParams(const std::string& source, const std::string& name) {
+  const std::string src = stripComments(source);
+  size_t pos = 0;
+  while (!name.empty() && (pos = src.find(name, pos)) != std::string::npos) {
+    const size_t at = pos;
+    pos += name.size();
+    if ((at > 0 && isIdentChar(src[at - 1])) || (pos < src.size() && isIdentChar(src[pos]))) continue;
+    size_t q = pos;
+    while (q < src.size() && std::isspace(static_cast<unsigned char>(src[q]))) ++q;
+    if (q >= src.size() || src[q] != '(') continue;
+    // The declaration head: back to the previous ';', '{', '}' or preprocessor line, across
+    // lines and balanced parentheses (`__launch_bounds__(256, 2)`, `__attribute__((...))`).
+    size_t h = at;
+    int paren = 0;
+    while (h > 0) {
+      const char c = src[h - 1];
+      if (c == ')') ++paren;
+      if (c == '(') {
+        if (paren == 0) break;
+        --paren;
+      }
+      if (paren == 0 && (c == ';' || c == '{' || c == '}' || c == '#' || c == '<' || c == '>' || c == '=')) break;
+      --h;
+    }
+    const std::string head = src.substr(h, at - h);
+    bool global = false;
+    for (size_t g = head.find("__global__"); g != std::string::npos; g = head.find("__global__", g + 1)) {
+      const bool left = g == 0 || !isIdentChar(head[g - 1]);
+      const bool right = g + 10 >= head.size() || !isIdentChar(head[g + 10]);
+      if (left && right) global = true;
+    }
+    if (!global) continue;
     std::vector<SourceParam> out;
     int depth = 0;
     std::string cur;
@@ -69,7 +144,7 @@ std::vector<SourceParam> sourceParams(const std::string& src, const std::string&
       const char c = src[i];
       if (c == '(' || c == '<' || c == '[') ++depth;
       if (c == ')' && depth == 0) {
-        if (!cur.empty()) out.push_back({cur, false});
+        if (!trimCopy(cur).empty()) out.push_back({cur, false});
         break;
       }
       if (c == ')' || c == '>' || c == ']') --depth;
@@ -80,16 +155,24 @@ std::vector<SourceParam> sourceParams(const std::string& src, const std::string&
       }
       cur += c;
     }
+    // `k(void)` declares no parameters.
+    if (out.size() == 1 && trimCopy(out[0].name) == "void") out.clear();
     for (SourceParam& p : out) {
-      std::string decl = p.name;
+      std::string decl = stripAttributes(p.name);
       if (const size_t eq = decl.find('='); eq != std::string::npos) decl = decl.substr(0, eq);
       if (const size_t br = decl.find('['); br != std::string::npos) decl = decl.substr(0, br);
       p.pointer = decl.find('*') != std::string::npos || decl.find('&') != std::string::npos;
       size_t e = decl.size();
-      while (e > 0 && !(std::isalnum(static_cast<unsigned char>(decl[e - 1])) || decl[e - 1] == '_')) --e;
+      while (e > 0 && !isIdentChar(decl[e - 1])) --e;
       size_t b = e;
-      while (b > 0 && (std::isalnum(static_cast<unsigned char>(decl[b - 1])) || decl[b - 1] == '_')) --b;
+      while (b > 0 && isIdentChar(decl[b - 1])) --b;
       p.name = decl.substr(b, e - b);
+      // An unnamed parameter ("const float* __restrict__", "int") has no usable name.
+      static const char* kNotNames[] = {"__restrict__", "__restrict", "restrict", "const", "volatile", "int", "unsigned",
+                                        "float", "double", "char", "short", "long", "bool", "size_t", "signed"};
+      for (const char* k : kNotNames) {
+        if (p.name == k) p.name.clear();
+      }
     }
     return out;
   }
@@ -466,7 +549,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   io.branches = o.branches;
   io.kernelName = out.name;
   for (size_t i = 0; i < kernel.params.size(); ++i) {
-    io.paramNames.push_back(haveNames ? src[i].name : "param_" + std::to_string(i));
+    io.paramNames.push_back(haveNames && !src[i].name.empty() ? src[i].name : "param_" + std::to_string(i));
   }
   out.paramNames = io.paramNames;
   for (const auto& [name, value] : o.launch.args) {

@@ -78,10 +78,54 @@ bool parseInt(std::string_view s, long long& out) {
 struct KernelBuilder {
   PtxKernel k;
   std::map<std::string, int> regIndex;
+  /// Registers declared inside nested `{ ... }` blocks, innermost last: name as written →
+  /// unique name ("p" → "p$2"), so that a scoped `.reg .pred p;` neither aliases a kernel
+  /// register of the same name nor a sibling block's.
+  std::vector<std::map<std::string, std::string>> scopes;
+  int scopeCount = 0;
+  /// The name `name` refers to here: its scoped rename, or `name` itself.
+  [[nodiscard]] std::string resolve(const std::string& name) const {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+      if (auto f = it->find(name); f != it->end()) return f->second;
+    }
+    return name;
+  }
+  [[nodiscard]] bool isScoped(const std::string& name) const { return resolve(name) != name; }
   int reg(const std::string& name) {
-    auto [it, inserted] = regIndex.emplace(name, static_cast<int>(k.registers.size()));
-    if (inserted) k.registers.push_back(name);
+    const std::string n = resolve(name);
+    auto [it, inserted] = regIndex.emplace(n, static_cast<int>(k.registers.size()));
+    if (inserted) k.registers.push_back(n);
     return it->second;
+  }
+  /// Records the names of a `.reg` statement made inside a nested block
+  /// (".reg .pred p, q" / ".reg .b32 r<3>" → r0, r1, r2).
+  void declareScoped(const std::vector<std::string>& words) {
+    if (scopes.empty()) return;
+    std::string names;
+    for (const std::string& w : words) {
+      if (w.empty() || w[0] == '.') continue;
+      names += w + " ";
+    }
+    std::string cur;
+    auto add = [&](std::string n) {
+      if (n.empty()) return;
+      if (const size_t lt = n.find('<'); lt != std::string::npos) {
+        const int count = std::atoi(n.c_str() + lt + 1);
+        const std::string stem = n.substr(0, lt);
+        for (int i = 0; i < count; ++i) scopes.back()[stem + std::to_string(i)] = stem + std::to_string(i) + "$" + std::to_string(scopeCount);
+        return;
+      }
+      scopes.back()[n] = n + "$" + std::to_string(scopeCount);
+    };
+    for (char c : names) {
+      if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+        add(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    add(cur);
   }
 };
 
@@ -100,6 +144,13 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
   std::string t = trim(text);
   if (!t.empty() && t[0] == '!') t = t.substr(1);  // negated predicate source (rare)
   if (t.empty()) return op;
+  if (const size_t bar = t.find('|'); bar != std::string::npos && t[0] != '[' && t[0] != '{') {
+    // "%r15|%p3": a result and its predicate (shfl.sync, setp with two results) — both written.
+    op.kind = PtxOperand::Kind::Vector;
+    op.elems.push_back(parseOperand(t.substr(0, bar), kb));
+    op.elems.push_back(parseOperand(t.substr(bar + 1), kb));
+    return op;
+  }
   if (t[0] == '{') {
     op.kind = PtxOperand::Kind::Vector;
     for (const std::string& e : splitOperands(t.substr(1, t.size() - 2))) op.elems.push_back(parseOperand(e, kb));
@@ -115,7 +166,7 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
       if (parseInt(inner.substr(plus), off)) op.imm = off;
     }
     long long absolute = 0;
-    if (base[0] == '%') {
+    if (!base.empty() && (base[0] == '%' || kb.isScoped(base))) {
       op.reg = kb.reg(base);
     } else if (parseInt(base, absolute)) {
       op.imm += absolute;
@@ -124,8 +175,8 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
     }
     return op;
   }
-  if (t[0] == '%') {
-    if (isSpecial(t)) {
+  if (t[0] == '%' || kb.isScoped(t)) {
+    if (t[0] == '%' && !kb.isScoped(t) && isSpecial(t)) {
       op.kind = PtxOperand::Kind::Special;
       op.name = t;
     } else {
@@ -200,8 +251,11 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   bool inHeader = false;   // between ".entry" and "{"
   bool inFunc = false;     // skipping a .func body
   bool inBlockComment = false;
+  bool inSection = false;  // skipping a `.section name { ... }`
+  int sectionDepth = 0;
   std::string header;
   std::string pending;     // statement text accumulated until ';'
+  int operandBraces = 0;   // open '{' of a vector operand inside `pending`
   KernelBuilder kb;
   int curLine = 0, curFile = 0;
 
@@ -241,7 +295,11 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     stmt = trim(stmt);
     if (stmt.empty()) return {};
     if (stmt[0] == '.') {
-      if (startsWith(stmt, ".reg") || startsWith(stmt, ".pragma") || startsWith(stmt, ".param")) return {};
+      if (startsWith(stmt, ".reg")) {
+        if (depth > 1) kb.declareScoped(splitWs(stmt));
+        return {};
+      }
+      if (startsWith(stmt, ".pragma") || startsWith(stmt, ".param")) return {};
       PtxVariable v;
       if (parseVariable(stmt, v)) {
         if (depth > 0) {
@@ -310,6 +368,23 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     line = trim(line);
     if (line.empty()) continue;
 
+    if (inSection) {
+      // A `.section` (DWARF data that -lineinfo emits for inlined functions): skipped whole.
+      for (char c : line) {
+        if (c == '{') ++sectionDepth;
+        if (c == '}' && --sectionDepth == 0) inSection = false;
+      }
+      continue;
+    }
+    if (depth == 0 && !inHeader && startsWith(line, ".section")) {
+      inSection = true;
+      sectionDepth = 0;
+      for (char c : line) {
+        if (c == '{') ++sectionDepth;
+        if (c == '}' && --sectionDepth == 0) inSection = false;
+      }
+      continue;
+    }
     if (inFunc) {
       for (char c : line) {
         if (c == '{') ++depth;
@@ -318,7 +393,11 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
       continue;
     }
     if (startsWith(line, ".loc") && line.size() > 4 && std::isspace(static_cast<unsigned char>(line[4]))) {
-      std::vector<std::string> w = splitWs(line);
+      // ".loc 2 441 2, function_name $L__info_string0, inlined_at 1 11 3": code inlined from a
+      // header is attributed to its call site (the last `inlined_at`), not to the header line.
+      std::string where = line;
+      if (const size_t at = line.rfind("inlined_at"); at != std::string::npos) where = ".loc " + line.substr(at + 10);
+      std::vector<std::string> w = splitWs(where);
       if (w.size() >= 3) {
         curFile = std::atoi(w[1].c_str());
         curLine = std::atoi(w[2].c_str());
@@ -378,10 +457,20 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
       continue;
     }
     for (char c : line) {
-      if (c == '{' ) {
+      if (c == '{' && depth > 0 && !trim(pending).empty()) {
+        // A vector operand ("st.local.v4.f32 [%rd5], {%f1, %f2, %f3, %f4}"), not a block.
+        ++operandBraces;
+        pending += c;
+      } else if (c == '}' && operandBraces > 0) {
+        --operandBraces;
+        pending += c;
+      } else if (c == '{' ) {
         if (depth == 0) return makeError("unexpected '{'", file, lineNo);
         ++depth;
+        kb.scopes.emplace_back();
+        ++kb.scopeCount;
       } else if (c == '}') {
+        if (depth > 1) kb.scopes.pop_back();
         --depth;
         if (depth == 0) {
           if (!trim(pending).empty()) return makeError("statement without ';' at the end of a kernel", file, lineNo);

@@ -460,6 +460,49 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
+    if (op == "shfl" && ops.size() >= 4) {
+      // shfl[.sync].{up,down,bfly,idx}.b32 d[|p], a, b, c[, membermask] (PTX ISA, shfl.sync):
+      // lane j's `a` moves to lane i where j is derived from b and c. A lane's result is known
+      // only when b and c are known for it and source lane j is active with a known `a`; every
+      // other result (and predicate) is unknown, never guessed.
+      std::string mode;
+      for (const std::string& m : inst.mods) {
+        if (m == "up" || m == "down" || m == "bfly" || m == "idx") mode = m;
+      }
+      const PtxOperand& dst = ops[0].kind == PtxOperand::Kind::Vector && !ops[0].elems.empty() ? ops[0].elems[0] : ops[0];
+      const PtxOperand* pred = ops[0].kind == PtxOperand::Kind::Vector && ops[0].elems.size() > 1 ? &ops[0].elems[1] : nullptr;
+      std::array<Lane, kLanes> d{}, p{};
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane b = read(ops[2], lane), c = read(ops[3], lane);
+        int origin = b.origin != kKnown ? b.origin : c.origin != kKnown ? c.origin : kKnown;
+        if (origin == kKnown && mode.empty()) origin = kFromOther;
+        if (origin != kKnown) {
+          d[lane] = {0, origin};
+          p[lane] = {0, origin};
+          continue;
+        }
+        const int bval = static_cast<int>(b.bits & 31), cval = static_cast<int>(c.bits & 31);
+        const int segmask = static_cast<int>(c.bits >> 8 & 31);
+        const int maxLane = (lane & segmask) | (cval & ~segmask);
+        const int minLane = lane & segmask;
+        int j = lane;
+        bool pval = false;
+        if (mode == "up") j = lane - bval, pval = j >= maxLane;
+        if (mode == "down") j = lane + bval, pval = j <= maxLane;
+        if (mode == "bfly") j = lane ^ bval, pval = j <= maxLane;
+        if (mode == "idx") j = minLane | (bval & ~segmask), pval = j <= maxLane;
+        if (!pval) j = lane;
+        p[lane] = {pval ? 1u : 0u, kKnown};
+        d[lane] = j >= 0 && j < kLanes && (mask >> j & 1) ? read(ops[1], j) : Lane{0, kFromOther};
+      }
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        write(dst, lane, d[lane], 32);
+        if (pred) write(*pred, lane, p[lane], 1);
+      }
+      return {};
+    }
     if (op == "mov" || op == "cvta") {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (mask >> lane & 1) write(ops[0], lane, read(ops.back(), lane), t.bits);
