@@ -3,6 +3,7 @@
 /// The strict GPU loader (gpu/gpu_loader.cpp over support/toml_reader.h): gpus/fx5600.toml is read
 /// as text and mutated one line at a time; each mutation must fail with the documented message at
 /// the line of the offending key, and each unit must convert to the canonical unit.
+#include "test_support.h"
 #include "foresight/gpu/gpu_loader.h"
 
 #include <gtest/gtest.h>
@@ -18,22 +19,9 @@ namespace {
 constexpr const char* kName = "gpus/fx5600.toml";
 
 /// The shipped fx5600 description, read from the source tree.
-std::string fx5600Text() {
-  std::ifstream in(FORESIGHT_SOURCE_DIR "/gpus/fx5600.toml");
-  EXPECT_TRUE(in.good()) << "cannot read gpus/fx5600.toml";
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string fx5600Text() { return testing_support::sourceText("gpus/fx5600.toml"); }
 
-/// `text` with the single occurrence of `from` replaced by `to`.
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << "mutation target not found: " << from;
-  if (at == std::string::npos) return text;
-  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "mutation target not unique: " << from;
-  return text.replace(at, from.size(), to);
-}
+using testing_support::replaced;
 
 /// 1-based line of the first occurrence of `needle`, 0 when absent.
 int lineOf(const std::string& text, std::string_view needle) {

@@ -3,6 +3,7 @@
 /// The summary frontend: examples/summary/matmul-fx5600.toml parses to the numbers in its
 /// comments, and each kind of bad input fails with a located message. Also frontend dispatch by
 /// extension (loadInput) and kernel selection by name.
+#include "test_support.h"
 #include "foresight/frontend/summary/summary_frontend.h"
 
 #include <gtest/gtest.h>
@@ -20,21 +21,9 @@ namespace {
 constexpr const char* kExample = FORESIGHT_SOURCE_DIR "/examples/summary/matmul-fx5600.toml";
 constexpr const char* kName = "matmul-fx5600.toml";
 
-std::string exampleText() {
-  std::ifstream in(kExample);
-  EXPECT_TRUE(in.good()) << "cannot read " << kExample;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string exampleText() { return testing_support::sourceText("examples/summary/matmul-fx5600.toml"); }
 
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-  const auto at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << "mutation target not found: " << from;
-  if (at == std::string::npos) return text;
-  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "mutation target not unique: " << from;
-  return text.replace(at, from.size(), to);
-}
+using testing_support::replaced;
 
 Error loadError(const std::string& text) {
   Expected<LoadedInput> input = loadSummaryFromString(text, kName);
