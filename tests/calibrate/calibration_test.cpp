@@ -2,6 +2,7 @@
 /// \file
 /// Calibration host logic on a synthetic microbenchmark output: parsing, its errors, and the
 /// mapping onto GPU fields with measured:<date> provenance (numbers worked by hand).
+#include "test_support.h"
 #include "foresight/calibrate/calibration.h"
 
 #include <gtest/gtest.h>
@@ -17,11 +18,7 @@ namespace foresight {
 namespace {
 
 std::string fixture() {
-  std::ifstream in(std::string(FORESIGHT_SOURCE_DIR) +
-                   "/tests/validation/fixtures/calibration/synthetic-cc1.0.txt");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return testing_support::sourceText("tests/validation/fixtures/calibration/synthetic-cc1.0.txt");
 }
 
 TEST(Calibration, ParsesTheSyntheticOutput) {

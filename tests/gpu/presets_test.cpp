@@ -3,6 +3,7 @@
 /// Every shipped preset loads through the strict loader (an unknown or unused key fails here, the
 /// check that would have caught GCoM's l2DnSet / L2nSet mismatch), is named after its file, and
 /// is consistent in ways every real GPU is. Plus name lookup and `--gpu NAME|FILE` resolution.
+#include "test_support.h"
 #include "foresight/gpu/presets.h"
 
 #include <gtest/gtest.h>
@@ -22,12 +23,6 @@ const std::vector<std::string> kExpectedPresets = {
     "fx5600", "c1060", "gtx280", "m2075", "k20c", "tk1", "gtx580",
     "gtx680", "titanx", "v100", "a100", "h100", "h100-pcie", "h200"};
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 TEST(Presets, AtLeastFx5600IsEmbedded) {
   const std::vector<std::string> names = presetNames();
@@ -61,7 +56,7 @@ TEST(Presets, EmbeddedTextEqualsTheFile) {
   // cmake/EmbedPresets.cmake copies gpus/<name>.toml verbatim into a raw string literal.
   for (const PresetText& p : presetTexts()) {
     SCOPED_TRACE(std::string("preset ") + p.name);
-    const std::string onDisk = readFile(std::string(FORESIGHT_SOURCE_DIR "/gpus/") + p.name + ".toml");
+    const std::string onDisk = testing_support::sourceText(std::string("gpus/") + p.name + ".toml");
     ASSERT_FALSE(onDisk.empty());
     EXPECT_EQ(std::string(p.text), onDisk);
   }
