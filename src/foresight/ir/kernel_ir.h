@@ -7,6 +7,7 @@
 /// probabilities already folded in); loops keep their trip count and where it came from.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "foresight/ir/workload_summary.h"
 
 namespace foresight {
+
+class WarpStreamSource;  // ir/warp_stream.h
 
 /// Address space of a memory instruction.
 enum class MemorySpace { Global, Shared, Local, Constant, Texture };
@@ -84,6 +87,9 @@ struct KernelIR {
   std::vector<BasicBlock> blocks;
   std::vector<Loop> loops;
   ThreadResources resources;
+  /// Per-warp dynamic streams (ir/warp_stream.h) when the frontend can execute warps; null =
+  /// derive a stream from the blocks (synthesizeStream()).
+  std::shared_ptr<const WarpStreamSource> streams;
 };
 
 }  // namespace foresight
