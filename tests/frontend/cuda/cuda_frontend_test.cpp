@@ -376,6 +376,35 @@ __global__ void nothing(void) {}
   EXPECT_TRUE(sourceParams("void f(int a);", "missing").empty());
 }
 
+TEST(CudaFrontend, SampleOrderSpreadsOverTheBlock) {
+  EXPECT_EQ(sampleOrder(8, 64), (std::vector<int>{0, 7, 4, 2, 6, 1, 3, 5}));
+  EXPECT_EQ(sampleOrder(8, 3), (std::vector<int>{0, 7, 4}));
+  EXPECT_EQ(sampleOrder(1, 64), (std::vector<int>{0}));
+  EXPECT_EQ(sampleOrder(5, 64), (std::vector<int>{0, 4, 2, 1, 3}));
+}
+
+TEST(CudaFrontend, InstructionBudgetLimitsTheSampledWarps) {
+  // matmul_tiled sm_90, n = 1024: one warp runs 64 tiles of PTX. A budget below one warp's count
+  // still runs the first and the last warp (all warps are alike, so the counts do not change)
+  // and says so in a note.
+  const Launch l = launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}});
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = l;
+  o.kernel = "matmul_tiled";
+  Expected<CudaProgram> all = loadCuda(testing::fixture("matmul.cu"), o, *tc);
+  o.sampleInstructionBudget = 10;
+  Expected<CudaProgram> cut = loadCuda(testing::fixture("matmul.cu"), o, *tc);
+  ASSERT_TRUE(all && cut);
+  EXPECT_EQ(all->kernels[0].sampledWarps, 8);
+  EXPECT_EQ(cut->kernels[0].sampledWarps, 2);
+  EXPECT_DOUBLE_EQ(cut->kernels[0].dynamicInstructionsPerWarp, all->kernels[0].dynamicInstructionsPerWarp);
+  bool noted = false;
+  for (const std::string& n : cut->kernels[0].notes) noted = noted || n.find("2 of 8 warps") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST(CudaFrontend, LazyPerWarpStreams) {
   // vecadd with n = 100 and block 256: the stream of warp 3 (lanes 96..99 in range) has the 22
   // instructions, the last ones with only 4 active lanes; warp 5 of the last block exits early.

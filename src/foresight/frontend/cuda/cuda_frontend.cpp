@@ -27,6 +27,24 @@ namespace foresight::cuda {
 
 namespace fs = std::filesystem;
 
+std::vector<int> sampleOrder(int warps, int count) {
+  std::vector<int> out;
+  std::vector<char> taken(std::max(warps, 0), 0);
+  auto take = [&](int w) {
+    if (w >= 0 && w < warps && !taken[w] && static_cast<int>(out.size()) < count) {
+      taken[w] = 1;
+      out.push_back(w);
+    }
+  };
+  take(0);
+  take(warps - 1);
+  for (int step = std::max(1, warps / 2); static_cast<int>(out.size()) < std::min(count, warps); step = std::max(1, step / 2)) {
+    for (int w = step; w < warps; w += step) take(w);
+    if (step == 1) break;
+  }
+  return out;
+}
+
 Expected<std::string> archForGpu(const Gpu& gpu) {
   const std::string arch = "sm_" + std::to_string(gpu.ccMajor) + std::to_string(gpu.ccMinor);
   if (Expected<void> ok = checkSupportedArch(arch); !ok) {
@@ -620,18 +638,26 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
 
   // Execute the sampled warps of block 0 and average.
   const long long warpsPerBlock = (o.launch.block.count() + 31) / 32;
-  const int sampled = static_cast<int>(std::min<long long>(warpsPerBlock, std::max(1, o.maxSampledWarps)));
+  const int maxSampled = static_cast<int>(std::min<long long>(warpsPerBlock, std::max(1, o.maxSampledWarps)));
+  // Spread over the block (first, last, then halves), so that a run cut short by the
+  // instruction budget still sees boundary and interior warps.
+  const std::vector<int> order = sampleOrder(static_cast<int>(std::min<long long>(warpsPerBlock, 1 << 20)), maxSampled);
+  int sampled = 0;
   std::vector<double> blockExec(cfg->blocks.size(), 0);
   std::vector<std::map<int, double>> edgeExec(cfg->blocks.size());
   std::vector<InstructionStats> stats(kernel.instructions.size());
   std::map<int, std::string> hinted;
   double dynamic = 0;
-  for (int w = 0; w < sampled; ++w) {
+  long long executed = 0;
+  for (int w : order) {
+    if (sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget) break;  // first and last warp at least
     Expected<WarpTrace> t = interpreter.run(0, w);
     if (!t) return std::move(t).takeError();
+    ++sampled;
+    executed += t->dynamicInstructions;
     for (size_t b = 0; b < blockExec.size(); ++b) {
-      blockExec[b] += static_cast<double>(t->blockExecutions[b]) / sampled;
-      for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n) / sampled;
+      blockExec[b] += static_cast<double>(t->blockExecutions[b]);
+      for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n);
     }
     for (size_t i = 0; i < stats.size(); ++i) {
       InstructionStats& s = stats[i];
@@ -644,9 +670,20 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
     }
     for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
-    dynamic += static_cast<double>(t->dynamicInstructions) / sampled;
+    dynamic += static_cast<double>(t->dynamicInstructions);
   }
+  for (size_t b = 0; b < blockExec.size(); ++b) {
+    blockExec[b] /= sampled;
+    for (auto& [to, n] : edgeExec[b]) n /= sampled;
+  }
+  dynamic /= sampled;
   out.sampledWarps = sampled;
+  const std::vector<int> sampledWarps(order.begin(), order.begin() + sampled);
+  if (sampled < maxSampled) {
+    out.notes.push_back(fmt::format("{} of {} warps of block 0 executed: one warp runs {:.0f} PTX instructions, over the "
+                                    "{} sampling budget",
+                                    sampled, maxSampled, dynamic, o.sampleInstructionBudget));
+  }
   out.dynamicInstructionsPerWarp = dynamic;
 
   auto fileOf = [&](const PtxInstruction& inst) -> std::string {
@@ -790,7 +827,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           std::vector<SassMemoryStats> sassMemory(fn->instructions.size());
           std::string memoryError;
           std::optional<PtxCfg> sassCfg;
-          for (int w = 0; w < sampled; ++w) {
+          for (int w : sampledWarps) {
             Expected<SassWarpCount> c = runSassWarp(*fn, so, 0, w);
             if (!c) {
               out.sass->dynamicStatus = c.error().message;

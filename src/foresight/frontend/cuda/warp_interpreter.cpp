@@ -314,17 +314,26 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     return {};
   };
 
+  // Types and vector width of every instruction, parsed once per run rather than per execution.
+  struct DecodedTypes {
+    std::vector<TypeInfo> types;
+    int vec = 1;
+  };
+  std::vector<DecodedTypes> decodedTypes(kernel_.instructions.size());
+  for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+    for (const std::string& m : kernel_.instructions[i].mods) {
+      if (auto t = parseType(m)) decodedTypes[i].types.push_back(*t);
+      if (m == "v2") decodedTypes[i].vec = 2;
+      if (m == "v4") decodedTypes[i].vec = 4;
+    }
+  }
+
   // Executes one non-branch instruction for the lanes in `mask`.
   auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
     const PtxInstruction& inst = kernel_.instructions[index];
     const std::string& op = inst.base;
-    std::vector<TypeInfo> types;
-    int vec = 1;
-    for (const std::string& m : inst.mods) {
-      if (auto t = parseType(m)) types.push_back(*t);
-      if (m == "v2") vec = 2;
-      if (m == "v4") vec = 4;
-    }
+    const std::vector<TypeInfo>& types = decodedTypes[index].types;
+    const int vec = decodedTypes[index].vec;
     const TypeInfo t = types.empty() ? TypeInfo{32, 'b'} : types.back();
     const bool isFloat = t.kind == 'f';
     const auto& ops = inst.operands;
