@@ -726,6 +726,19 @@ TEST(CudaFrontendSass, StraightLineKernels) {
   Expected<CudaProgram> st = analyse("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}), "sm_90", {}, true);
   ASSERT_TRUE(st);
   EXPECT_DOUBLE_EQ(irCount(st->kernels[0].ir), 283.0 / 8);
+  // transpose_naive sm_90: EXIT at /*0110*/ → 18. LDG in[y·n + x]: 32 consecutive floats of one
+  // row = 4 sectors; STG out[x·n + y]: lanes n·4 = 8 KiB apart = 32 sectors (from the SASS
+  // run's own 64-bit addresses).
+  Expected<CudaProgram> tn = analyse("transpose.cu", "transpose_naive", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}), "sm_90", {}, true);
+  ASSERT_TRUE(tn) << tn.error().format();
+  EXPECT_DOUBLE_EQ(irCount(tn->kernels[0].ir), 18);
+  std::vector<double> sectors;
+  for (const BasicBlock& b : tn->kernels[0].ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (i.memory) sectors.push_back(*i.memory->transactionsPerInst);
+    }
+  }
+  EXPECT_EQ(sectors, (std::vector<double>{4, 32}));
   // transpose_shared sm_90: EXIT at /*01d0*/ → 30.
   Expected<CudaProgram> tr = analyse("transpose.cu", "transpose_shared", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}), "sm_90", {}, true);
   ASSERT_TRUE(tr);
