@@ -783,26 +783,11 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
 
   out.perInstruction.assign(n, 0);
   out.cfg = cfg;
-  struct Entry {
-    int pc;
-    std::uint32_t mask;
-    int rpc;
-  };
-  std::vector<Entry> stack = {{0, valid, -1}};
-  std::uint32_t exited = 0;
-  while (!stack.empty()) {
-    const size_t top = stack.size() - 1;
-    const Entry e = stack[top];
-    if (e.pc < 0 || e.pc == e.rpc) {
-      stack.pop_back();
-      continue;
-    }
-    const std::uint32_t msk = e.mask & ~exited;
-    if (msk == 0) {
-      stack.pop_back();
-      continue;
-    }
-    const PtxBlock& blk = cfg.blocks[e.pc];
+  SimtStack simt(cfg, valid);
+  int pc = 0;
+  std::uint32_t msk = 0;
+  while (simt.next(pc, msk)) {
+    const PtxBlock& blk = cfg.blocks[pc];
     std::uint32_t exitNow = 0, taken = 0;
     bool isBranch = false;
     for (int i = blk.first; i < blk.end; ++i) {
@@ -827,7 +812,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown, unknown != 0);
       if (op == Op::kBRA && !(mods & kModDIV)) {
         if (unknown) {
-          Expected<void> r = resolveUnknown(e.pc, i, unknown, g);
+          Expected<void> r = resolveUnknown(pc, i, unknown, g);
           if (!r) return std::move(r).takeError();
         }
         isBranch = true;
@@ -847,31 +832,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         }
       }
     }
-    if (exitNow) {
-      exited |= exitNow;
-      if ((msk & ~exitNow) == 0 || blk.fallthrough < 0) {
-        stack.pop_back();
-      } else {
-        stack[top].pc = blk.fallthrough;
-      }
-      continue;
-    }
-    if (!isBranch) {
-      stack[top].pc = blk.fallthrough;
-      continue;
-    }
-    taken &= msk;
-    const std::uint32_t notTaken = msk & ~taken;
-    if (notTaken == 0) {
-      stack[top].pc = blk.taken;
-    } else if (taken == 0) {
-      stack[top].pc = blk.fallthrough;
-    } else {
-      stack[top].pc = blk.ipdom;
-      stack[top].mask = msk;
-      stack.push_back({blk.fallthrough, notTaken, blk.ipdom});
-      stack.push_back({blk.taken, taken, blk.ipdom});
-    }
+    simt.finish(exitNow, isBranch, taken);
   }
   return out;
 }

@@ -673,27 +673,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   };
 
   // SIMT execution with a reconvergence stack -------------------------------------------------------
-  struct Entry {
-    int pc;
-    std::uint32_t mask;
-    int rpc;
-  };
-  std::vector<Entry> stack = {{0, st.valid, -1}};
-  std::uint32_t exited = 0;
-  while (!stack.empty()) {
-    const size_t top = stack.size() - 1;
-    const Entry e = stack[top];
-    if (e.pc < 0 || e.pc == e.rpc) {
-      stack.pop_back();
-      continue;
-    }
-    const std::uint32_t m = e.mask & ~exited;
-    if (m == 0) {
-      stack.pop_back();
-      continue;
-    }
-    const PtxBlock& blk = cfg_.blocks[e.pc];
-    ++trace.blockExecutions[e.pc];
+  SimtStack simt(cfg_, st.valid);
+  int pc = 0;
+  std::uint32_t m = 0;
+  while (simt.next(pc, m)) {
+    const PtxBlock& blk = cfg_.blocks[pc];
+    ++trace.blockExecutions[pc];
     std::uint32_t exitNow = 0;
     std::uint32_t taken = 0;
     bool isBranch = false;
@@ -731,7 +716,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         isBranch = true;
         taken = g;
         if (unknownGuard) {
-          if (Expected<void> r = resolveUnknown(e.pc, inst, i, guardOrigin, unknownGuard, taken); !r) return std::move(r).takeError();
+          if (Expected<void> r = resolveUnknown(pc, inst, i, guardOrigin, unknownGuard, taken); !r) return std::move(r).takeError();
         }
         continue;
       }
@@ -746,41 +731,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       if (g == 0) continue;
       if (Expected<void> r = execute(i, g); !r) return std::move(r).takeError();
     }
-    auto edge = [&](int to) {
-      if (to >= 0) ++trace.edges[e.pc][to];
-    };
-    if (exitNow) {
-      exited |= exitNow;
-      const std::uint32_t rest = m & ~exitNow;
-      if (rest == 0 || blk.fallthrough < 0) {
-        stack.pop_back();
-      } else {
-        stack[top].pc = blk.fallthrough;
-        edge(blk.fallthrough);
-      }
-      continue;
-    }
-    if (!isBranch) {
-      stack[top].pc = blk.fallthrough;
-      edge(blk.fallthrough);
-      continue;
-    }
-    taken &= m;
-    const std::uint32_t notTaken = m & ~taken;
-    if (notTaken == 0) {
-      stack[top].pc = blk.taken;
-      edge(blk.taken);
-    } else if (taken == 0) {
-      stack[top].pc = blk.fallthrough;
-      edge(blk.fallthrough);
-    } else {
-      edge(blk.taken);
-      edge(blk.fallthrough);
-      stack[top].pc = blk.ipdom;
-      stack[top].mask = m;
-      stack.push_back({blk.fallthrough, notTaken, blk.ipdom});
-      stack.push_back({blk.taken, taken, blk.ipdom});
-    }
+    const SimtStack::Edges edges = simt.finish(exitNow, isBranch, taken);
+    for (int k = 0; k < edges.count; ++k) ++trace.edges[pc][edges.to[k]];
   }
   return trace;
 }
