@@ -56,6 +56,102 @@ std::optional<TypeInfo> parseType(const std::string& m) {
   return TypeInfo{std::stoi(m.substr(1)), k};
 }
 
+/// PTX base opcodes the interpreter distinguishes, decoded once per run.
+enum class PtxOp : std::uint8_t {
+  kOther,
+  kAbs,
+  kAdd,
+  kAnd,
+  kAtom,
+  kBar,
+  kBarrier,
+  kBra,
+  kCall,
+  kCp,
+  kCvt,
+  kCvta,
+  kDiv,
+  kExit,
+  kFence,
+  kLd,
+  kLdu,
+  kMad,
+  kMad24,
+  kMax,
+  kMembar,
+  kMin,
+  kMov,
+  kMul,
+  kMul24,
+  kNanosleep,
+  kNeg,
+  kNot,
+  kOr,
+  kPmevent,
+  kPrefetch,
+  kRed,
+  kRem,
+  kRet,
+  kSelp,
+  kSetp,
+  kShfl,
+  kShl,
+  kShr,
+  kSt,
+  kSub,
+  kTrap,
+  kXor,
+};
+
+PtxOp decodeOp(const std::string& base) {
+  static const std::map<std::string, PtxOp> kOps = {
+      {"abs", PtxOp::kAbs},
+      {"add", PtxOp::kAdd},
+      {"and", PtxOp::kAnd},
+      {"atom", PtxOp::kAtom},
+      {"bar", PtxOp::kBar},
+      {"barrier", PtxOp::kBarrier},
+      {"bra", PtxOp::kBra},
+      {"call", PtxOp::kCall},
+      {"cp", PtxOp::kCp},
+      {"cvt", PtxOp::kCvt},
+      {"cvta", PtxOp::kCvta},
+      {"div", PtxOp::kDiv},
+      {"exit", PtxOp::kExit},
+      {"fence", PtxOp::kFence},
+      {"ld", PtxOp::kLd},
+      {"ldu", PtxOp::kLdu},
+      {"mad", PtxOp::kMad},
+      {"mad24", PtxOp::kMad24},
+      {"max", PtxOp::kMax},
+      {"membar", PtxOp::kMembar},
+      {"min", PtxOp::kMin},
+      {"mov", PtxOp::kMov},
+      {"mul", PtxOp::kMul},
+      {"mul24", PtxOp::kMul24},
+      {"nanosleep", PtxOp::kNanosleep},
+      {"neg", PtxOp::kNeg},
+      {"not", PtxOp::kNot},
+      {"or", PtxOp::kOr},
+      {"pmevent", PtxOp::kPmevent},
+      {"prefetch", PtxOp::kPrefetch},
+      {"red", PtxOp::kRed},
+      {"rem", PtxOp::kRem},
+      {"ret", PtxOp::kRet},
+      {"selp", PtxOp::kSelp},
+      {"setp", PtxOp::kSetp},
+      {"shfl", PtxOp::kShfl},
+      {"shl", PtxOp::kShl},
+      {"shr", PtxOp::kShr},
+      {"st", PtxOp::kSt},
+      {"sub", PtxOp::kSub},
+      {"trap", PtxOp::kTrap},
+      {"xor", PtxOp::kXor},
+  };
+  auto it = kOps.find(base);
+  return it == kOps.end() ? PtxOp::kOther : it->second;
+}
+
 std::uint64_t maskBits(int bits) { return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1); }
 
 long long asInt(std::uint64_t bits, TypeInfo t) {
@@ -320,7 +416,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     int vec = 1;
   };
   std::vector<DecodedTypes> decodedTypes(kernel_.instructions.size());
+  std::vector<PtxOp> decodedOps(kernel_.instructions.size());
   for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+    decodedOps[i] = decodeOp(kernel_.instructions[i].base);
     for (const std::string& m : kernel_.instructions[i].mods) {
       if (auto t = parseType(m)) decodedTypes[i].types.push_back(*t);
       if (m == "v2") decodedTypes[i].vec = 2;
@@ -331,25 +429,25 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   // Executes one non-branch instruction for the lanes in `mask`.
   auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
     const PtxInstruction& inst = kernel_.instructions[index];
-    const std::string& op = inst.base;
+    const PtxOp op = decodedOps[index];
     const std::vector<TypeInfo>& types = decodedTypes[index].types;
     const int vec = decodedTypes[index].vec;
     const TypeInfo t = types.empty() ? TypeInfo{32, 'b'} : types.back();
     const bool isFloat = t.kind == 'f';
     const auto& ops = inst.operands;
 
-    if (op == "ld" || op == "ldu" || op == "st" || op == "atom" || op == "red" || op == "cp") {
+    if (op == PtxOp::kLd || op == PtxOp::kLdu || op == PtxOp::kSt || op == PtxOp::kAtom || op == PtxOp::kRed || op == PtxOp::kCp) {
       PtxSpace space = PtxSpace::Generic;
       if (hasMod(inst, "global")) space = PtxSpace::Global;
       if (hasMod(inst, "shared")) space = PtxSpace::Shared;
       if (hasMod(inst, "local")) space = PtxSpace::Local;
       if (hasMod(inst, "const")) space = PtxSpace::Const;
       if (hasMod(inst, "param")) space = PtxSpace::Param;
-      if (op == "cp") return makeError(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", fileName_, inst.ptxLine);
+      if (op == PtxOp::kCp) return makeError(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", fileName_, inst.ptxLine);
       if (space == PtxSpace::Param) {
         const PtxOperand& a = ops.size() > 1 ? ops[1] : ops[0];
         auto it = paramOrdinal_.find(a.name);
-        if (op != "ld" || it == paramOrdinal_.end() || a.imm != 0) {
+        if (op != PtxOp::kLd || it == paramOrdinal_.end() || a.imm != 0) {
           writeUnknown(inst, mask, kFromOther);
           return {};
         }
@@ -365,7 +463,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         }
         return {};
       }
-      const bool store = op == "st" || op == "red";
+      const bool store = op == PtxOp::kSt || op == PtxOp::kRed;
       const PtxOperand& addr = store ? ops[0] : ops[1];
       if (addr.kind != PtxOperand::Kind::Address) return makeError("malformed memory operand in '" + inst.text + "'", fileName_, inst.ptxLine);
       const int width = std::max(1, t.bits / 8) * vec;
@@ -389,36 +487,36 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "bar" || op == "barrier" || op == "membar" || op == "fence" || op == "nanosleep" || op == "trap" ||
-        op == "prefetch" || op == "pmevent") {
+    if (op == PtxOp::kBar || op == PtxOp::kBarrier || op == PtxOp::kMembar || op == PtxOp::kFence || op == PtxOp::kNanosleep || op == PtxOp::kTrap ||
+        op == PtxOp::kPrefetch || op == PtxOp::kPmevent) {
       return {};
     }
-    if (op == "call") {
+    if (op == PtxOp::kCall) {
       return makeError(where(inst) + ": calls to device functions ('" + inst.text + "') are not supported; "
                        "inline them (__forceinline__)", fileName_, inst.ptxLine);
     }
     if (ops.empty()) return {};
 
     // Predicate logic.
-    if (t.kind == 'p' && (op == "and" || op == "or" || op == "xor" || op == "not" || op == "mov")) {
+    if (t.kind == 'p' && (op == PtxOp::kAnd || op == PtxOp::kOr || op == PtxOp::kXor || op == PtxOp::kNot || op == PtxOp::kMov)) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
         const Lane a = read(ops[1], lane);
         const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
         Lane r{0, firstOrigin({a.origin, b.origin})};
-        if (op == "and") r.bits = a.bits & b.bits & 1;
-        if (op == "or") r.bits = (a.bits | b.bits) & 1;
-        if (op == "xor") r.bits = (a.bits ^ b.bits) & 1;
-        if (op == "not") r.bits = ~a.bits & 1;
-        if (op == "mov") r.bits = a.bits & 1;
+        if (op == PtxOp::kAnd) r.bits = a.bits & b.bits & 1;
+        if (op == PtxOp::kOr) r.bits = (a.bits | b.bits) & 1;
+        if (op == PtxOp::kXor) r.bits = (a.bits ^ b.bits) & 1;
+        if (op == PtxOp::kNot) r.bits = ~a.bits & 1;
+        if (op == PtxOp::kMov) r.bits = a.bits & 1;
         // Short-circuit: a known false in an and, or a known true in an or, decides.
-        if (op == "and" && ((a.origin == kKnown && !(a.bits & 1)) || (b.origin == kKnown && !(b.bits & 1)))) r = {0, kKnown};
-        if (op == "or" && ((a.origin == kKnown && (a.bits & 1)) || (b.origin == kKnown && (b.bits & 1)))) r = {1, kKnown};
+        if (op == PtxOp::kAnd && ((a.origin == kKnown && !(a.bits & 1)) || (b.origin == kKnown && !(b.bits & 1)))) r = {0, kKnown};
+        if (op == PtxOp::kOr && ((a.origin == kKnown && (a.bits & 1)) || (b.origin == kKnown && (b.bits & 1)))) r = {1, kKnown};
         write(ops[0], lane, r, 1);
       }
       return {};
     }
-    if (op == "setp") {
+    if (op == PtxOp::kSetp) {
       // setp.CmpOp[.BoolOp].type d, a, b[, c]
       const std::string cmp = inst.mods.empty() ? "" : inst.mods[0];
       const std::string boolOp = inst.mods.size() > 2 ? inst.mods[1] : "";
@@ -458,7 +556,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "selp") {
+    if (op == PtxOp::kSelp) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
         const Lane c = read(ops[3], lane);
@@ -470,7 +568,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "shfl" && ops.size() >= 4) {
+    if (op == PtxOp::kShfl && ops.size() >= 4) {
       // shfl[.sync].{up,down,bfly,idx}.b32 d[|p], a, b, c[, membermask] (PTX ISA, shfl.sync):
       // lane j's `a` moves to lane i where j is derived from b and c. A lane's result is known
       // only when b and c are known for it and source lane j is active with a known `a`; every
@@ -513,13 +611,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "mov" || op == "cvta") {
+    if (op == PtxOp::kMov || op == PtxOp::kCvta) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (mask >> lane & 1) write(ops[0], lane, read(ops.back(), lane), t.bits);
       }
       return {};
     }
-    if (op == "cvt") {
+    if (op == PtxOp::kCvt) {
       const TypeInfo dt = types.empty() ? t : types.front();
       const TypeInfo sTy = types.size() > 1 ? types[1] : dt;
       for (int lane = 0; lane < kLanes; ++lane) {
@@ -533,9 +631,10 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    static const std::set<std::string> kIntOps = {"add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem",
-                                                  "min", "max", "abs", "neg", "and", "or", "xor", "not",
-                                                  "shl", "shr"};
+    static const std::set<PtxOp> kIntOps = {PtxOp::kAdd, PtxOp::kSub,   PtxOp::kMul, PtxOp::kMad, PtxOp::kMul24,
+                                            PtxOp::kMad24, PtxOp::kDiv, PtxOp::kRem, PtxOp::kMin, PtxOp::kMax,
+                                            PtxOp::kAbs, PtxOp::kNeg,   PtxOp::kAnd, PtxOp::kOr,  PtxOp::kXor,
+                                            PtxOp::kNot, PtxOp::kShl,   PtxOp::kShr};
     if (kIntOps.count(op) && !isFloat) {
       const bool wide = hasMod(inst, "wide");
       const bool hi = hasMod(inst, "hi");
@@ -551,13 +650,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
           continue;
         }
         const long long x = asInt(a.bits, t);
-        const long long y = ops.size() > 2 ? (op == "shl" || op == "shr" ? static_cast<long long>(b.bits & 0xffffffff) : asInt(b.bits, t)) : 0;
+        const long long y = ops.size() > 2 ? (op == PtxOp::kShl || op == PtxOp::kShr ? static_cast<long long>(b.bits & 0xffffffff) : asInt(b.bits, t)) : 0;
         const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
         long long r = 0;
         bool ok = true;
-        if (op == "add") r = x + y;
-        else if (op == "sub") r = x - y;
-        else if (op == "mul" || op == "mad" || op == "mul24" || op == "mad24") {
+        if (op == PtxOp::kAdd) r = x + y;
+        else if (op == PtxOp::kSub) r = x - y;
+        else if (op == PtxOp::kMul || op == PtxOp::kMad || op == PtxOp::kMul24 || op == PtxOp::kMad24) {
           if (hi) {
             const Int128 p = t.kind == 's' ? static_cast<Int128>(x) * y
                                            : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
@@ -566,28 +665,28 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
             r = static_cast<long long>(static_cast<std::uint64_t>(t.kind == 's' ? x : static_cast<long long>(ux)) *
                                        static_cast<std::uint64_t>(t.kind == 's' ? y : static_cast<long long>(uy)));
           }
-          if (op == "mad" || op == "mad24") {
+          if (op == PtxOp::kMad || op == PtxOp::kMad24) {
             const TypeInfo ct = wide ? TypeInfo{outBits, t.kind} : t;
             r += asInt(c.bits, ct);
           }
-        } else if (op == "div" || op == "rem") {
+        } else if (op == PtxOp::kDiv || op == PtxOp::kRem) {
           if (y == 0 && uy == 0) {
             ok = false;
           } else if (t.kind == 's') {
-            r = op == "div" ? x / y : x % y;
+            r = op == PtxOp::kDiv ? x / y : x % y;
           } else {
-            r = static_cast<long long>(op == "div" ? ux / uy : ux % uy);
+            r = static_cast<long long>(op == PtxOp::kDiv ? ux / uy : ux % uy);
           }
-        } else if (op == "min") r = t.kind == 's' ? std::min(x, y) : static_cast<long long>(std::min(ux, uy));
-        else if (op == "max") r = t.kind == 's' ? std::max(x, y) : static_cast<long long>(std::max(ux, uy));
-        else if (op == "abs") r = x < 0 ? -x : x;
-        else if (op == "neg") r = -x;
-        else if (op == "and") r = static_cast<long long>(a.bits & b.bits);
-        else if (op == "or") r = static_cast<long long>(a.bits | b.bits);
-        else if (op == "xor") r = static_cast<long long>(a.bits ^ b.bits);
-        else if (op == "not") r = static_cast<long long>(~a.bits);
-        else if (op == "shl") r = y >= t.bits ? 0 : static_cast<long long>(ux << y);
-        else if (op == "shr") {
+        } else if (op == PtxOp::kMin) r = t.kind == 's' ? std::min(x, y) : static_cast<long long>(std::min(ux, uy));
+        else if (op == PtxOp::kMax) r = t.kind == 's' ? std::max(x, y) : static_cast<long long>(std::max(ux, uy));
+        else if (op == PtxOp::kAbs) r = x < 0 ? -x : x;
+        else if (op == PtxOp::kNeg) r = -x;
+        else if (op == PtxOp::kAnd) r = static_cast<long long>(a.bits & b.bits);
+        else if (op == PtxOp::kOr) r = static_cast<long long>(a.bits | b.bits);
+        else if (op == PtxOp::kXor) r = static_cast<long long>(a.bits ^ b.bits);
+        else if (op == PtxOp::kNot) r = static_cast<long long>(~a.bits);
+        else if (op == PtxOp::kShl) r = y >= t.bits ? 0 : static_cast<long long>(ux << y);
+        else if (op == PtxOp::kShr) {
           if (t.kind == 's') r = y >= t.bits ? (x < 0 ? -1 : 0) : x >> y;
           else r = y >= t.bits ? 0 : static_cast<long long>(ux >> y);
         }
@@ -712,7 +811,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
                              " may not terminate for this launch)",
                          errorFile(inst), inst.sourceLine);
       }
-      if (inst.base == "bra") {
+      if (decodedOps[i] == PtxOp::kBra) {
         isBranch = true;
         taken = g;
         if (unknownGuard) {
@@ -724,7 +823,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         // A predicated non-branch instruction with an unknown guard: executes for those lanes.
         g |= unknownGuard;
       }
-      if (inst.base == "ret" || inst.base == "exit") {
+      if (decodedOps[i] == PtxOp::kRet || decodedOps[i] == PtxOp::kExit) {
         exitNow |= g;
         continue;
       }
