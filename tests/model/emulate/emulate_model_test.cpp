@@ -135,3 +135,37 @@ TEST(EmulateModel, SaakeVariantUsesOneGlobalMemoryResource) {
 
 }  // namespace
 }  // namespace foresight
+
+namespace foresight {
+namespace {
+
+double unitGap(const emu::KernelEmulation& e, const std::string& name) {
+  for (const emu::UnitSpec& u : e.units()) {
+    if (u.name == name) return u.gap;
+  }
+  return -1;
+}
+
+TEST(EmulateModel, PresetGapsMatchTheDigestsPerSmShares) {
+  // saake.md §2.3 / §10.4: per-SM DRAM gap per 32-B sector = 32 / (bandwidth / (SMs x clock)):
+  // H100 SXM 32 / (3350 / (132 x 1.98)) = 2.50; H100 PCIe 32 / (2000 / (114 x 1.755)) = 3.20;
+  // H200 32 / (4800 / (132 x 1.98)) = 1.74. Shared: 128 B wavefront / 128 B/cycle = 1;
+  // L1: 32 B / 128 B/cycle = 0.25.
+  Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
+  ASSERT_TRUE(in.ok());
+  const struct {
+    const char* gpu;
+    double dram;
+  } cases[] = {{"h100", 2.50}, {"h100-pcie", 3.20}, {"h200", 1.74}};
+  for (const auto& c : cases) {
+    const Gpu gpu = loadPreset(c.gpu).value();
+    Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(in->kernels[0], *in->launch, gpu, {});
+    ASSERT_TRUE(e.ok());
+    EXPECT_NEAR(unitGap(*e, "dram"), c.dram, 0.01) << c.gpu;
+    EXPECT_NEAR(unitGap(*e, "shared"), 1.0, 1e-9) << c.gpu;
+    EXPECT_NEAR(unitGap(*e, "l1"), 0.25, 1e-9) << c.gpu;
+  }
+}
+
+}  // namespace
+}  // namespace foresight
