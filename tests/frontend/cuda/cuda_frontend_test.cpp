@@ -732,16 +732,47 @@ TEST(CudaFrontendSass, ReductionUsesPredicationNotBranches) {
   EXPECT_EQ(barriers, 9);  // one after the load + one per stride level (8)
 }
 
-TEST(CudaFrontendSass, UntrackedBranchKeepsThePtxStream) {
-  // spmv's loop bounds are loaded from memory: the SASS run cannot decide them, so the IR stays
-  // PTX (with the hint) and the SASS status says why.
-  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
-                                    {{"spmv_csr.cu", 11, 16}}, true);
+TEST(CudaFrontendSass, SpmvTripHintDrivesTheSassRun) {
+  // The hint makes the two bound loads LDG [R4.64] (row_ptr[row]) and LDG [R4.64+0x4]
+  // (row_ptr[row+1]) at /*00b0*/ and /*00c0*/ yield 16·row and 16·(row+1), as in the PTX run.
+  // sm_90, N = 16: /*0000*/–/*0070*/ 8, /*0080*/–/*0110*/ 10 (start < end), /*0120*/–/*01b0*/ 10
+  // (16 & 3 = 0: `@!P1 BRA` skips the remainder loop), BSYNC 1, `@!P0 BRA` 1 (15 ≥ 3),
+  // /*03b0*/–/*0480*/ 14 (16 > 12: enter the 16-way loop), /*0490*/–/*04a0*/ 2, the loop
+  // /*04b0*/–/*0a30*/ 89 × 1 (R7 + 16 ≥ end − 12), BSYNC 1, /*0a50*/–/*0a80*/ 4 (0 > 4 fails:
+  // skip the 8-way block), BSYNC 1, /*0da0*/–/*0db0*/ 2 (R7 < end fails: skip the 4-way block),
+  // BSYNC 1, /*0f20*/–/*0f60*/ 5 (LEA/LEA.HI.X address, STG, EXIT): 149.
+  auto run = [](long long n) {
+    return analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
+                   {{"spmv_csr.cu", 11, n}}, true);
+  };
+  Expected<CudaProgram> p = run(16);
   ASSERT_TRUE(p) << p.error().format();
-  EXPECT_EQ(p->isa, "ptx, sass");
-  EXPECT_FALSE(p->kernels[0].sass->dynamicInstructionsPerWarp.has_value());
-  EXPECT_NE(p->kernels[0].sass->dynamicStatus.find("line 11"), std::string::npos) << p->kernels[0].sass->dynamicStatus;
-  EXPECT_DOUBLE_EQ(irCount(p->kernels[0].ir), 161);
+  EXPECT_EQ(p->isa, "sass (memory from ptx)");
+  const CudaKernel& k = p->kernels[0];
+  EXPECT_DOUBLE_EQ(*k.sass->dynamicInstructionsPerWarp, 149);
+  EXPECT_DOUBLE_EQ(irCount(k.ir), 149);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 161);  // the PTX count (CudaFrontend.SpmvWithTripHint)
+  bool hintedLoop = false;
+  for (const Loop& l : k.ir.loops) hintedLoop = hintedLoop || l.source == TripCountSource::Hinted;
+  EXPECT_TRUE(hintedLoop);
+  // N = 20: the same path up to the 16-way loop (1 trip, R7 = start + 16), then 4 > 4 fails,
+  // R7 < end holds: the 4-way block /*0dc0*/–/*0f00*/ 21 runs: 149 + 21 = 170.
+  Expected<CudaProgram> p20 = run(20);
+  ASSERT_TRUE(p20) << p20.error().format();
+  EXPECT_DOUBLE_EQ(irCount(p20->kernels[0].ir), 170);
+  // N = 3: 3 & 3 ≠ 0: the remainder path /*01c0*/–/*0270*/ 12 and the 1-way loop
+  // /*0280*/–/*0380*/ 17 × 3, BSYNC 1, then `@!P0 BRA` 1 (2 ≥ 3 fails) jumps to BSYNC 1 and the
+  // store 5: 8 + 10 + 10 + 12 + 51 + 1 + 1 + 1 + 5 = 99.
+  Expected<CudaProgram> p3 = run(3);
+  ASSERT_TRUE(p3) << p3.error().format();
+  EXPECT_DOUBLE_EQ(irCount(p3->kernels[0].ir), 99);
+}
+
+TEST(CudaFrontendSass, UnhintedDataDependentBranchIsAnError) {
+  // Without the hint neither run can decide the loop; the error names the line.
+  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90", {}, true);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().line, 11);
 }
 
 }  // namespace

@@ -73,13 +73,6 @@ int firstOrigin(std::initializer_list<int> origins) {
   return kKnown;
 }
 
-bool endsWithPath(const std::string& path, const std::string& name) {
-  if (name.empty()) return false;
-  if (path.size() < name.size()) return false;
-  if (path.compare(path.size() - name.size(), name.size(), name) != 0) return false;
-  return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
-}
-
 bool hasMod(const PtxInstruction& i, const char* m) {
   return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end();
 }
@@ -94,6 +87,13 @@ struct WarpState {
 };
 
 }  // namespace
+
+bool endsWithPath(const std::string& path, const std::string& name) {
+  if (name.empty()) return false;
+  if (path.size() < name.size()) return false;
+  if (path.compare(path.size() - name.size(), name.size(), name) != 0) return false;
+  return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
+}
 
 long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
 
@@ -294,6 +294,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       return {};
     }
     ++s.knownRequests;
+    if (options_.recordStream && !trace.stream.empty()) trace.streamAddresses.emplace_back(trace.stream.size() - 1, lanes);
     if (s.firstAddresses.empty()) s.firstAddresses = lanes;
     if (space == PtxSpace::Shared) {
       Expected<BankConflicts> b = countBankConflicts(lanes, width);
