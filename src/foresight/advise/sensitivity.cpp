@@ -32,6 +32,18 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   Expected<emu::KernelTiming> base = emulation.run({}, listeners);
   if (!base) return std::move(base).takeError();
   report.cycles = base->cycles;
+  {
+    char m[64];
+    const int pct = static_cast<int>(options.step * 100 + 0.5);
+    if (!options.central) {
+      std::snprintf(m, sizeof m, "+%d%%", pct);
+    } else if (!options.fit) {
+      std::snprintf(m, sizeof m, "±%d%%", pct);
+    } else {
+      std::snprintf(m, sizeof m, "slope over ±%d%%, ±%d%%", pct, 2 * pct);
+    }
+    report.method = m;
+  }
   if (base->cycles <= 0) return makeError("the emulated kernel takes no time");
 
   std::vector<PerturbedParam> params;
@@ -48,15 +60,28 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
     emu::Perturbation pert;
     pert.unit = p.unit;
     pert.gap = p.gap;
-    pert.factor = 1 + options.step;
     pert.region = region;
-    Expected<emu::KernelTiming> t = emulation.run(pert);
-    if (!t) return std::move(t).takeError();
-    if (!options.central) return (t->cycles - base->cycles) / base->cycles / options.step;
-    pert.factor = 1 - options.step;
-    Expected<emu::KernelTiming> down = emulation.run(pert);
-    if (!down) return std::move(down).takeError();
-    return (t->cycles - down->cycles) / base->cycles / (2 * options.step);
+    auto relative = [&](double d) -> Expected<double> {
+      pert.factor = 1 + d;
+      Expected<emu::KernelTiming> t = emulation.run(pert);
+      if (!t) return std::move(t).takeError();
+      return (t->cycles - base->cycles) / base->cycles;
+    };
+    if (!options.central) {
+      Expected<double> up = relative(options.step);
+      if (!up) return up;
+      return *up / options.step;
+    }
+    std::vector<double> steps = {-options.step, options.step};
+    if (options.fit) steps = {-2 * options.step, -options.step, options.step, 2 * options.step};
+    double num = 0, den = 0;
+    for (double d : steps) {
+      Expected<double> r = relative(d);
+      if (!r) return r;
+      num += d * *r;
+      den += d * d;
+    }
+    return num / den;
   };
   for (const PerturbedParam& p : params) {
     Expected<double> e = elasticity(p, -1);

@@ -42,6 +42,9 @@ struct SensitivityOptions {
   /// with ties (GTO choices, barrier phases), so a one-sided step can land on a jump
   /// (saake.md §4 "use both a +10% and a -10% perturbation"). false = the paper's +10% only.
   bool central = true;
+  /// With central: the least-squares slope of ΔT/T against ΔX/X over ±step and ±2·step
+  /// (through the origin), which averages over jumps instead of landing on one.
+  bool fit = true;
   double sumTolerance = 0.2;   ///< warn when |Σ - 1| exceeds this
   double significant = 0.2;    ///< a parameter matters at this elasticity
   double tieRatio = 0.75;      ///< "no clear winner" when second >= tieRatio x first
@@ -52,6 +55,7 @@ struct SensitivityOptions {
 /// Result of the analysis.
 struct SensitivityReport {
   double cycles = 0;                 ///< baseline T
+  std::string method;                ///< "+10%", "±10%" or "slope over ±10%, ±20%"
   std::vector<Elasticity> entries;   ///< every parameter, largest first
   double sum = 0;                    ///< Σ elasticities (≈ 1)
   Bound bound;                       ///< resource and mode of the largest

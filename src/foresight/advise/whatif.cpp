@@ -8,6 +8,13 @@ namespace foresight {
 Expected<std::vector<WhatIfResult>> analyzeWhatIf(const KernelInput& kernel, const Launch& launch,
                                                   const Gpu& gpu, const EmulateOptions& options,
                                                   double baseCycles) {
+  Expected<emu::KernelEmulation> base = emu::KernelEmulation::create(kernel, launch, gpu, options);
+  if (!base) return std::move(base).takeError();
+  return analyzeWhatIf(*base, baseCycles);
+}
+
+Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& base, double baseCycles) {
+  const EmulateOptions& options = base.builder().options();
   struct Switch {
     const char* name;
     const char* description;
@@ -26,7 +33,7 @@ Expected<std::vector<WhatIfResult>> analyzeWhatIf(const KernelInput& kernel, con
   for (const Switch& s : kSwitches) {
     EmulateOptions o = options;
     o.whatIf.*(s.flag) = true;
-    Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, gpu, o);
+    Expected<emu::KernelEmulation> e = emu::KernelEmulation::fromBuilder(base.builder().withOptions(o));
     if (!e) return std::move(e).takeError();
     Expected<emu::KernelTiming> t = e->run();
     if (!t) return std::move(t).takeError();

@@ -28,4 +28,8 @@ struct WhatIfResult {
                                                                 const EmulateOptions& options,
                                                                 double baseCycles);
 
+/// Same, re-lowering `base`'s kernel (sharing its stream cache) under each switch.
+[[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& base,
+                                                                double baseCycles);
+
 }  // namespace foresight

@@ -17,7 +17,7 @@ const char* parameterName(BoundMode m) { return m == BoundMode::Latency ? "laten
 void ExplainView::printText(std::ostream& os) const {
   prediction_.printText(os);
   const SensitivityReport& s = sensitivity_;
-  os << fmt::format("\nsensitivity (elasticity of T to +10% of each parameter; sum = {:.2f})\n", s.sum);
+  os << fmt::format("\nsensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s.method, s.sum);
   for (const Elasticity& e : s.entries) {
     if (std::abs(e.elasticity) < 0.005) continue;
     const int bar = static_cast<int>(std::clamp(e.elasticity, 0.0, 1.0) * 20 + 0.5);
@@ -55,6 +55,7 @@ nlohmann::json ExplainView::toJson() const {
   }
   j["sensitivity"] = sens;
   j["sensitivity_sum"] = s.sum;
+  j["sensitivity_method"] = s.method;
   j["bottleneck"] = {{"unit", s.boundUnit}, {"resource", resourceName(s.bound.resource)},
                      {"mode", boundModeName(s.bound.mode)}, {"clear_winner", s.clearWinner}};
   nlohmann::json regions = nlohmann::json::array();

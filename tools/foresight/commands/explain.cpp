@@ -41,10 +41,11 @@ int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& lau
   if (!timing) return reportError(located(timing.error(), o.input, gpu));
   SensitivityOptions so;
   so.central = eo.variant != EmulateVariant::Saake;  // the paper perturbs by +10% only
+  so.fit = so.central;
   Expected<SensitivityReport> sensitivity = analyzeSensitivity(*emulation, so);
   if (!sensitivity) return reportError(located(sensitivity.error(), o.input, gpu));
   Expected<Prediction> prediction = emu::makeEmulatePrediction(*emulation, *timing, *sensitivity, gpu, eo);
-  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(kernel, launch, gpu, eo, prediction->cycles);
+  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, prediction->cycles);
   if (!whatIf) return reportError(located(whatIf.error(), o.input, gpu));
   for (const std::string& note : notes) prediction->warnings.push_back(note);
   const ExplainView view({o.input, frontend, kernel.ir.name, &gpu, launch}, std::move(*prediction),

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -169,8 +170,25 @@ std::vector<std::vector<bool>> addressArithmetic(const KernelIR& ir) {
   return out;
 }
 
-}  // namespace
+/// Stream of block `i` (i >= 2) from the streams of blocks 0 and 1: the second's sequence, each
+/// active lane address a0 + i·(a1 - a0) where both blocks ran the same instruction with the
+/// lane active, else the second block's address.
+std::vector<DynamicInstruction> extrapolate(const std::vector<DynamicInstruction>& a,
+                                            const std::vector<DynamicInstruction>& b, int i, size_t cap) {
+  std::vector<DynamicInstruction> out(b.begin(), b.begin() + static_cast<long long>(std::min(b.size(), cap)));
+  const size_t n = std::min({a.size(), b.size(), cap});
+  for (size_t k = 0; k < n; ++k) {
+    if (a[k].block != b[k].block || a[k].index != b[k].index) break;  // control flow diverged
+    if (a[k].laneAddresses.size() != b[k].laneAddresses.size()) continue;
+    for (size_t l = 0; l < b[k].laneAddresses.size(); ++l) {
+      const long long x = a[k].laneAddresses[l], y = b[k].laneAddresses[l];
+      if (x >= 0 && y >= 0) out[k].laneAddresses[l] = std::max(0LL, x + static_cast<long long>(i) * (y - x));
+    }
+  }
+  return out;
+}
 
+}  // namespace
 
 KernelIR kernelFromSummary(const WorkloadSummary& s, const std::string& name) {
   KernelIR ir;
@@ -243,6 +261,7 @@ KernelIR kernelFromSummary(const WorkloadSummary& s, const std::string& name) {
 Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, const Launch& launch,
                                                     const Gpu& gpu, const EmulateOptions& options) {
   EmulationBuilder b;
+  b.cache_ = std::make_shared<StreamCache>();
   b.launch_ = launch;
   b.gpu_ = &gpu;
   b.options_ = options;
@@ -322,6 +341,34 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
   return b;
 }
 
+Expected<const CachedStream*> EmulationBuilder::cachedStream(long long block, int warp) const {
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  auto it = cache_->streams.find({block, warp});
+  if (it != cache_->streams.end()) return &it->second;
+  Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(block, warp);
+  if (!s) return std::move(s).takeError();
+  CachedStream c;
+  c.fullLength = static_cast<double>(s->size());
+  if (s->size() > kCachedPrefix) s->resize(kCachedPrefix);
+  c.prefix = std::move(*s);
+  return &cache_->streams.emplace(std::make_pair(block, warp), std::move(c)).first->second;
+}
+
+EmulationBuilder EmulationBuilder::withOptions(const EmulateOptions& options) const {
+  EmulationBuilder b = *this;
+  b.options_ = options;
+  b.blocksPerSm_ = occupancy_.blocksPerSm;
+  if (options.whatIf.fullOccupancy) {
+    b.blocksPerSm_ = std::min({occupancy_.limitByWarps, occupancy_.limitByThreads, occupancy_.limitByBlocks});
+  }
+  if (options.whatIf.noAddressArithmetic) {
+    b.removed_ = addressArithmetic(b.ir_);
+  } else {
+    for (size_t i = 0; i < b.removed_.size(); ++i) b.removed_[i].assign(b.removed_[i].size(), false);
+  }
+  return b;
+}
+
 Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulatedBlocks) const {
   const int blocksPerSm = std::max(slots, emulatedBlocks);
   const Gpu& gpu = *gpu_;
@@ -346,14 +393,32 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   for (int i = 0; i < blocksPerSm; ++i) {
     long long blockId = static_cast<long long>(i) * activeSms;
     if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
+    if (ir_.streams && i >= 2) blockId = std::min<long long>(static_cast<long long>(i) * activeSms, totalBlocks - 1);
     for (int w = 0; w < warpsPerBlock; ++w) {
       if (ir_.streams) {
-        Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(blockId, w);
+        // Exact streams of the first two emulated blocks; later blocks reuse the second
+        // block's instruction sequence with every lane address extrapolated affinely in the
+        // block's position (blocks i·S for i = 0, 1, 2, ...): the frontend's interpreter is
+        // costly per warp, and addresses are affine in blockIdx for most kernels.
+        const long long sampled = i < 2 ? blockId : std::min<long long>(activeSms, totalBlocks - 1);
+        Expected<const CachedStream*> s = cachedStream(sampled, w);
         if (!s) return std::move(s).takeError();
-        fullSum += static_cast<double>(s->size());
-        if (static_cast<long long>(s->size()) > cap) s->resize(static_cast<size_t>(cap));
-        keptSum += static_cast<double>(s->size());
-        streams.push_back(std::move(*s));
+        std::vector<DynamicInstruction> ops;
+        if (i < 2) {
+          ops.assign((*s)->prefix.begin(), (*s)->prefix.begin() + std::min<long long>(cap, static_cast<long long>((*s)->prefix.size())));
+        } else {
+          const long long first = 0, second = std::min<long long>(activeSms, totalBlocks - 1);
+          Expected<const CachedStream*> a = cachedStream(first, w);
+          Expected<const CachedStream*> b = cachedStream(second, w);
+          if (!a) return std::move(a).takeError();
+          if (!b) return std::move(b).takeError();
+          ops = extrapolate((*a)->prefix, (*b)->prefix, i, static_cast<size_t>(cap));
+          s = b;
+        }
+        fullSum += (*s)->fullLength;
+        if (static_cast<long long>(ops.size()) > cap) ops.resize(static_cast<size_t>(cap));
+        keptSum += static_cast<double>(ops.size());
+        streams.push_back(std::move(ops));
       } else {
         StreamSynthesis so;
         so.maxInstructions = cap;

@@ -16,8 +16,13 @@
 /// Measured rates (EmulateOptions::l1HitRate / l2HitRate) replace the prediction when given.
 #pragma once
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
+
+#include "foresight/ir/warp_stream.h"
 
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/launch.h"
@@ -44,6 +49,20 @@ struct LoweredSm {
   double wavefronts = 0;
 };
 
+/// A frontend stream's first kCachedPrefix instructions and its full length.
+struct CachedStream {
+  std::vector<DynamicInstruction> prefix;
+  double fullLength = 0;
+};
+inline constexpr size_t kCachedPrefix = 8192;
+
+/// Streams fetched from KernelIR::streams, shared by the builders of one kernel (the what-if
+/// switches re-lower the launch; the frontend's interpreter runs once per warp).
+struct StreamCache {
+  std::mutex mutex;
+  std::map<std::pair<long long, int>, CachedStream> streams;
+};
+
 /// Everything that does not depend on the number of resident blocks: the kernel (synthesized
 /// from the summary when the IR has no blocks), its regions, occupancy and removed
 /// instructions.
@@ -56,6 +75,9 @@ class EmulationBuilder {
   /// `emulatedBlocks` > blocksPerSm, later blocks refill the slots of retiring ones (block i
   /// waits for block i - blocksPerSm).
   [[nodiscard]] Expected<LoweredSm> build(int blocksPerSm, int activeSms, int emulatedBlocks = 0) const;
+
+  /// The same kernel under other options (a what-if switch), sharing the stream cache.
+  [[nodiscard]] EmulationBuilder withOptions(const EmulateOptions& options) const;
 
   [[nodiscard]] const Occupancy& occupancy() const { return occupancy_; }
   /// Resident blocks per SM used for timing (the occupancy's, or full occupancy's what-if).
@@ -78,6 +100,8 @@ class EmulationBuilder {
   std::vector<std::vector<bool>> removed_; ///< [block][index] → dropped by noAddressArithmetic
   std::vector<std::string> regionNames_;
   std::vector<std::string> notes_;
+  std::shared_ptr<StreamCache> cache_;
+  [[nodiscard]] Expected<const CachedStream*> cachedStream(long long block, int warp) const;
 };
 
 /// TEG's memory-concurrency cap (lai-teg-and-bound.md §4.3, Eqs. 3.1-3.2): the outstanding

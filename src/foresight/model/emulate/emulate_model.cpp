@@ -15,7 +15,14 @@ Expected<KernelEmulation> KernelEmulation::create(const KernelInput& kernel, con
                                                   const Gpu& gpu, const EmulateOptions& options) {
   Expected<EmulationBuilder> b = EmulationBuilder::create(kernel, launch, gpu, options);
   if (!b) return std::move(b).takeError();
-  KernelEmulation e(std::move(*b));
+  return fromBuilder(std::move(*b));
+}
+
+Expected<KernelEmulation> KernelEmulation::fromBuilder(EmulationBuilder builder) {
+  KernelEmulation e(std::move(builder));
+  const Launch& launch = e.builder_.launch();
+  const Gpu& gpu = e.builder_.gpu();
+  const EmulateOptions& options = e.builder_.options();
   const long long blocks = launch.blocks();
   if (blocks <= 0) return makeError("the launch has no blocks");
   const int sms = std::max(1, gpu.smCount.value);
@@ -87,6 +94,7 @@ Expected<Prediction> predictEmulate(const KernelInput& kernel, const Launch& lau
   SensitivityOptions so;
   so.regions = false;
   so.central = options.variant != EmulateVariant::Saake;
+  so.fit = so.central;
   Expected<SensitivityReport> sens = analyzeSensitivity(*emulation, so);
   if (!sens) return std::move(sens).takeError();
   return makeEmulatePrediction(*emulation, *timing, *sens, gpu, options);
@@ -107,9 +115,9 @@ Prediction makeEmulatePrediction(const KernelEmulation& emulation, const KernelT
   p.bound = sens->bound;
   const Elasticity& top = sens->entries.front();
   char buf[160];
-  std::snprintf(buf, sizeof buf, "a 10%% larger %s %s lengthens the kernel by %.1f%% (elasticity %.2f)",
+  std::snprintf(buf, sizeof buf, "the %s %s moves the kernel time most (elasticity %.2f: +10%% -> %+.1f%%)",
                 top.unit.c_str(), top.parameter == BoundMode::Latency ? "latency" : "gap",
-                top.elasticity * 10, top.elasticity);
+                top.elasticity, top.elasticity * 10);
   p.boundExplanation = buf;
   std::array<double, kNumResources> busy{};
   std::array<bool, kNumResources> seen{};

@@ -44,6 +44,8 @@ class KernelEmulation {
  public:
   static Expected<KernelEmulation> create(const KernelInput& kernel, const Launch& launch,
                                           const Gpu& gpu, const EmulateOptions& options);
+  /// The launch a builder describes (what-if variants of one kernel share its stream cache).
+  static Expected<KernelEmulation> fromBuilder(EmulationBuilder builder);
   /// Times the launch; listeners see the full-wave SM only.
   [[nodiscard]] Expected<KernelTiming> run(const Perturbation& perturbation = {},
                                            std::span<EmuListener* const> listeners = {}) const;
