@@ -20,13 +20,6 @@ namespace {
 const std::string kExamples = std::string(FORESIGHT_SOURCE_DIR) + "/examples/cuda/bottlenecks";
 const std::string kFixtures = std::string(FORESIGHT_SOURCE_DIR) + "/tests/examples/fixtures/bottlenecks";
 
-/// Known misses, with why; each is reported, not asserted.
-bool knownMiss(const std::string& name) {
-  // The buffer (16 MB) is reread ~66 times chip-wide, but the emulated SM's capped streams see
-  // only first touches and the L2 model predicts no cross-SM reuse: named dram throughput.
-  return name == "l2_throughput";
-}
-
 TEST(EmulateBottleneckExamples, ExplainNamesEachExpectedResourceAndMode) {
   const Gpu gpu = loadPreset("h100").value();
   const toml::table table = toml::parse_file(kExamples + "/expected.toml");
@@ -59,14 +52,10 @@ TEST(EmulateBottleneckExamples, ExplainNamesEachExpectedResourceAndMode) {
     ASSERT_TRUE(s.ok()) << name;
     const std::string expected = std::string(c["resource"].value_or(std::string())) + " " + c["mode"].value_or(std::string());
     const std::string actual = std::string(resourceName(s->bound.resource)) + " " + boundModeName(s->bound.mode);
-    if (knownMiss(name)) {
-      RecordProperty(name, "known miss: " + actual + " (expected " + expected + ")");
-      continue;
-    }
     EXPECT_EQ(actual, expected) << name << " (top parameter " << s->boundUnit << ", Σ = " << s->sum << ")";
     ++checked;
   }
-  EXPECT_EQ(checked, 9);
+  EXPECT_EQ(checked, 10);
 }
 
 }  // namespace

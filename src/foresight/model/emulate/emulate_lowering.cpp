@@ -499,6 +499,48 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
     }
   }
 
+  // Chip-wide reuse with exact streams: warp 0 of kSampledBlocks blocks spread over the grid.
+  // If each sampled warp's load sectors number f and two of them share O on average, sets drawn
+  // from a footprint F overlap by f²/F, so F ≈ f²/O; the launch requests B·f sectors of this
+  // warp class (B blocks), of which F are first touches chip-wide: a first-touch miss of this SM
+  // is an L2 hit with probability 1 - F/(B·f) = 1 - f/(O·B), when F fits in L2.
+  if (modern && !options_.l2HitRate && ir_.streams && totalBlocks >= 4 && l2Level) {
+    constexpr int kSampledBlocks = 8;
+    std::vector<std::unordered_set<long long>> sets;
+    for (int k = 0; k < kSampledBlocks; ++k) {
+      const long long block = totalBlocks * k / kSampledBlocks;
+      Expected<const CachedStream*> st = cachedStream(block, 0);
+      if (!st) return std::move(st).takeError();
+      std::unordered_set<long long> set;
+      for (const DynamicInstruction& d : (*st)->prefix) {
+        const Instruction& in = ir_.blocks[d.block].instructions[d.index];
+        if (!in.memory || in.memory->isStore || !isGlobalLike(in.memory->space)) continue;
+        for (long long sec : sectorsOf(d.laneAddresses, in.memory->widthBytes, sectorBytes)) set.insert(sec);
+      }
+      sets.push_back(std::move(set));
+    }
+    double f = 0, overlap = 0;
+    int pairs = 0;
+    for (size_t a = 0; a < sets.size(); ++a) {
+      f += static_cast<double>(sets[a].size()) / static_cast<double>(sets.size());
+      for (size_t b = a + 1; b < sets.size(); ++b) {
+        const auto& small = sets[a].size() < sets[b].size() ? sets[a] : sets[b];
+        const auto& large = sets[a].size() < sets[b].size() ? sets[b] : sets[a];
+        double common = 0;
+        for (long long x : small) common += large.count(x) ? 1 : 0;
+        overlap += common;
+        ++pairs;
+      }
+    }
+    overlap /= std::max(1, pairs);
+    if (f > 0 && overlap > 0) {
+      const double footprintBytes = f * f / overlap * sectorBytes * warpsPerBlock;  // all warp classes
+      double chip = std::max(0.0, 1.0 - f / (overlap * static_cast<double>(totalBlocks)));
+      if (footprintBytes > static_cast<double>(l2Level->size.value)) chip *= static_cast<double>(l2Level->size.value) / footprintBytes;
+      sharing = std::max(sharing, chip);
+    }
+  }
+
   // Ops, visited round robin over warps so the caches see an interleaved access order.
   out.program.warps.resize(streams.size());
   for (size_t w = 0; w < streams.size(); ++w) {

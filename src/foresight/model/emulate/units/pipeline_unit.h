@@ -27,7 +27,8 @@ class PipelineUnit {
 
   /// Admits `count` requests issued at `t`: SAAKE's admit = max(t, pipe_admit), then
   /// pipe_admit = admit + count * gap; the last request is done (count - 1) * gap + latency
-  /// after the first is admitted.
+  /// after the first is admitted. A fractional count below 1 (an expected share of a request,
+  /// e.g. the DRAM part of a 99%-L2-hit request) adds count x latency: the expected wait.
   UnitAdmission admit(int unit, double t, double count, double latency, double gap) {
     UnitAdmission a;
     a.unit = unit;
@@ -35,7 +36,7 @@ class PipelineUnit {
     a.count = count;
     a.busy = count * gap;
     pipeAdmit_ = a.admit + a.busy;
-    a.done = a.admit + std::max(0.0, count - 1) * gap + latency;
+    a.done = a.admit + std::max(0.0, count - 1) * gap + latency * std::min(1.0, count);
     return a;
   }
 
