@@ -51,6 +51,9 @@ struct Instruction {
   std::optional<MemoryAccess> memory;
   bool barrier = false;  ///< __syncthreads / BAR.SYNC
   double flops = 0;      ///< floating-point operations per lane (2 for an FMA)
+  /// Cycles the warp's next instruction must wait after this one issues, from the SASS control
+  /// bits (the stall count ptxas encodes for fixed-latency dependences); 0 = unknown.
+  int stallCycles = 0;
   std::string sourceFile;  ///< source file of the instruction, when the frontend knows it
   int sourceLine = 0;      ///< 1-based source line; 0 = unknown
 };

@@ -113,6 +113,38 @@ TEST(EmulateEngine, ClosedFormLatencyLimited) {
   EXPECT_NEAR(eL + eG, 1.0, 1e-9);
 }
 
+TEST(EmulateEngine, SassStallCountsHoldTheNextIssueBack) {
+  // One warp, 10 independent ops on a unit with latency 4 and gap 1: without stall counts they
+  // issue every cycle, T = 9 + 4 = 13. With a stall count of 3 on each (SASS control bits) the
+  // warp issues every 3 cycles: T = 9·3 + 4 = 31; the stall scales with the unit's latency, so
+  // +10% latency gives 9·3.3 + 4.4 = 34.1.
+  EmuMachine m;
+  m.units = {{"fp32", Resource::Fp32, 4, 1, UnitScope::Scheduler}};
+  m.schedulers = 1;
+  m.issueGap = 0;
+  auto run = [&](double stall, const Perturbation& pert = {}) {
+    EmuProgram prog;
+    prog.numRegisters = 1;
+    EmuInstr in;
+    in.dst = {0};
+    in.label = "FFMA";
+    in.issueStall = stall;
+    prog.instrs = {in};
+    EmuWarp warp;
+    for (int i = 0; i < 10; ++i) {
+      EmuOp op;
+      op.numUses = 1;
+      op.uses[0] = {0, 1};
+      warp.ops.push_back(op);
+    }
+    prog.warps.push_back(warp);
+    return runEmulation(prog, m, pert).value().cycles;
+  };
+  EXPECT_DOUBLE_EQ(run(0), 13);
+  EXPECT_DOUBLE_EQ(run(3), 31);
+  EXPECT_NEAR(run(3, {0, false, 1.1, -1}), 34.1, 1e-9);
+}
+
 TEST(EmulateEngine, ClosedFormThroughputLimited) {
   // L=100 <= C·G=400: T = L + (C·P-1)·G = 100 + 19·100 = 2000.
   const double t = chains(4, 5, 100, 100);

@@ -380,6 +380,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
       inst.sourceFile = fs::path(si.sourceFile).filename().string();
       inst.sourceLine = si.sourceLine;
       inst.barrier = si.mnemonic == "BAR";
+      if (si.control) inst.stallCycles = si.control->stall;
       const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED";
       for (size_t k = 0; k < si.operands.size(); ++k) {
         const bool dst = k == 0 && !store && si.mnemonic != "BRA" && si.mnemonic != "EXIT" && !inst.barrier;

@@ -221,6 +221,9 @@ class Engine {
       sameWarp = std::max(sameWarp, m_.units[u].sameWarpIssue * factor(u, false, in.region));
       if (!listeners_.empty()) ev.admissions.push_back(a);
     }
+    // The compiler's stall count (SASS control bits) holds the warp's next issue back; it
+    // encodes the latency of the instruction's pipeline, so it scales with that latency.
+    if (in.issueStall > 0 && op.numUses > 0) sameWarp = std::max(sameWarp, in.issueStall * factor(op.uses[0].unit, false, in.region));
     ev.finish = finish;
     for (int r : in.dst) ws.regReady[r] = finish;
     ws.maxFinish = std::max(ws.maxFinish, finish);

@@ -57,6 +57,9 @@ struct EmuInstr {
   bool barrier = false;  ///< block-wide barrier (__syncthreads)
   int region = 0;        ///< index into EmuProgram::regions
   std::string label;     ///< opcode, for timelines
+  /// Minimum cycles before the warp's next instruction (SASS stall count; modern variant), in
+  /// units of the latency of the instruction's first unit: perturbing that latency scales it.
+  double issueStall = 0;
 };
 
 /// One dynamic operation of a warp: which static instruction, which units.

@@ -452,6 +452,7 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
     for (int r : in.dst) e.dst.push_back(reg(r));
     e.barrier = in.barrier;
     e.region = region_[b][i];
+    if (options_.variant == EmulateVariant::Modern) e.issueStall = in.stallCycles;
     e.label = in.opcode;
     const int idx = static_cast<int>(out.program.instrs.size());
     out.program.instrs.push_back(std::move(e));
