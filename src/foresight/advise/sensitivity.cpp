@@ -3,6 +3,8 @@
 /// Perturbation runs, elasticities, bottleneck, region drill-down and per-resource bounds.
 #include "foresight/advise/sensitivity.h"
 
+#include "foresight/support/parallel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -83,11 +85,14 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
     }
     return num / den;
   };
-  for (const PerturbedParam& p : params) {
-    Expected<double> e = elasticity(p, -1);
-    if (!e) return std::move(e).takeError();
-    report.entries.push_back({p.name, p.resource, p.gap ? BoundMode::Throughput : BoundMode::Latency, *e, ""});
-    report.sum += *e;
+  // The perturbed runs are independent: spread them over the cores, results in param order.
+  std::vector<Expected<double>> results(params.size(), Expected<double>(0.0));
+  parallelFor(params.size(), [&](std::size_t i) { results[i] = elasticity(params[i], -1); });
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!results[i]) return std::move(results[i]).takeError();
+    const PerturbedParam& p = params[i];
+    report.entries.push_back({p.name, p.resource, p.gap ? BoundMode::Throughput : BoundMode::Latency, *results[i], ""});
+    report.sum += *results[i];
   }
   std::stable_sort(report.entries.begin(), report.entries.end(),
                    [](const Elasticity& a, const Elasticity& b) { return a.elasticity > b.elasticity; });

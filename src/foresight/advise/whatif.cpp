@@ -3,6 +3,10 @@
 /// One re-emulation per what-if switch.
 #include "foresight/advise/whatif.h"
 
+#include <iterator>
+
+#include "foresight/support/parallel.h"
+
 namespace foresight {
 
 Expected<std::vector<WhatIfResult>> analyzeWhatIf(const KernelInput& kernel, const Launch& launch,
@@ -29,20 +33,25 @@ Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& ba
       {"no-address-arithmetic", "integer instructions that only feed addresses are removed", &WhatIf::noAddressArithmetic},
       {"full-occupancy", "registers and shared memory do not limit resident blocks", &WhatIf::fullOccupancy},
   };
-  std::vector<WhatIfResult> out;
-  for (const Switch& s : kSwitches) {
+  // Each switch is an independent emulation: run them on the cores, results in switch order.
+  constexpr std::size_t kCount = std::size(kSwitches);
+  std::vector<Expected<emu::KernelTiming>> timings(kCount, Expected<emu::KernelTiming>(emu::KernelTiming{}));
+  parallelFor(kCount, [&](std::size_t i) {
     EmulateOptions o = options;
-    o.whatIf.*(s.flag) = true;
+    o.whatIf.*(kSwitches[i].flag) = true;
     Expected<emu::KernelEmulation> e = emu::KernelEmulation::fromBuilder(base.builder().withOptions(o));
-    if (!e) return std::move(e).takeError();
-    Expected<emu::KernelTiming> t = e->run();
-    if (!t) return std::move(t).takeError();
+    timings[i] = e ? e->run() : Expected<emu::KernelTiming>(std::move(e).takeError());
+  });
+  std::vector<WhatIfResult> out;
+  for (std::size_t i = 0; i < kCount; ++i) {
+    if (!timings[i]) return std::move(timings[i]).takeError();
+    const emu::KernelTiming& t = *timings[i];
     WhatIfResult r;
-    r.name = s.name;
-    r.description = s.description;
-    r.cycles = t->cycles;
-    r.penalty = baseCycles - t->cycles;
-    r.speedup = t->cycles > 0 ? baseCycles / t->cycles : 1;
+    r.name = kSwitches[i].name;
+    r.description = kSwitches[i].description;
+    r.cycles = t.cycles;
+    r.penalty = baseCycles - t.cycles;
+    r.speedup = t.cycles > 0 ? baseCycles / t.cycles : 1;
     out.push_back(r);
   }
   return out;

@@ -51,12 +51,21 @@ class Engine {
     double t = 0;
     int done = 0;
     for (const WarpState& w : warps_) done += w.done ? 1 : 0;
+    // A scheduler that found no ready warp sleeps until the earliest ready time it saw: ready
+    // times only grow (dependences, queues) except when a barrier releases or a block retires,
+    // which wakes every scheduler (wakeEpoch_). This skips rescans that cannot issue.
+    std::vector<double> wakeAt(schedulers_.size(), 0);
+    std::vector<long long> sleepEpoch(schedulers_.size(), -1);
     while (done < static_cast<int>(warps_.size())) {
       double next = kUnbounded;
       for (size_t s = 0; s < schedulers_.size(); ++s) {
         WarpScheduler& sched = schedulers_[s];
         if (sched.nextIssue() > t + kEps) {
           next = std::min(next, sched.nextIssue());
+          continue;
+        }
+        if (sleepEpoch[s] == wakeEpoch_ && wakeAt[s] > t + kEps) {
+          next = std::min(next, wakeAt[s]);
           continue;
         }
         double earliest = kUnbounded;
@@ -84,11 +93,15 @@ class Engine {
           ++result.issued;
           sched.issued(slot, t, gap);
           next = std::min(next, sched.nextIssue());
-        } else if (earliest < kUnbounded) {
-          if (!listeners_.empty()) {
-            for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), reason, reasonUnit, t, earliest});
+        } else {
+          if (earliest < kUnbounded) {
+            if (!listeners_.empty()) {
+              for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), reason, reasonUnit, t, earliest});
+            }
+            next = std::min(next, earliest);
           }
-          next = std::min(next, earliest);
+          wakeAt[s] = earliest;
+          sleepEpoch[s] = wakeEpoch_;
         }
       }
       if (done >= static_cast<int>(warps_.size())) break;
@@ -257,6 +270,7 @@ class Engine {
   void retire(int b) {
     BlockState& block = blocks_[b];
     block.retired = true;
+    ++wakeEpoch_;
     for (size_t i = 0; i < warps_.size(); ++i) {
       if (warps_[i].waitingFor != b) continue;
       warps_[i].waitingFor = -1;
@@ -274,6 +288,7 @@ class Engine {
     }
     block.arrived = 0;
     block.arrivalMax = 0;
+    ++wakeEpoch_;
     for (EmuListener* l : listeners_) l->onBarrier({b, release});
   }
 
@@ -285,6 +300,7 @@ class Engine {
   std::vector<WarpScheduler> schedulers_;
   std::vector<WarpState> warps_;
   std::vector<BlockState> blocks_;
+  long long wakeEpoch_ = 0;  ///< barrier releases and block retirements so far
 };
 
 }  // namespace
