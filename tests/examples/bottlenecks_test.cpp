@@ -3,7 +3,7 @@
 /// The bottleneck examples (examples/cuda/bottlenecks/): every case of expected.toml names a
 /// kernel, a launch, and the (resource, mode) that limits it on an H100. These tests check,
 /// without nvcc (the sm_90 PTX, cubin and SASS are stored under fixtures/bottlenecks, written by
-/// scripts/update_bottleneck_fixtures.sh):
+/// scripts/update_cuda_fixtures.sh examples/cuda/bottlenecks tests/examples/fixtures/bottlenecks sm_90):
 ///  - the manifest is well formed and covers the ten (resource, mode) pairs of the issue;
 ///  - each kernel loads through the CUDA frontend with no hint: the SASS control flow runs,
 ///    every loop's trip count comes from the launch, no address depends on loaded data, and the
@@ -154,7 +154,7 @@ TEST(BottleneckExamples, ManifestCoversTheTenCases) {
 TEST(BottleneckExamples, FixturesMatchTheSources) {
   for (const Case& c : loadCases()) {
     EXPECT_TRUE(slurp(kExamples + "/" + c.file) == slurp(kFixtures + "/" + c.file))
-        << c.file << ": the fixtures are stale; run scripts/update_bottleneck_fixtures.sh";
+        << c.file << ": the fixtures are stale; run scripts/update_cuda_fixtures.sh examples/cuda/bottlenecks tests/examples/fixtures/bottlenecks sm_90";
   }
 }
 
