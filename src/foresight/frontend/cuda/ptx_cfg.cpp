@@ -5,6 +5,9 @@
 /// blocks, so the simple quadratic algorithms suffice.
 #include "foresight/frontend/cuda/ptx_cfg.h"
 
+#include <bit>
+#include <cmath>
+
 #include <algorithm>
 
 namespace foresight::cuda {
@@ -154,6 +157,38 @@ void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit) {
     }
     for (int b : cfg.loops[i].blocks) cfg.blocks[b].loop = static_cast<int>(i);  // inner loops come later
   }
+}
+
+const PtxLoop* exitedLoop(const PtxCfg& cfg, int block) {
+  const PtxBlock& b = cfg.blocks[block];
+  for (int l = b.loop; l >= 0; l = cfg.loops[l].parent) {
+    const PtxLoop& loop = cfg.loops[l];
+    if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) return &loop;
+  }
+  return nullptr;
+}
+
+bool tripHintTakes(const PtxCfg& cfg, int block, long long trips, long long& stayCount) {
+  const PtxBlock& b = cfg.blocks[block];
+  if (const PtxLoop* loop = exitedLoop(cfg, block)) {
+    const long long allowed = trips - (block == loop->header ? 0 : 1);
+    const bool stay = stayCount < allowed;
+    stayCount = stay ? stayCount + 1 : 0;
+    return stay == loop->contains(b.taken);
+  }
+  return trips > 0 ? b.taken != b.ipdom : b.taken == b.ipdom;
+}
+
+std::uint32_t probabilityLanes(std::uint32_t lanes, double p) {
+  const int k = static_cast<int>(std::lround(p * std::popcount(lanes)));
+  std::uint32_t out = 0;
+  for (int lane = 0, given = 0; lane < 32 && given < k; ++lane) {
+    if (lanes >> lane & 1) {
+      out |= 1u << lane;
+      ++given;
+    }
+  }
+  return out;
 }
 
 bool SimtStack::next(int& block, std::uint32_t& mask) {

@@ -46,6 +46,19 @@ struct PtxCfg {
 /// the SASS CFG); `mayExit[b]` says that block b can leave the kernel.
 void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit);
 
+/// The innermost loop that the branch ending `block` leaves on one of its two edges; null when
+/// it leaves none (it is not a loop test).
+[[nodiscard]] const PtxLoop* exitedLoop(const PtxCfg& cfg, int block);
+
+/// Whether the lanes of a branch on unknown data take it under `--trip …=trips`: a loop test
+/// stays in its loop `trips` times (`stayCount` counts the stays of this branch and resets when
+/// the loop is left; one stay less when the test is not in the header), any other branch is
+/// taken when trips > 0 unless its target is the join point. Shared by the PTX and SASS runs.
+[[nodiscard]] bool tripHintTakes(const PtxCfg& cfg, int block, long long trips, long long& stayCount);
+
+/// The lanes `--branch …=p` sends to the target: the first round(p × |lanes|) of `lanes`.
+[[nodiscard]] std::uint32_t probabilityLanes(std::uint32_t lanes, double p);
+
 /// The SIMT reconvergence stack of one warp over a CFG, shared by the PTX and SASS warp
 /// interpreters: a divergent branch runs the taken lanes, then the others, and both reconverge
 /// at the branch block's immediate post-dominator, as on the hardware; exited lanes leave every

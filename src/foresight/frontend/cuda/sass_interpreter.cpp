@@ -688,38 +688,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   std::map<int, long long> stayCounts;
   auto resolveUnknown = [&](int blockIndex, int index, std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
     const SassInstruction& in = code[index];
-    const PtxBlock& b = cfg.blocks[blockIndex];
-    const PtxLoop* exitLoop = nullptr;
-    for (int l = b.loop; l >= 0 && !exitLoop; l = cfg.loops[l].parent) {
-      const PtxLoop& loop = cfg.loops[l];
-      if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) exitLoop = &loop;
-    }
     for (const TripHint& h : o.trips) {
       if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file)) continue;
-      bool goTaken = false;
-      if (exitLoop) {
-        const long long allowed = h.trips - (blockIndex == exitLoop->header ? 0 : 1);
-        long long& count = stayCounts[index];
-        const bool stay = count < allowed;
-        count = stay ? count + 1 : 0;
-        goTaken = stay == exitLoop->contains(b.taken);
-      } else {
-        goTaken = h.trips > 0 ? b.taken != b.ipdom : b.taken == b.ipdom;
-      }
-      if (goTaken) taken |= unknownLanes;
+      if (tripHintTakes(cfg, blockIndex, h.trips, stayCounts[index])) taken |= unknownLanes;
       note(index, "trip hint " + std::to_string(h.trips));
       return {};
     }
     for (const BranchHint& h : o.branches) {
-      if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file) || exitLoop) continue;
-      const int k = static_cast<int>(std::lround(h.takenProbability * std::popcount(unknownLanes)));
-      int given = 0;
-      for (int lane = 0; lane < kLanes && given < k; ++lane) {
-        if (unknownLanes >> lane & 1) {
-          taken |= 1u << lane;
-          ++given;
-        }
-      }
+      if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file) || exitedLoop(cfg, blockIndex)) continue;
+      taken |= probabilityLanes(unknownLanes, h.takenProbability);
       note(index, "probability " + std::to_string(h.takenProbability));
       return {};
     }

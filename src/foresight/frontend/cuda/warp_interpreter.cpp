@@ -712,28 +712,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   std::map<int, long long> stayCounts;
   auto resolveUnknown = [&](int blockIndex, const PtxInstruction& inst, int index, int origin,
                             std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
-    const PtxBlock& b = cfg_.blocks[blockIndex];
     for (const TripHint& h : options_.trips) {
       if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
-      bool goTaken = false;
-      const PtxLoop* exitLoop = nullptr;
-      for (int l = b.loop; l >= 0; l = cfg_.loops[l].parent) {
-        const PtxLoop& loop = cfg_.loops[l];
-        if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) {
-          exitLoop = &loop;
-          break;
-        }
-      }
-      if (exitLoop) {
-        const long long allowed = h.trips - (blockIndex == exitLoop->header ? 0 : 1);
-        long long& count = stayCounts[index];
-        const bool stay = count < allowed;
-        count = stay ? count + 1 : 0;
-        goTaken = stay == exitLoop->contains(b.taken);
-      } else {
-        goTaken = h.trips > 0 ? b.taken != b.ipdom : b.taken == b.ipdom;
-      }
-      if (goTaken) taken |= unknownLanes;
+      if (tripHintTakes(cfg_, blockIndex, h.trips, stayCounts[index])) taken |= unknownLanes;
       if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
         trace.hintedBranches.push_back({index, "trip hint " + std::to_string(h.trips)});
       }
@@ -741,23 +722,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     }
     for (const BranchHint& h : options_.branches) {
       if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
-      for (int l = b.loop; l >= 0; l = cfg_.loops[l].parent) {
-        const PtxLoop& loop = cfg_.loops[l];
-        if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) {
-          return makeError("kernel '" + kernelName + "': the branch at " + where(inst) +
-                               " decides a loop; give its trip count with --trip " + where(inst) + "=N instead of --branch",
-                           errorFile(inst), inst.sourceLine);
-        }
+      if (exitedLoop(cfg_, blockIndex)) {
+        return makeError("kernel '" + kernelName + "': the branch at " + where(inst) +
+                             " decides a loop; give its trip count with --trip " + where(inst) + "=N instead of --branch",
+                         errorFile(inst), inst.sourceLine);
       }
-      const int n = std::popcount(unknownLanes);
-      const int k = static_cast<int>(std::lround(h.takenProbability * n));
-      int given = 0;
-      for (int lane = 0; lane < kLanes && given < k; ++lane) {
-        if (unknownLanes >> lane & 1) {
-          taken |= 1u << lane;
-          ++given;
-        }
-      }
+      taken |= probabilityLanes(unknownLanes, h.takenProbability);
       if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
         trace.hintedBranches.push_back({index, "probability " + std::to_string(h.takenProbability)});
       }
