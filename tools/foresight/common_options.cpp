@@ -126,7 +126,7 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
       ->check(CLI::IsMember({"auto", "mwp-cwp"}))
       ->capture_default_str();
   sub.add_option("--variant", o.variant, "MWP-CWP variant")
-      ->check(CLI::IsMember({"hong-kim", "grophecy", "cgpredict"}))
+      ->check(CLI::IsMember({"auto", "hong-kim", "grophecy", "cgpredict"}))
       ->capture_default_str();
   sub.add_option("--kernel", o.kernel, "Kernel to predict when the input has several");
   sub.add_option("--grid", o.grid, "Grid in blocks, X[,Y[,Z]] (overrides the input's)");
@@ -149,9 +149,12 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   } else {
     return makeError("unknown model '" + o.model + "' (available: auto, mwp-cwp)");
   }
-  const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(o.variant);
+  // auto: CGPredict's variant for C loop nests (the model the frontend reproduces), else GROPHECY's.
+  const bool cInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;
+  const std::string name = o.variant == "auto" ? (cInput ? "cgpredict" : "grophecy") : o.variant;
+  const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(name);
   if (!variant) {
-    return makeError("unknown variant '" + o.variant + "' (available: hong-kim, grophecy, cgpredict)");
+    return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict)");
   }
   m.variant = *variant;
   m.quantizeWaves = o.quantizeWaves;

@@ -28,7 +28,7 @@ struct CommonOptions {
   std::string input;
   std::string gpu = "h100";
   std::string model = "auto";
-  std::string variant = "grophecy";
+  std::string variant = "auto";  ///< auto: cgpredict for .c inputs, grophecy otherwise
   std::string kernel;
   std::string grid;   ///< "X[,Y[,Z]]", empty = from the input
   std::string block;  ///< "X[,Y[,Z]]", empty = from the input
