@@ -18,6 +18,7 @@
 #include "foresight/frontend/cloop/markers.h"
 #include "foresight/frontend/cloop/program.h"
 #include "foresight/gpu/occupancy.h"
+#include "foresight/memory/coalescing.h"
 #include "foresight/support/text_file.h"
 
 namespace foresight::cloop {
@@ -102,12 +103,26 @@ WorkloadSummary summaryAt(const KernelTrace& traced, const std::map<std::string,
   // warp instructions had in the analysed batches, with their L2 misses per warp instruction.
   std::array<double, kNumAccessClasses> insts{}, dram{};
   int elemBytes = 4;
+  double sharedAccesses = 0;
   for (size_t i = 0; i < prog.memOps.size(); ++i) {
     if (prog.memOps[i].kernel != kernel) continue;
     const MemOpStats& s = traced.ops[i];
-    const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
     auto it = fits.find("op" + std::to_string(i));
-    if (n <= 0 || it == fits.end()) continue;
+    if (it == fits.end()) continue;
+    const OpSpace space = prog.memOps[i].space;
+    if (space != OpSpace::Global) {
+      const double count = std::max(0.0, it->second.at(target));
+      if (space == OpSpace::GlobalToShared) {
+        w.smemLoadInsts += count;
+        w.synchInsts = std::max(w.synchInsts, count);  // one barrier after each tile load
+      } else if (space == OpSpace::Shared) {
+        w.smemConflictWeighted += count * (s.sharedInsts > 0 ? s.conflictSum / s.sharedInsts : 1);
+        sharedAccesses += count;
+      }
+      continue;
+    }
+    const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
+    if (n <= 0) continue;
     elemBytes = prog.memOps[i].bytes;
     const double count = std::max(0.0, it->second.at(target));
     for (size_t c = 0; c < insts.size(); ++c) {
@@ -119,14 +134,16 @@ WorkloadSummary summaryAt(const KernelTrace& traced, const std::map<std::string,
   for (int c = 0; c < kNumAccessClasses; ++c) {
     MemoryClassStats& s = w.memory[static_cast<size_t>(c)];
     s.insts = insts[static_cast<size_t>(c)];
-    // Paper mode (Table 3): 32 / 2 / 1 transactions per warp instruction.
-    switch (static_cast<AccessClass>(c)) {
-      case AccessClass::Uncoalesced: s.transactionsPerInst = warpSize; break;
-      case AccessClass::Coalesced: s.transactionsPerInst = std::max(1, warpSize * elemBytes / lineBytes); break;
-      case AccessClass::Constant: s.transactionsPerInst = 1; break;
-    }
+    // Paper mode (Table 3): 32 / 2 / 1 transactions per warp instruction for 32 4-byte lanes
+    // over 64-B lines; the coalesced count follows the warp's bytes over the line.
+    PaperTransactions table;
+    table.uncoalesced = warpSize;
+    table.coalesced = std::max(1, warpSize * elemBytes / lineBytes);
+    s.transactionsPerInst = paperTransactions(static_cast<AccessClass>(c), table);
     s.dramTransactionsPerInst = s.insts > 0 ? dram[static_cast<size_t>(c)] / s.insts : 0;
   }
+  // Shared accesses and barriers are instructions too (Eq. 12 counts them in no_total_insts).
+  w.compInsts += sharedAccesses + w.synchInsts;
   w.loadBytesPerWarp = static_cast<double>(warpSize * elemBytes);
   double byClassTotal = 0;
   for (int c = 0; c < kNumInstrClasses; ++c) {
@@ -146,32 +163,31 @@ WorkloadSummary summaryAt(const KernelTrace& traced, const std::map<std::string,
 /// KernelIR: one block per memory operation (executions = its per-thread count at the target;
 /// lane addresses of its first execution by the sample warp) and one per computation class.
 KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& traced, const InstrumentedProgram& prog,
-                   const WorkloadSummary& w, const std::string& path) {
+                   const WorkloadSummary& w, const std::map<std::string, CountFit>& fits, double target,
+                   const std::string& path) {
   KernelIR ir;
   ir.name = name;
-  double opTotal = 0;
-  for (size_t i = 0; i < prog.memOps.size(); ++i) {
-    if (prog.memOps[i].kernel != kernelId) continue;
-    const MemOpStats& s = traced.ops[i];
-    opTotal += s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
-  }
-  const double memTotal = w.memInsts();
   for (size_t i = 0; i < prog.memOps.size(); ++i) {
     const StaticMemOp& op = prog.memOps[i];
     if (op.kernel != kernelId) continue;
+    auto fit = fits.find("op" + std::to_string(i));
+    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
+    if (count <= 0) continue;
     const MemOpStats& s = traced.ops[i];
-    const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
-    if (n <= 0) continue;
+    const bool shared = op.space == OpSpace::Shared || op.space == OpSpace::SharedFill;
     Instruction in;
-    in.opcode = op.isStore ? "st.global" : "ld.global";
+    in.opcode = std::string(op.isStore ? "st." : "ld.") + (shared ? "shared" : "global");
     in.cls = InstrClass::Ldst;
     in.sourceFile = path;
     in.sourceLine = op.line;
     MemoryAccess m;
+    m.space = shared ? MemorySpace::Shared : MemorySpace::Global;
     m.isStore = op.isStore;
     m.widthBytes = op.bytes;
-    const int major = static_cast<int>(std::max_element(s.warpInsts.begin(), s.warpInsts.end()) - s.warpInsts.begin());
-    m.pattern = static_cast<AccessClass>(major);
+    if (!shared && op.space == OpSpace::Global) {
+      const int major = static_cast<int>(std::max_element(s.warpInsts.begin(), s.warpInsts.end()) - s.warpInsts.begin());
+      m.pattern = static_cast<AccessClass>(major);
+    }
     for (const auto& [sop, lanes] : traced.sampleWarp) {
       if (sop == static_cast<int>(i)) {
         m.laneAddresses = lanes;
@@ -183,7 +199,18 @@ KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& tra
     const std::string arr = op.array >= 0 ? prog.arrays[static_cast<size_t>(op.array)].name : "mem";
     bb.label = fmt::format("{}_{}_line{}", op.isStore ? "store" : "load", arr, op.line);
     bb.instructions.push_back(in);
-    bb.executionsPerWarp = opTotal > 0 ? memTotal * n / opTotal : 0;
+    bb.executionsPerWarp = count;
+    ir.blocks.push_back(bb);
+  }
+  if (w.synchInsts > 0) {
+    Instruction bar;
+    bar.opcode = "bar.sync";
+    bar.cls = InstrClass::Control;
+    bar.barrier = true;
+    BasicBlock bb;
+    bb.label = "barrier";
+    bb.instructions.push_back(bar);
+    bb.executionsPerWarp = w.synchInsts;
     ir.blocks.push_back(bb);
   }
   for (int c = 0; c < kNumInstrClasses; ++c) {
@@ -382,7 +409,7 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
                       static_cast<long long>(std::ceil(ey / static_cast<double>(sk.blockY))), 1};
     for (const auto& [name, value] : targets) ck.launch.macros[name] = value;
     const WorkloadSummary w = summaryAt(traced, fits, target, largest, static_cast<int>(k), aopt.warpSize, aopt.l2LineBytes);
-    ck.input.ir = lowerToIr(sk.name, static_cast<int>(k), traced, largest, w, path);
+    ck.input.ir = lowerToIr(sk.name, static_cast<int>(k), traced, largest, w, fits, target, path);
     ck.input.summary = w;
     const double total = w.memInsts();
     for (int c = 0; c < kNumAccessClasses; ++c) {
@@ -479,55 +506,97 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
         ck.advice.push_back(adv);
       }
       // Reusable tiles: a sequential inner loop re-reading arrays that several warps share.
-      const double constShare = ck.classShare[static_cast<size_t>(AccessClass::Constant)];
-      const double memPerThread = ck.input.summary->memInsts();
-      if (mwp <= cwp && constShare > 0.2 && memPerThread >= 64) {
-        // paper_fitted shared-memory rule (cgpredict.md §8.4): per batch, every thread pays
-        // (K/32) x L global->shared loads at smem_load_const, K x 67 x sum(X) shared reads and its
-        // computation; K = loads per thread per read array.
-        double opTotal = 0;
-        for (size_t i = 0; i < largest.memOps.size(); ++i) {
-          if (largest.memOps[i].kernel != static_cast<int>(k)) continue;
-          const MemOpStats& s = traced.ops[i];
-          opTotal += s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
-        }
-        double kPerThread = 0, readArrays = 0, sumX = 0;
+      // The tiled kernel is predicted by the same model: each inner-loop read becomes a shared
+      // read (X = 16 for a column walk of a 32-wide tile, else 1), each array adds one
+      // global->shared load per 32 iterations and a barrier; 32x32 blocks, one tile per array.
+      const double constShare = ck.classShare[kConst];
+      const WorkloadSummary& base = *ck.input.summary;
+      if (mwp <= cwp && constShare > 0.2 && base.smemLoadInsts == 0 && ck.launch.block.y > 1) {
+        WorkloadSummary tiled = base;
+        double tiles = 0, readArrays = 0, sumX = 0, readsPerThread = 0;
+        bool conflicted = false;
         for (size_t i = 0; i < largest.memOps.size(); ++i) {
           const StaticMemOp& op = largest.memOps[i];
-          if (op.kernel != static_cast<int>(k) || op.isStore || opTotal <= 0) continue;
+          if (op.kernel != static_cast<int>(k) || op.isStore || op.space != OpSpace::Global) continue;
+          auto fit = ck.allFits.find("op" + std::to_string(i));
+          if (fit == ck.allFits.end()) continue;
+          const double perThread = fit->second.at(target);
           const MemOpStats& s = traced.ops[i];
           const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
-          const double perThread = memPerThread * n / opTotal;
-          if (perThread < 32) continue;  // read once per thread, not in the inner loop
-          kPerThread = std::max(kPerThread, perThread);
+          if (perThread < 32 || n <= 0) continue;  // read once per thread, not in the inner loop
+          for (size_t c = 0; c < kNumAccessClasses; ++c) {
+            tiled.memory[c].insts = std::max(0.0, tiled.memory[c].insts - perThread * s.warpInsts[c] / n);
+          }
+          const double x = s.warpInsts[kUncoal] > 0.5 * n ? 16 : 1;
+          conflicted |= x > 1;
+          tiles = std::max(tiles, perThread / 32);
           readArrays += 1;
-          sumX += s.warpInsts[kUncoal] > 0.5 * n ? 16 : 1;  // a column walk in a 32-wide tile is 16-way
+          sumX += x;
+          readsPerThread += perThread;
+          tiled.smemLoadInsts += perThread / 32;
+          tiled.smemConflictWeighted += perThread * x;
         }
-        if (kPerThread >= 32 && gpu.memoryLevel("shared")) {
-          const double smemLatency = gpu.memoryLevel("shared")->latency.value;
-          const double smemLoad = 506;  // smem_load_const, CGPredict Table 3
-          const double instCycle = gpu.mwpCwp.instCycles ? gpu.mwpCwp.instCycles->value : 0.5;
-          const double perThread = (kPerThread / 32) * readArrays * smemLoad + kPerThread * smemLatency * sumX +
-                                   instCycle * ck.input.summary->compInsts;
-          double batch = 0;
-          for (const auto& v : before->values) if (v.name == "batch") batch = v.value;
-          const double seconds = perThread * batch / (gpu.clockGhz.value * 1e9);
-          if (seconds < before->seconds) {
+        tiled.synchInsts = tiles;
+        tiled.compInsts += readsPerThread + tiles;
+        if (readArrays > 0) {
+          KernelInput changed = ck.input;
+          changed.summary = tiled;
+          changed.ir.resources.staticSharedBytes = static_cast<long long>(readArrays) * 32 * 32 * 4;
+          Launch launch = ck.launch;
+          const double ex = static_cast<double>(ck.launch.grid.x * ck.launch.block.x);
+          const double ey = static_cast<double>(ck.launch.grid.y * ck.launch.block.y);
+          launch.block = {32, 32, 1};
+          launch.grid = {static_cast<long long>(std::ceil(ex / 32)), static_cast<long long>(std::ceil(ey / 32)), 1};
+          ModelOptions tm = mo;
+          tm.smemRule = copt.smemLiteral ? SmemRule::PaperLiteral : SmemRule::PaperFitted;
+          Expected<Prediction> after = predict(changed, launch, gpu, tm);
+          if (after && after->seconds < before->seconds) {
             Advice adv;
             adv.kind = "shared-memory";
             adv.secondsBefore = before->seconds;
-            adv.secondsAfter = seconds;
+            adv.secondsAfter = after->seconds;
             adv.message = fmt::format(
-                "the inner loop re-reads tiles that neighbouring threads share ({} of the memory instructions are "
-                "constant across the warp): tile it 32x32 through shared memory; predicted {:.2f} ms -> {:.2f} ms "
-                "({:.1f}x, paper_fitted shared-memory rule)",
-                pct(constShare), before->seconds * 1e3, seconds * 1e3, before->seconds / seconds);
-            if (sumX > readArrays) {
-              adv.message += "; the tile read down a column is 16-way bank-conflicted: pad its rows to 33 words";
-            }
+                "the inner loop re-reads data that neighbouring threads share ({} of the memory instructions are "
+                "constant across the warp): tile it 32x32 through shared memory (32x32 blocks, {} tiles of 4 KiB); "
+                "predicted {:.2f} ms -> {:.2f} ms ({:.1f}x, {} shared-memory rule)",
+                pct(constShare), readArrays, before->seconds * 1e3, after->seconds * 1e3,
+                before->seconds / after->seconds, smemRuleName(tm.smemRule));
             ck.advice.push_back(adv);
+            if (conflicted) {
+              // Padding each tile row to 33 words puts a column walk's 32 words in 32 banks.
+              WorkloadSummary padded = tiled;
+              padded.smemConflictWeighted = readsPerThread;  // X = 1 for every tile read
+              changed.summary = padded;
+              Expected<Prediction> pad = predict(changed, launch, gpu, tm);
+              if (pad) {
+                Advice p2;
+                p2.kind = "padding";
+                p2.secondsBefore = after->seconds;
+                p2.secondsAfter = pad->seconds;
+                p2.message = fmt::format(
+                    "in that tiling, the tile read down a column is 16-way bank-conflicted (CGPredict's Kepler "
+                    "rule: 32 lanes in one bank over 16 segments): pad its rows to 33 words; predicted {:.2f} ms -> "
+                    "{:.2f} ms",
+                    after->seconds * 1e3, pad->seconds * 1e3);
+                ck.advice.push_back(p2);
+              }
+            }
           }
         }
+      }
+      // Kernels that already use shared memory: bank conflicts measured on the hinted arrays.
+      for (size_t i = 0; i < largest.memOps.size(); ++i) {
+        const StaticMemOp& op = largest.memOps[i];
+        const MemOpStats& s = traced.ops[i];
+        if (op.kernel != static_cast<int>(k) || op.space != OpSpace::Shared || s.sharedInsts <= 0) continue;
+        const double x = s.conflictSum / s.sharedInsts;
+        if (x < 2) continue;
+        Advice adv;
+        adv.kind = "padding";
+        adv.message = fmt::format("line {}: the access to shared array '{}' is {:.0f}-way bank-conflicted on average: "
+                                  "pad its rows by one word",
+                                  op.line, op.array >= 0 ? largest.arrays[static_cast<size_t>(op.array)].name : "?", x);
+        ck.advice.push_back(adv);
       }
       for (const Advice& a : ck.advice) ck.notes.push_back("advice: " + a.message);
     }

@@ -2,7 +2,8 @@
 /// \file
 /// The only LLVM user of the C loop frontend: compiles the C file to IR with the clang-14
 /// driver, runs the pre-pipeline (cgpredict.md §10: inlining of always_inline helpers, sroa,
-/// early-cse, instcombine, simplifycfg, loop-rotate, licm with scalar promotion, indvars; no
+/// early-cse, instcombine, simplifycfg, loop-rotate, licm with scalar promotion, dead-store
+/// elimination (the store that promotion leaves dead, as nvcc removes it), indvars; no
 /// unrolling or vectorization), locates the marked loop nests by their source line, checks them,
 /// inserts trace calls and links the instrumented program with a small C runtime.
 #include <llvm/ADT/SmallVector.h>
@@ -27,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -51,7 +53,7 @@ namespace {
 /// preheader, one latch and dedicated exits, where the trace calls go.
 constexpr const char* kPipeline =
     "always-inline,function(sroa,early-cse,instcombine,simplifycfg,loop-simplify,lcssa,"
-    "loop(loop-rotate),loop-mssa(licm),instcombine,simplifycfg,loop-simplify,lcssa,"
+    "loop(loop-rotate),loop-mssa(licm),instcombine,simplifycfg,dse,loop-simplify,lcssa,"
     "loop(indvars),loop-simplify,lcssa)";
 
 /// The trace runtime linked into the instrumented program: buffered 32-bit words to $CGP_TRACE.
@@ -259,7 +261,7 @@ Expected<InstrumentedProgram> buildInstrumented(
   const std::string bc = workDir + "/input.bc";
   const std::string errPath = workDir + "/clang.err";
   std::vector<std::string> argv = {FORESIGHT_CLANG, "-O0", "-Xclang", "-disable-O0-optnone", "-g",
-                                   "-emit-llvm", "-c", "-Wno-unknown-pragmas", "-fno-unroll-loops",
+                                   "-emit-llvm", "-c", "-fno-discard-value-names", "-Wno-unknown-pragmas", "-fno-unroll-loops",
                                    "-fno-vectorize", "-fno-slp-vectorize"};
   for (const auto& [name, value] : defines) argv.push_back("-D" + name + (value.empty() ? "" : "=" + value));
   argv.push_back(path);
@@ -354,8 +356,10 @@ Expected<InstrumentedProgram> buildInstrumented(
           }
           if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
             const llvm::Loop* inner = li.getLoopFor(bb);
-            if (inner && invariantAddress(st->getPointerOperand(), inner)) {
-              const llvm::Value* base = llvm::getUnderlyingObject(st->getPointerOperand());
+            const llvm::Value* base = llvm::getUnderlyingObject(st->getPointerOperand());
+            const bool hintedShared = base->hasName() && std::find(marker.shared.begin(), marker.shared.end(),
+                                                                   base->getName().str()) != marker.shared.end();
+            if (inner && !hintedShared && invariantAddress(st->getPointerOperand(), inner)) {
               return makeError("the store to '" + describe(base) + "' stays in the loop at line " +
                                    std::to_string(inner->getStartLoc() ? inner->getStartLoc().getLine() : 0) +
                                    " although its address does not change there: possible pointer aliasing "
@@ -438,6 +442,27 @@ Expected<InstrumentedProgram> buildInstrumented(
         return id;
       };
 
+      // Shared-memory hints: the named globals.
+      std::set<const llvm::Value*> sharedBases;
+      for (const std::string& name : marker.shared) {
+        const llvm::GlobalVariable* g = module->getNamedGlobal(name);
+        bool used = false;
+        for (llvm::BasicBlock* bb : top->blocks()) {
+          for (llvm::Instruction& i : *bb) {
+            const llvm::Value* ptr = nullptr;
+            if (auto* ld = llvm::dyn_cast<llvm::LoadInst>(&i)) ptr = ld->getPointerOperand();
+            if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) ptr = st->getPointerOperand();
+            if (g && ptr && llvm::getUnderlyingObject(ptr) == g) used = true;
+          }
+        }
+        if (!used) {
+          return makeError("shared(" + name + "): no global array '" + name + "' is accessed in the marked loop nest",
+                           path, marker.pragmaLine);
+        }
+        sharedBases.insert(g);
+      }
+      auto isShared = [&](const llvm::Value* ptr) { return sharedBases.count(llvm::getUnderlyingObject(ptr)) > 0; };
+
       // Blocks: counts and Block events; memory operations: Mem events.
       for (llvm::BasicBlock* bb : top->blocks()) {
         const int bid = static_cast<int>(prog.blocks.size());
@@ -445,6 +470,7 @@ Expected<InstrumentedProgram> buildInstrumented(
         sb.kernel = kid;
         prog.blocks.push_back(sb);
         std::vector<llvm::Instruction*> mems;
+        std::map<const llvm::Instruction*, int> loadOps;
         for (llvm::Instruction& i : *bb) {
           if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) mems.push_back(&i);
         }
@@ -464,9 +490,22 @@ Expected<InstrumentedProgram> buildInstrumented(
           }
           op.bytes = static_cast<int>(dl.getTypeStoreSize(ty));
           op.line = lineOf(*i);
+          if (isShared(ptr)) {
+            op.space = OpSpace::Shared;
+            // A store of a value loaded from global memory fills the tile: the pair is one
+            // global→shared load (smem_load_const).
+            if (auto* st = llvm::dyn_cast<llvm::StoreInst>(i)) {
+              auto* src = llvm::dyn_cast<llvm::LoadInst>(st->getValueOperand());
+              if (src && !isShared(src->getPointerOperand()) && loadOps.count(src)) {
+                op.space = OpSpace::SharedFill;
+                prog.memOps[static_cast<size_t>(loadOps.at(src))].space = OpSpace::GlobalToShared;
+              }
+            }
+          }
           op.array = arrayFor(ptr, ty);
           const size_t mid = prog.memOps.size();
           prog.memOps.push_back(op);
+          if (llvm::isa<llvm::LoadInst>(i)) loadOps[i] = static_cast<int>(mid);
           llvm::IRBuilder<> b(i);
           b.CreateCall(memFn, {word(Event::Mem, mid), b.CreateBitCast(ptr, i8p)});
         }

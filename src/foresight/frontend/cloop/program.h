@@ -45,9 +45,18 @@ struct StaticBlock {
   double flops = 0;
 };
 
+/// Where a memory operation goes once the kernel runs on the GPU (shared-memory hints).
+enum class OpSpace {
+  Global,          ///< global memory: classified and fed to the L2
+  Shared,          ///< a read or write of a shared-hinted array: bank conflicts (X)
+  GlobalToShared,  ///< a global load whose value is stored straight into a shared array
+  SharedFill,      ///< that store (its cost is part of the global→shared load)
+};
+
 /// A load or store inside a kernel.
 struct StaticMemOp {
   int kernel = 0;
+  OpSpace space = OpSpace::Global;
   bool isStore = false;
   int bytes = 4;
   int line = 0;

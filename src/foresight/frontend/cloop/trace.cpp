@@ -23,6 +23,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include "foresight/memory/bank_conflicts.h"
+#include "foresight/memory/coalescing.h"
 #include "foresight/memory/lru_cache.h"
 
 namespace foresight::cloop {
@@ -40,7 +42,8 @@ std::string readText(const std::string& p) {
 
 std::string gib(long long bytes) {
   std::ostringstream os;
-  os << static_cast<double>(bytes) / (1LL << 30) << " GiB";
+  if (bytes >= (1LL << 30)) os << static_cast<double>(bytes) / (1LL << 30) << " GiB";
+  else os << bytes / (1LL << 20) << " MiB";
   return os.str();
 }
 
@@ -157,20 +160,11 @@ std::string threadName(std::uint64_t key, int dims) {
   return dims == 2 ? "(" + std::to_string(ty) + ", " + std::to_string(tx) + ")" : "(" + std::to_string(tx) + ")";
 }
 
+/// CGPredict's class of one warp instruction (memory/coalescing.h); a request with no active
+/// lane cannot occur here (every instruction has at least the lane that issued it).
 AccessClass classify(const std::vector<long long>& lanes, int bytes) {
-  long long prev = -1;
-  long long maxStride = 0;
-  long long first = -1;
-  bool allSame = true;
-  for (long long a : lanes) {
-    if (a < 0) continue;
-    if (first < 0) first = a;
-    if (a != first) allSame = false;
-    if (prev >= 0) maxStride = std::max(maxStride, std::llabs(a - prev));
-    prev = a;
-  }
-  if (allSame) return AccessClass::Constant;
-  return maxStride <= bytes ? AccessClass::Coalesced : AccessClass::Uncoalesced;
+  Expected<AccessClass> c = classifyAccessClass(lanes, bytes);
+  return c ? *c : AccessClass::Uncoalesced;
 }
 
 }  // namespace
@@ -301,6 +295,16 @@ Expected<std::vector<KernelTrace>> analyzeTrace(const InstrumentedProgram& prog,
           if (n >= w->insts.size()) continue;
           const auto& [op, addrs] = w->insts[n];
           const StaticMemOp& sop = prog.memOps[static_cast<size_t>(op)];
+          if (sop.space == OpSpace::Shared) {
+            Expected<int> x = cgpredictConflictDegree(addrs, sop.bytes);
+            kt.ops[static_cast<size_t>(op)].conflictSum += x ? *x : 1;
+            kt.ops[static_cast<size_t>(op)].sharedInsts += 1;
+            continue;
+          }
+          if (sop.space != OpSpace::Global) {
+            kt.ops[static_cast<size_t>(op)].sharedInsts += 1;  // global→shared pair: counted, not cached
+            continue;
+          }
           const AccessClass c = classify(addrs, sop.bytes);
           const int ci = static_cast<int>(c);
           lines.clear();
@@ -415,7 +419,7 @@ Expected<std::vector<KernelTrace>> analyzeTrace(const InstrumentedProgram& prog,
         const std::uint64_t key = (static_cast<std::uint64_t>(ty) << 32) | static_cast<std::uint64_t>(tx);
         const std::uint64_t mapped = mapAddress(id, addr);
         const StaticMemOp& op = prog.memOps[static_cast<size_t>(id)];
-        if (opt.checkDependences) {
+        if (opt.checkDependences && op.space == OpSpace::Global) {
           AddrState& s = cur.addrs[addr];
           auto dependence = [&](const char* kind, std::uint64_t other, int otherOp) -> Error {
             const StaticMemOp& o = prog.memOps[static_cast<size_t>(otherOp)];

@@ -49,6 +49,8 @@ struct MemOpStats {
   std::array<double, kNumAccessClasses> warpInsts{};  ///< by AccessClass
   double lines = 0;    ///< distinct L2 lines touched (general-mode transactions)
   double misses = 0;   ///< L2 misses
+  double conflictSum = 0;   ///< shared ops: Σ conflict degree X over warp instructions
+  double sharedInsts = 0;   ///< shared ops: warp instructions
 };
 
 /// Everything measured for one kernel (marked loop nest) in one trace.
