@@ -132,6 +132,9 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--grid", o.grid, "Grid in blocks, X[,Y[,Z]] (overrides the input's)");
   sub.add_option("--block", o.block, "Block in threads, X[,Y[,Z]] (overrides the input's)");
   sub.add_flag("--quantize-waves", o.quantizeWaves, "Round Hong & Kim's waves (Rep) up to whole waves; cgpredict always does");
+  sub.add_option("--smem-rule", o.smemRule, "cgpredict shared-memory rule (docs/models.md)")
+      ->check(CLI::IsMember({"paper_fitted", "paper_literal"}))
+      ->capture_default_str();
   sub.add_flag("--json", o.json, "Print one JSON object on stdout");
   sub.add_option("-D", o.defines, "Macro for CUDA compilation or a skeleton, NAME[=VALUE] (repeatable)");
   sub.add_option("--hints", o.hints, "Skeleton hints file: layout domains, a pinned layout, Table 3 costs");
@@ -158,6 +161,7 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   }
   m.variant = *variant;
   m.quantizeWaves = o.quantizeWaves;
+  if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
   return m;
 }
 

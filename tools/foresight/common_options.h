@@ -33,6 +33,7 @@ struct CommonOptions {
   std::string grid;   ///< "X[,Y[,Z]]", empty = from the input
   std::string block;  ///< "X[,Y[,Z]]", empty = from the input
   bool quantizeWaves = false;
+  std::string smemRule = "paper_fitted";  ///< cgpredict shared-memory rule
   bool json = false;
   std::vector<std::string> defines;   ///< -D NAME[=VALUE] (CUDA inputs)
   std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments

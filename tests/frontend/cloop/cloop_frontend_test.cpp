@@ -132,6 +132,27 @@ TEST(CloopSyrk, ReproducesCGPredictAnchorFromC) {
   EXPECT_TRUE(transpose);
 }
 
+// CGPredict Table 5 from hand-tiled C with shared() hints: GEMM 105.75 ms and SYRK 713.42 ms
+// (cgpredict.md §8.4 model: 105.6 and 724). Per thread at N = 1024: 2 x 32 global->shared
+// loads (506 cycles), 2048 shared reads at X = 1 (GEMM) or 1024 at X = 1 + 1024 at X = 16
+// (SYRK's column walk of Bs), 512 batches of two 32x32 blocks.
+TEST(CloopSharedMemory, TiledGemmAndSyrkMatchTable5) {
+  REQUIRE_LLVM();
+  Analysed g = analyse("gemm-tiled.c");
+  ASSERT_EQ(g.program.kernels.size(), 1u);
+  const WorkloadSummary& gw = *g.program.kernels[0].input.summary;
+  EXPECT_NEAR(gw.smemLoadInsts, 64, 1e-6);
+  EXPECT_NEAR(gw.smemConflictWeighted, 2048, 1e-6);
+  EXPECT_NEAR(cgpredict(g.program.kernels[0], g.gpu).seconds * 1e3, 105.75, 0.03 * 105.75);
+  Analysed s = analyse("syrk-tiled.c");
+  ASSERT_EQ(s.program.kernels.size(), 1u);
+  EXPECT_NEAR(s.program.kernels[0].input.summary->smemConflictWeighted, 1024 + 16 * 1024, 1e-6);
+  EXPECT_NEAR(cgpredict(s.program.kernels[0], s.gpu).seconds * 1e3, 713.42, 0.02 * 713.42);
+  bool padding = false;
+  for (const Advice& a : s.program.kernels[0].advice) padding |= a.kind == "padding";
+  EXPECT_TRUE(padding);
+}
+
 // cgpredict.md §8.1: 3MM's estimate is 3 x GEMM(2048) = 3 x 8 x 242.53 = 5820.7 ms; a 2048^3
 // product is 8 GEMM(1024)s (4x the blocks, 2x the k-loop).
 TEST(CloopScaling, ThreeMmIsThreeGemmsAt2048) {
