@@ -273,8 +273,22 @@ Expected<InstrumentedProgram> buildInstrumented(
       return makeError(std::string("cannot run the C compiler '") + FORESIGHT_CLANG +
                        "' (install clang-14, see docs/input-cloop.md)");
     }
-    // clang's own "file:line:col: error: ..." already names the place.
+    // clang's "file:line:col: error: message" becomes our located error.
     const std::string first = firstError(cc.err);
+    const size_t tag = first.find(": error: ");
+    if (tag != std::string::npos) {
+      const std::string where = first.substr(0, tag);
+      const size_t c2 = where.rfind(':');
+      const size_t c1 = c2 == std::string::npos ? std::string::npos : where.rfind(':', c2 - 1);
+      if (c1 != std::string::npos) {
+        try {
+          const int line = std::stoi(where.substr(c1 + 1, c2 - c1 - 1));
+          const int col = std::stoi(where.substr(c2 + 1));
+          return makeError("clang: " + first.substr(tag + 9), where.substr(0, c1), line, col);
+        } catch (const std::exception&) {
+        }
+      }
+    }
     return makeError("clang could not compile the file: " + first, path, 0);
   }
 

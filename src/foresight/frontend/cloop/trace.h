@@ -21,7 +21,7 @@ namespace foresight::cloop {
 struct RunLimits {
   double cpuSeconds = 120;                ///< RLIMIT_CPU
   long long memoryBytes = 4LL << 30;      ///< RLIMIT_AS
-  long long traceBytes = 8LL << 30;       ///< RLIMIT_FSIZE (the trace file)
+  long long traceBytes = 1LL << 30;       ///< RLIMIT_FSIZE (the trace file, read whole for analysis)
   double wallSeconds = 300;               ///< killed after this long
 };
 
