@@ -191,10 +191,14 @@ TEST(CloopScaling, FitsPerThreadCountsAcrossTracedSizes) {
   EXPECT_EQ(a.program.tracedSizes, (std::vector<long long>{128, 64, 32}));
   EXPECT_NEAR(k.input.summary->memInsts(), 2 * 2048 + 2, 1e-6);
   for (const CountFit& f : k.fits) {
-    if (f.quantity != "comp" && f.quantity != "flops") EXPECT_LT(f.checkError, 1e-9) << f.quantity;
+    if (f.quantity != "comp" && f.quantity != "flops") {
+      EXPECT_LT(f.checkError, 1e-9) << f.quantity;
+    }
     // Computation per thread is linear in N plus the outer loops' overhead, which the threads
     // share (a term in 1/N that the fit a + bN does not have): close, not exact.
-    if (f.quantity == "comp") EXPECT_LT(f.checkError, 0.01);
+    if (f.quantity == "comp") {
+      EXPECT_LT(f.checkError, 0.01);
+    }
   }
   EXPECT_EQ(k.launch.grid, (Dim3{64, 256, 1}));
 }

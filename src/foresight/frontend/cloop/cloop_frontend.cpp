@@ -15,15 +15,15 @@
 
 #include <fmt/format.h>
 
+#include "foresight/frontend/cloop/advice.h"
 #include "foresight/frontend/cloop/markers.h"
 #include "foresight/frontend/cloop/program.h"
+#include "foresight/frontend/cloop/workload.h"
 #include "foresight/gpu/occupancy.h"
 #include "foresight/memory/coalescing.h"
 #include "foresight/support/text_file.h"
 
 namespace foresight::cloop {
-
-double CountFit::at(double n) const { return degree == 0 ? a : a + b * std::pow(n, degree); }
 
 namespace {
 
@@ -46,27 +46,6 @@ struct WorkDir {
   WorkDir(const WorkDir&) = delete;
   WorkDir& operator=(const WorkDir&) = delete;
 };
-
-/// Fits value(n) = a + b n^d through the two largest sizes, d the rounded log-log slope
-/// (0..3); checks the fit at the smallest size. `n` and `v` are largest first.
-CountFit fitCount(const std::string& name, const std::array<double, 3>& n, const std::array<double, 3>& v) {
-  CountFit f;
-  f.quantity = name;
-  if (std::fabs(v[0] - v[1]) <= 1e-9 * std::max(1.0, std::fabs(v[0]))) {
-    f.degree = 0;
-    f.a = v[0];
-  } else {
-    double slope = 1;
-    if (v[0] > 0 && v[1] > 0) slope = std::log(v[0] / v[1]) / std::log(n[0] / n[1]);
-    f.degree = static_cast<int>(std::clamp(std::lround(slope), 0L, 3L));
-    if (f.degree == 0) f.degree = 1;  // the values differ, so the count grows with n
-    f.b = (v[0] - v[1]) / (std::pow(n[0], f.degree) - std::pow(n[1], f.degree));
-    f.a = v[0] - f.b * std::pow(n[0], f.degree);
-  }
-  const double predicted = f.at(n[2]);
-  f.checkError = std::fabs(v[2]) > 1e-12 ? std::fabs(predicted - v[2]) / std::fabs(v[2]) : std::fabs(predicted);
-  return f;
-}
 
 struct TracedSize {
   long long n = 0;
@@ -92,141 +71,6 @@ PerThread perThread(const KernelTrace& k) {
   for (int c = 0; c < kNumInstrClasses; ++c) p.byClass[static_cast<size_t>(c)] = k.compByClass[static_cast<size_t>(c)] / t;
   for (double e : k.opEvents) p.ops.push_back(e / t);
   return p;
-}
-
-/// CGPredict's workload at the requested size from the fits and the traced size's classes.
-WorkloadSummary summaryAt(const KernelTrace& traced, const std::map<std::string, CountFit>& fits, double target,
-                          const InstrumentedProgram& prog, int kernel, int warpSize, int lineBytes) {
-  WorkloadSummary w;
-  w.compInsts = std::max(0.0, fits.at("comp").at(target));
-  // Per memory operation: its per-thread count at the target (fitted), split by the classes its
-  // warp instructions had in the analysed batches, with their L2 misses per warp instruction.
-  std::array<double, kNumAccessClasses> insts{}, dram{};
-  int elemBytes = 4;
-  double sharedAccesses = 0;
-  for (size_t i = 0; i < prog.memOps.size(); ++i) {
-    if (prog.memOps[i].kernel != kernel) continue;
-    const MemOpStats& s = traced.ops[i];
-    auto it = fits.find("op" + std::to_string(i));
-    if (it == fits.end()) continue;
-    const OpSpace space = prog.memOps[i].space;
-    if (space != OpSpace::Global) {
-      const double count = std::max(0.0, it->second.at(target));
-      if (space == OpSpace::GlobalToShared) {
-        w.smemLoadInsts += count;
-        w.synchInsts = std::max(w.synchInsts, count);  // one barrier after each tile load
-      } else if (space == OpSpace::Shared) {
-        w.smemConflictWeighted += count * (s.sharedInsts > 0 ? s.conflictSum / s.sharedInsts : 1);
-        sharedAccesses += count;
-      }
-      continue;
-    }
-    const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
-    if (n <= 0) continue;
-    elemBytes = prog.memOps[i].bytes;
-    const double count = std::max(0.0, it->second.at(target));
-    for (size_t c = 0; c < insts.size(); ++c) {
-      const double share = s.warpInsts[c] / n;
-      insts[c] += count * share;
-      dram[c] += count * share * s.misses / n;
-    }
-  }
-  for (int c = 0; c < kNumAccessClasses; ++c) {
-    MemoryClassStats& s = w.memory[static_cast<size_t>(c)];
-    s.insts = insts[static_cast<size_t>(c)];
-    // Paper mode (Table 3): 32 / 2 / 1 transactions per warp instruction for 32 4-byte lanes
-    // over 64-B lines; the coalesced count follows the warp's bytes over the line.
-    PaperTransactions table;
-    table.uncoalesced = warpSize;
-    table.coalesced = std::max(1, warpSize * elemBytes / lineBytes);
-    s.transactionsPerInst = paperTransactions(static_cast<AccessClass>(c), table);
-    s.dramTransactionsPerInst = s.insts > 0 ? dram[static_cast<size_t>(c)] / s.insts : 0;
-  }
-  // Shared accesses and barriers are instructions too (Eq. 12 counts them in no_total_insts).
-  w.compInsts += sharedAccesses + w.synchInsts;
-  w.loadBytesPerWarp = static_cast<double>(warpSize * elemBytes);
-  double byClassTotal = 0;
-  for (int c = 0; c < kNumInstrClasses; ++c) {
-    const std::string key = "class" + std::to_string(c);
-    w.compByClass[static_cast<size_t>(c)] = fits.count(key) ? std::max(0.0, fits.at(key).at(target)) : 0;
-    byClassTotal += w.compByClass[static_cast<size_t>(c)];
-  }
-  // Keep the split consistent with the fitted total.
-  if (byClassTotal > 0) {
-    for (double& v : w.compByClass) v *= w.compInsts / byClassTotal;
-  }
-  w.compByClass[static_cast<size_t>(InstrClass::Ldst)] += 0;
-  w.flopsPerThread = std::max(0.0, fits.at("flops").at(target));
-  return w;
-}
-
-/// KernelIR: one block per memory operation (executions = its per-thread count at the target;
-/// lane addresses of its first execution by the sample warp) and one per computation class.
-KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& traced, const InstrumentedProgram& prog,
-                   const WorkloadSummary& w, const std::map<std::string, CountFit>& fits, double target,
-                   const std::string& path) {
-  KernelIR ir;
-  ir.name = name;
-  for (size_t i = 0; i < prog.memOps.size(); ++i) {
-    const StaticMemOp& op = prog.memOps[i];
-    if (op.kernel != kernelId) continue;
-    auto fit = fits.find("op" + std::to_string(i));
-    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
-    if (count <= 0) continue;
-    const MemOpStats& s = traced.ops[i];
-    const bool shared = op.space == OpSpace::Shared || op.space == OpSpace::SharedFill;
-    Instruction in;
-    in.opcode = std::string(op.isStore ? "st." : "ld.") + (shared ? "shared" : "global");
-    in.cls = InstrClass::Ldst;
-    in.sourceFile = path;
-    in.sourceLine = op.line;
-    MemoryAccess m;
-    m.space = shared ? MemorySpace::Shared : MemorySpace::Global;
-    m.isStore = op.isStore;
-    m.widthBytes = op.bytes;
-    if (!shared && op.space == OpSpace::Global) {
-      const int major = static_cast<int>(std::max_element(s.warpInsts.begin(), s.warpInsts.end()) - s.warpInsts.begin());
-      m.pattern = static_cast<AccessClass>(major);
-    }
-    for (const auto& [sop, lanes] : traced.sampleWarp) {
-      if (sop == static_cast<int>(i)) {
-        m.laneAddresses = lanes;
-        break;
-      }
-    }
-    in.memory = m;
-    BasicBlock bb;
-    const std::string arr = op.array >= 0 ? prog.arrays[static_cast<size_t>(op.array)].name : "mem";
-    bb.label = fmt::format("{}_{}_line{}", op.isStore ? "store" : "load", arr, op.line);
-    bb.instructions.push_back(in);
-    bb.executionsPerWarp = count;
-    ir.blocks.push_back(bb);
-  }
-  if (w.synchInsts > 0) {
-    Instruction bar;
-    bar.opcode = "bar.sync";
-    bar.cls = InstrClass::Control;
-    bar.barrier = true;
-    BasicBlock bb;
-    bb.label = "barrier";
-    bb.instructions.push_back(bar);
-    bb.executionsPerWarp = w.synchInsts;
-    ir.blocks.push_back(bb);
-  }
-  for (int c = 0; c < kNumInstrClasses; ++c) {
-    const double count = w.compByClass[static_cast<size_t>(c)];
-    if (count <= 0) continue;
-    Instruction in;
-    in.opcode = "comp";
-    in.cls = static_cast<InstrClass>(c);
-    BasicBlock bb;
-    bb.label = std::string("comp_") + instrClassName(in.cls);
-    bb.instructions.push_back(in);
-    bb.executionsPerWarp = count;
-    ir.blocks.push_back(bb);
-  }
-  for (size_t b = 0; b + 1 < ir.blocks.size(); ++b) ir.blocks[b].successors.push_back(static_cast<int>(b + 1));
-  return ir;
 }
 
 constexpr size_t kCoal = static_cast<size_t>(AccessClass::Coalesced);
@@ -451,153 +295,11 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
   }
 
   if (copt.advice) {
-    ModelOptions mo;
-    mo.variant = MwpCwpVariant::CGPredict;
     for (size_t k = 0; k < program.kernels.size(); ++k) {
       CloopKernel& ck = program.kernels[k];
-      const KernelTrace& traced = traces[0].kernels[k];
-      Expected<Prediction> before = predict(ck.input, ck.launch, gpu, mo);
-      if (!before) continue;
-      const double mwp = [&] {
-        for (const auto& v : before->values) if (v.name == "MWP") return v.value;
-        return 0.0;
-      }();
-      const double cwp = [&] {
-        for (const auto& v : before->values) if (v.name == "CWP") return v.value;
-        return 0.0;
-      }();
-      // Uncoalesced and memory-bound: transpose the arrays that walk a column across the warp.
-      std::map<int, double> uncoalByArray;
-      for (size_t i = 0; i < largest.memOps.size(); ++i) {
-        const StaticMemOp& op = largest.memOps[i];
-        if (op.kernel != static_cast<int>(k) || op.array < 0) continue;
-        uncoalByArray[op.array] += traced.ops[i].warpInsts[static_cast<size_t>(AccessClass::Uncoalesced)];
-      }
-      for (const auto& [arr, n] : uncoalByArray) {
-        const StaticArray& a = largest.arrays[static_cast<size_t>(arr)];
-        if (n <= 0 || a.dims.size() < 2 || traced.classInsts[kUncoal] < 0.25 * (traced.classInsts[0] + traced.classInsts[1] + traced.classInsts[2])) continue;
-        if (mwp > cwp) continue;  // not memory-bound
-        AnalysisOptions o = aopt;
-        o.checkDependences = false;
-        o.transposed = {arr};
-        BlockResources br;
-        br.threadsPerBlock = static_cast<int>(ck.launch.threadsPerBlock());
-        Expected<Occupancy> occ = computeOccupancy(gpu, br);
-        if (!occ) continue;
-        o.blocksPerBatch = static_cast<long long>(occ->blocksPerSm) * gpu.smCount.value;
-        Expected<std::vector<KernelTrace>> t = analyzeTrace(largest, largestTrace, o, path);
-        if (!t) continue;
-        KernelTrace& tt = (*t)[k];
-        // Same fits; classes and misses of the transposed layout.
-        KernelInput changed = ck.input;
-        changed.summary = summaryAt(tt, ck.allFits, target, largest, static_cast<int>(k), aopt.warpSize, aopt.l2LineBytes);
-        changed.summary->compByClass = ck.input.summary->compByClass;
-        Expected<Prediction> after = predict(changed, ck.launch, gpu, mo);
-        if (!after || after->seconds >= before->seconds) continue;
-        Advice adv;
-        adv.kind = "transpose";
-        adv.secondsBefore = before->seconds;
-        adv.secondsAfter = after->seconds;
-        adv.message = fmt::format(
-            "'{}' is read down a column across the warp (uncoalesced) and the kernel is memory-bound (MWP {:.2f} <= "
-            "CWP {:.2f}): store it transposed (or interchange the loops so threadIdx.x walks its last dimension); "
-            "predicted {:.2f} ms -> {:.2f} ms ({:.1f}x)",
-            a.name, mwp, cwp, before->seconds * 1e3, after->seconds * 1e3, before->seconds / after->seconds);
-        ck.advice.push_back(adv);
-      }
-      // Reusable tiles: a sequential inner loop re-reading arrays that several warps share.
-      // The tiled kernel is predicted by the same model: each inner-loop read becomes a shared
-      // read (X = 16 for a column walk of a 32-wide tile, else 1), each array adds one
-      // global->shared load per 32 iterations and a barrier; 32x32 blocks, one tile per array.
-      const double constShare = ck.classShare[kConst];
-      const WorkloadSummary& base = *ck.input.summary;
-      if (mwp <= cwp && constShare > 0.2 && base.smemLoadInsts == 0 && ck.launch.block.y > 1) {
-        WorkloadSummary tiled = base;
-        double tiles = 0, readArrays = 0, sumX = 0, readsPerThread = 0;
-        bool conflicted = false;
-        for (size_t i = 0; i < largest.memOps.size(); ++i) {
-          const StaticMemOp& op = largest.memOps[i];
-          if (op.kernel != static_cast<int>(k) || op.isStore || op.space != OpSpace::Global) continue;
-          auto fit = ck.allFits.find("op" + std::to_string(i));
-          if (fit == ck.allFits.end()) continue;
-          const double perThread = fit->second.at(target);
-          const MemOpStats& s = traced.ops[i];
-          const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
-          if (perThread < 32 || n <= 0) continue;  // read once per thread, not in the inner loop
-          for (size_t c = 0; c < kNumAccessClasses; ++c) {
-            tiled.memory[c].insts = std::max(0.0, tiled.memory[c].insts - perThread * s.warpInsts[c] / n);
-          }
-          const double x = s.warpInsts[kUncoal] > 0.5 * n ? 16 : 1;
-          conflicted |= x > 1;
-          tiles = std::max(tiles, perThread / 32);
-          readArrays += 1;
-          sumX += x;
-          readsPerThread += perThread;
-          tiled.smemLoadInsts += perThread / 32;
-          tiled.smemConflictWeighted += perThread * x;
-        }
-        tiled.synchInsts = tiles;
-        tiled.compInsts += readsPerThread + tiles;
-        if (readArrays > 0) {
-          KernelInput changed = ck.input;
-          changed.summary = tiled;
-          changed.ir.resources.staticSharedBytes = static_cast<long long>(readArrays) * 32 * 32 * 4;
-          Launch launch = ck.launch;
-          const double ex = static_cast<double>(ck.launch.grid.x * ck.launch.block.x);
-          const double ey = static_cast<double>(ck.launch.grid.y * ck.launch.block.y);
-          launch.block = {32, 32, 1};
-          launch.grid = {static_cast<long long>(std::ceil(ex / 32)), static_cast<long long>(std::ceil(ey / 32)), 1};
-          ModelOptions tm = mo;
-          tm.smemRule = copt.smemLiteral ? SmemRule::PaperLiteral : SmemRule::PaperFitted;
-          Expected<Prediction> after = predict(changed, launch, gpu, tm);
-          if (after && after->seconds < before->seconds) {
-            Advice adv;
-            adv.kind = "shared-memory";
-            adv.secondsBefore = before->seconds;
-            adv.secondsAfter = after->seconds;
-            adv.message = fmt::format(
-                "the inner loop re-reads data that neighbouring threads share ({} of the memory instructions are "
-                "constant across the warp): tile it 32x32 through shared memory (32x32 blocks, {} tiles of 4 KiB); "
-                "predicted {:.2f} ms -> {:.2f} ms ({:.1f}x, {} shared-memory rule)",
-                pct(constShare), readArrays, before->seconds * 1e3, after->seconds * 1e3,
-                before->seconds / after->seconds, smemRuleName(tm.smemRule));
-            ck.advice.push_back(adv);
-            if (conflicted) {
-              // Padding each tile row to 33 words puts a column walk's 32 words in 32 banks.
-              WorkloadSummary padded = tiled;
-              padded.smemConflictWeighted = readsPerThread;  // X = 1 for every tile read
-              changed.summary = padded;
-              Expected<Prediction> pad = predict(changed, launch, gpu, tm);
-              if (pad) {
-                Advice p2;
-                p2.kind = "padding";
-                p2.secondsBefore = after->seconds;
-                p2.secondsAfter = pad->seconds;
-                p2.message = fmt::format(
-                    "in that tiling, the tile read down a column is 16-way bank-conflicted (CGPredict's Kepler "
-                    "rule: 32 lanes in one bank over 16 segments): pad its rows to 33 words; predicted {:.2f} ms -> "
-                    "{:.2f} ms",
-                    after->seconds * 1e3, pad->seconds * 1e3);
-                ck.advice.push_back(p2);
-              }
-            }
-          }
-        }
-      }
-      // Kernels that already use shared memory: bank conflicts measured on the hinted arrays.
-      for (size_t i = 0; i < largest.memOps.size(); ++i) {
-        const StaticMemOp& op = largest.memOps[i];
-        const MemOpStats& s = traced.ops[i];
-        if (op.kernel != static_cast<int>(k) || op.space != OpSpace::Shared || s.sharedInsts <= 0) continue;
-        const double x = s.conflictSum / s.sharedInsts;
-        if (x < 2) continue;
-        Advice adv;
-        adv.kind = "padding";
-        adv.message = fmt::format("line {}: the access to shared array '{}' is {:.0f}-way bank-conflicted on average: "
-                                  "pad its rows by one word",
-                                  op.line, op.array >= 0 ? largest.arrays[static_cast<size_t>(op.array)].name : "?", x);
-        ck.advice.push_back(adv);
-      }
+      AdviceContext ctx{ck.input,  ck.launch, ck.classShare, ck.allFits, static_cast<int>(k), traces[0].kernels[k],
+                        largest,   largestTrace, aopt,       target,      gpu,  copt.smemLiteral, path};
+      ck.advice = adviseKernel(ctx);
       for (const Advice& a : ck.advice) ck.notes.push_back("advice: " + a.message);
     }
   }

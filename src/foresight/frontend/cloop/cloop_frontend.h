@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "foresight/frontend/cloop/advice.h"
 #include "foresight/frontend/cloop/trace.h"
+#include "foresight/frontend/cloop/workload.h"
 #include "foresight/frontend/input.h"
 #include "foresight/frontend/input_options.h"
 #include "foresight/model/predict.h"
@@ -30,24 +32,6 @@ struct CloopOptions {
   /// Shared-memory rule of the tiling advice: paper_fitted (default, cgpredict.md §8.4) or the
   /// literal Eqs. 19-23 through the model.
   bool smemLiteral = false;
-};
-
-/// A count fitted over the traced sizes: value(n) = a + b n^degree.
-struct CountFit {
-  std::string quantity;
-  int degree = 0;
-  double a = 0;
-  double b = 0;
-  double checkError = 0;  ///< relative error of the fit at the smallest traced size
-  [[nodiscard]] double at(double n) const;
-};
-
-/// One optimization suggestion with its predicted effect (CGPredict §4.4).
-struct Advice {
-  std::string kind;     ///< "transpose", "shared-memory", "padding"
-  std::string message;  ///< what to change
-  double secondsBefore = 0;
-  double secondsAfter = 0;
 };
 
 /// One marked loop nest at the requested size.
