@@ -9,10 +9,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "foresight/support/text_file.h"
 
 namespace foresight {
 namespace {
@@ -215,15 +216,14 @@ TEST(Corpus, ShippedCorpusLoadsAndIsComplete) {
     names.insert(m.name);
     variants += static_cast<int>(m.variants.size());
     ASSERT_TRUE(fs::exists(m.source)) << m.path << ": " << m.source;
-    std::ifstream in(m.source);
-    std::stringstream text;
-    text << in.rdbuf();
+    Expected<std::string> text = readTextFile(m.source);
+    ASSERT_TRUE(text.ok()) << text.error().format();
     for (const LaunchSpec& l : m.launches) {
       // Kernels are extern "C" so the runner finds them by name in the cubin.
       const std::regex def("extern \"C\" __global__ void(\\s+__launch_bounds__\\([^)]*\\))?\\s+" +
                            l.kernel + "\\(([^)]*)\\)");
       std::smatch match;
-      const std::string source = text.str();
+      const std::string& source = *text;
       ASSERT_TRUE(std::regex_search(source, match, def))
           << m.path << ": no extern \"C\" kernel " << l.kernel;
       // One argument per parameter, and a scalar is named like its parameter, because the CUDA

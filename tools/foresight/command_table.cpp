@@ -9,6 +9,7 @@ std::function<int()> setupGpus(CLI::App& sub);
 std::function<int()> setupGpu(CLI::App& sub);
 std::function<int()> setupPredict(CLI::App& sub);
 std::function<int()> setupExplore(CLI::App& sub);
+std::function<int()> setupExplain(CLI::App& sub);
 std::function<int()> setupCountPtx(CLI::App& sub);
 std::function<int()> setupIr(CLI::App& sub);
 std::function<int()> setupValidate(CLI::App& sub);
@@ -19,6 +20,7 @@ std::span<const Command> commands() {
       {"gpus", "List the GPU presets", &setupGpus},
       {"gpu", "Show a GPU description (gpu show NAME|FILE)", &setupGpu},
       {"predict", "Predict a kernel's time, occupancy and bound", &setupPredict},
+      {"explain", "Emulate a kernel: bottleneck resource and mode (sensitivity), what-if penalties", &setupExplain},
       {"explore", "Rank the GPU code layouts of a skeleton (.sk)", &setupExplore},
       {"count-ptx", "Count PTX instructions per marked block of a C function (skeleton comp values)", &setupCountPtx},
       {"ir", "Dump the KernelIR of a CUDA kernel (.cu/.ptx/.cubin/.sass) for debugging", &setupIr},

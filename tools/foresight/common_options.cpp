@@ -123,11 +123,20 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("input", o.input, "Input file (.toml workload summary; .sk skeleton; .cu, .ptx, .cubin, .sass)")->required();
   sub.add_option("--gpu", o.gpu, "GPU preset name or description file (.toml)")->capture_default_str();
   sub.add_option("--model", o.model, "Model")
-      ->check(CLI::IsMember({"auto", "mwp-cwp"}))
+      ->check(CLI::IsMember({"auto", "mwp-cwp", "emulate"}))
       ->capture_default_str();
-  sub.add_option("--variant", o.variant, "MWP-CWP variant")
-      ->check(CLI::IsMember({"auto", "hong-kim", "grophecy", "cgpredict"}))
+  sub.add_option("--variant", o.variant,
+                 "Model variant: MWP-CWP auto|hong-kim|grophecy|cgpredict (auto: cgpredict for .c, else grophecy); "
+                 "emulate modern|saake")
+      ->check(CLI::IsMember({"auto", "hong-kim", "grophecy", "cgpredict", "modern", "saake"}))
       ->capture_default_str();
+  sub.add_option("--policy", o.policy, "Emulate: warp scheduling policy")
+      ->check(CLI::IsMember({"gto", "rr"}))
+      ->capture_default_str();
+  sub.add_option("--l1-hit-rate", o.l1HitRate, "Emulate: measured L1 hit rate overriding the prediction (0..1)")
+      ->check(CLI::Range(0.0, 1.0));
+  sub.add_option("--l2-hit-rate", o.l2HitRate, "Emulate: measured L2 hit rate overriding the prediction (0..1)")
+      ->check(CLI::Range(0.0, 1.0));
   sub.add_option("--kernel", o.kernel, "Kernel to predict when the input has several");
   sub.add_option("--grid", o.grid, "Grid in blocks, X[,Y[,Z]] (overrides the input's)");
   sub.add_option("--block", o.block, "Block in threads, X[,Y[,Z]] (overrides the input's)");
@@ -149,8 +158,24 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
     m.model = ModelKind::Auto;
   } else if (o.model == "mwp-cwp") {
     m.model = ModelKind::MwpCwp;
+  } else if (o.model == "emulate") {
+    m.model = ModelKind::Emulate;
   } else {
-    return makeError("unknown model '" + o.model + "' (available: auto, mwp-cwp)");
+    return makeError("unknown model '" + o.model + "' (available: auto, mwp-cwp, emulate)");
+  }
+  m.emulate.roundRobin = o.policy == "rr";
+  if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
+  if (o.l2HitRate >= 0) m.emulate.l2HitRate = o.l2HitRate;
+  if (m.model == ModelKind::Emulate) {
+    // The emulate variants; "auto" (the default) and "grophecy" mean the default, modern.
+    const std::string ename = o.variant == "auto" || o.variant == "grophecy" ? "modern" : o.variant;
+    const std::optional<EmulateVariant> ev = parseEmulateVariant(ename);
+    if (!ev) return makeError("unknown emulate variant '" + o.variant + "' (available: modern, saake)");
+    m.emulate.variant = *ev;
+    return m;
+  }
+  if (parseEmulateVariant(o.variant)) {
+    return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
   }
   // auto: CGPredict's variant for C loop nests (the model the frontend reproduces), else GROPHECY's.
   const bool cInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;

@@ -33,6 +33,9 @@ struct CommonOptions {
   std::string grid;   ///< "X[,Y[,Z]]", empty = from the input
   std::string block;  ///< "X[,Y[,Z]]", empty = from the input
   bool quantizeWaves = false;
+  std::string policy = "gto";  ///< emulate: gto | rr
+  double l1HitRate = -1;       ///< emulate: measured override; < 0 = predict
+  double l2HitRate = -1;
   std::string smemRule = "paper_fitted";  ///< cgpredict shared-memory rule
   bool json = false;
   std::vector<std::string> defines;   ///< -D NAME[=VALUE] (CUDA inputs)

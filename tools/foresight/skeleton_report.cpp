@@ -188,6 +188,25 @@ Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const C
 
 }  // namespace
 
+Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
+  Expected<Prepared> p = prepare(o);
+  if (!p) return std::move(p).takeError();
+  p->model.model = ModelKind::MwpCwp;
+  p->model.variant = MwpCwpVariant::Grophecy;
+  const Gpu& gpu = p->gpus.front();
+  skeleton::SearchOptions so;
+  so.domain = p->hints.domain;
+  so.characterizer.costs = p->hints.costs;
+  so.model = p->model;
+  Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p->sk, gpu, so);
+  if (!result) return std::move(result).takeError();
+  Expected<skeleton::Characterizer> ch = skeleton::Characterizer::create(p->sk, gpu, so.characterizer);
+  if (!ch) return std::move(ch).takeError();
+  Expected<skeleton::LoweredLayout> lowered = skeleton::lowerLayout(*ch, result->layouts.front().layout);
+  if (!lowered) return std::move(lowered).takeError();
+  return SkeletonKernel{lowered->kernel, lowered->launch, gpu};
+}
+
 bool isSkeletonInput(const std::string& path) {
   return std::filesystem::path(path).extension() == ".sk";
 }

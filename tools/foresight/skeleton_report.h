@@ -6,11 +6,21 @@
 #pragma once
 
 #include "common_options.h"
+#include "foresight/model/predict.h"
 
 namespace foresight::cli {
 
 /// True when the input is a skeleton (.sk).
 [[nodiscard]] bool isSkeletonInput(const std::string& path);
+
+/// The best (or pinned) layout of a skeleton on the first --gpu, lowered to a kernel and launch
+/// (the layout search ranks with MWP-CWP; `explain` then emulates the winner).
+struct SkeletonKernel {
+  KernelInput kernel;
+  Launch launch;
+  Gpu gpu;
+};
+[[nodiscard]] Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& options);
 
 /// foresight predict FILE.sk: the best (or pinned) layout per GPU.
 int runSkeletonPredict(const CommonOptions& options);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,14 +23,26 @@ bool isActive(long long address) { return address >= 0; }
 // Number of distinct blocks of `blockBytes` touched by the bytes of all active accesses.
 int countDistinctBlocks(std::span<const long long> addresses, int accessBytes,
                         long long blockBytes) {
-  std::vector<long long> blocks;
+  // A warp touches at most a few blocks per lane: sort a small stack buffer when it fits (the
+  // frontends call this for every executed memory instruction).
+  long long small[256];
+  std::vector<long long> large;
+  std::size_t count = 0;
   for (long long a : addresses) {
     if (!isActive(a)) continue;
-    for (long long b = a / blockBytes; b <= (a + accessBytes - 1) / blockBytes; ++b)
-      blocks.push_back(b);
+    for (long long b = a / blockBytes; b <= (a + accessBytes - 1) / blockBytes; ++b) {
+      if (count < std::size(small)) {
+        small[count] = b;
+      } else {
+        if (large.empty()) large.assign(small, small + count);
+        large.push_back(b);
+      }
+      ++count;
+    }
   }
-  std::sort(blocks.begin(), blocks.end());
-  return static_cast<int>(std::unique(blocks.begin(), blocks.end()) - blocks.begin());
+  long long* first = large.empty() ? small : large.data();
+  std::sort(first, first + count);
+  return static_cast<int>(std::unique(first, first + count) - first);
 }
 
 Expected<void> checkNaturalAlignment(std::span<const long long> addresses, int accessBytes) {

@@ -6,10 +6,12 @@
 #include <optional>
 #include <string>
 
+#include "foresight/model/emulate/emulate_options.h"
+
 namespace foresight {
 
 /// Which model predicts.
-enum class ModelKind { Auto, MwpCwp };
+enum class ModelKind { Auto, MwpCwp, Emulate };
 
 /// Variants of the MWP-CWP model (docs/models.md).
 enum class MwpCwpVariant {
@@ -37,6 +39,8 @@ struct ModelOptions {
   MwpCwpVariant variant = MwpCwpVariant::Grophecy;
   /// Round waves up (ceil(Rep)) instead of Hong & Kim's fractional repetitions.
   bool quantizeWaves = false;
+  /// Options of the emulate model (ModelKind::Emulate).
+  EmulateOptions emulate;
   /// Shared-memory rule of the cgpredict variant (kernels with smem terms only).
   SmemRule smemRule = SmemRule::PaperFitted;
 };

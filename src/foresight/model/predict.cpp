@@ -4,12 +4,15 @@
 #include "foresight/model/predict.h"
 
 #include "foresight/ir/summarize.h"
+#include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/mwp_cwp.h"
 
 namespace foresight {
 
 Expected<Prediction> predict(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                              const ModelOptions& options) {
+  // The emulator replays instructions; it reads the summary only when the IR has no blocks.
+  if (options.model == ModelKind::Emulate) return emu::predictEmulate(kernel, launch, gpu, options.emulate);
   WorkloadSummary summary;
   if (kernel.summary) {
     summary = *kernel.summary;
@@ -21,6 +24,7 @@ Expected<Prediction> predict(const KernelInput& kernel, const Launch& launch, co
   switch (options.model) {
     case ModelKind::Auto:
     case ModelKind::MwpCwp:
+    case ModelKind::Emulate:
       return predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options);
   }
   return makeError("unknown model");

@@ -113,6 +113,10 @@ class TableReader {
     return readParam<T>(*node, key, dim);
   }
 
+  /// An optional key of any type, for values with their own structure (marks the key read);
+  /// null when absent.
+  const toml::node* optionalNode(const std::string& key) { return take(key, false); }
+
   /// A required plain number.
   double number(const std::string& key) {
     const toml::node* node = take(key, true);

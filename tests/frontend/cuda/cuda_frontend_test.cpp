@@ -376,6 +376,35 @@ __global__ void nothing(void) {}
   EXPECT_TRUE(sourceParams("void f(int a);", "missing").empty());
 }
 
+TEST(CudaFrontend, SampleOrderSpreadsOverTheBlock) {
+  EXPECT_EQ(sampleOrder(8, 64), (std::vector<int>{0, 7, 4, 2, 6, 1, 3, 5}));
+  EXPECT_EQ(sampleOrder(8, 3), (std::vector<int>{0, 7, 4}));
+  EXPECT_EQ(sampleOrder(1, 64), (std::vector<int>{0}));
+  EXPECT_EQ(sampleOrder(5, 64), (std::vector<int>{0, 4, 2, 1, 3}));
+}
+
+TEST(CudaFrontend, InstructionBudgetLimitsTheSampledWarps) {
+  // matmul_tiled sm_90, n = 1024: one warp runs 64 tiles of PTX. A budget below one warp's count
+  // still runs the first and the last warp (all warps are alike, so the counts do not change)
+  // and says so in a note.
+  const Launch l = launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}});
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = l;
+  o.kernel = "matmul_tiled";
+  Expected<CudaProgram> all = loadCuda(testing::fixture("matmul.cu"), o, *tc);
+  o.sampleInstructionBudget = 10;
+  Expected<CudaProgram> cut = loadCuda(testing::fixture("matmul.cu"), o, *tc);
+  ASSERT_TRUE(all && cut);
+  EXPECT_EQ(all->kernels[0].sampledWarps, 8);
+  EXPECT_EQ(cut->kernels[0].sampledWarps, 2);
+  EXPECT_DOUBLE_EQ(cut->kernels[0].dynamicInstructionsPerWarp, all->kernels[0].dynamicInstructionsPerWarp);
+  bool noted = false;
+  for (const std::string& n : cut->kernels[0].notes) noted = noted || n.find("2 of 8 warps") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST(CudaFrontend, LazyPerWarpStreams) {
   // vecadd with n = 100 and block 256: the stream of warp 3 (lanes 96..99 in range) has the 22
   // instructions, the last ones with only 4 active lanes; warp 5 of the last block exits early.
@@ -697,6 +726,19 @@ TEST(CudaFrontendSass, StraightLineKernels) {
   Expected<CudaProgram> st = analyse("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}), "sm_90", {}, true);
   ASSERT_TRUE(st);
   EXPECT_DOUBLE_EQ(irCount(st->kernels[0].ir), 283.0 / 8);
+  // transpose_naive sm_90: EXIT at /*0110*/ → 18. LDG in[y·n + x]: 32 consecutive floats of one
+  // row = 4 sectors; STG out[x·n + y]: lanes n·4 = 8 KiB apart = 32 sectors (from the SASS
+  // run's own 64-bit addresses).
+  Expected<CudaProgram> tn = analyse("transpose.cu", "transpose_naive", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}), "sm_90", {}, true);
+  ASSERT_TRUE(tn) << tn.error().format();
+  EXPECT_DOUBLE_EQ(irCount(tn->kernels[0].ir), 18);
+  std::vector<double> sectors;
+  for (const BasicBlock& b : tn->kernels[0].ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (i.memory) sectors.push_back(*i.memory->transactionsPerInst);
+    }
+  }
+  EXPECT_EQ(sectors, (std::vector<double>{4, 32}));
   // transpose_shared sm_90: EXIT at /*01d0*/ → 30.
   Expected<CudaProgram> tr = analyse("transpose.cu", "transpose_shared", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}), "sm_90", {}, true);
   ASSERT_TRUE(tr);
@@ -732,16 +774,47 @@ TEST(CudaFrontendSass, ReductionUsesPredicationNotBranches) {
   EXPECT_EQ(barriers, 9);  // one after the load + one per stride level (8)
 }
 
-TEST(CudaFrontendSass, UntrackedBranchKeepsThePtxStream) {
-  // spmv's loop bounds are loaded from memory: the SASS run cannot decide them, so the IR stays
-  // PTX (with the hint) and the SASS status says why.
-  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
-                                    {{"spmv_csr.cu", 11, 16}}, true);
+TEST(CudaFrontendSass, SpmvTripHintDrivesTheSassRun) {
+  // The hint makes the two bound loads LDG [R4.64] (row_ptr[row]) and LDG [R4.64+0x4]
+  // (row_ptr[row+1]) at /*00b0*/ and /*00c0*/ yield 16·row and 16·(row+1), as in the PTX run.
+  // sm_90, N = 16: /*0000*/–/*0070*/ 8, /*0080*/–/*0110*/ 10 (start < end), /*0120*/–/*01b0*/ 10
+  // (16 & 3 = 0: `@!P1 BRA` skips the remainder loop), BSYNC 1, `@!P0 BRA` 1 (15 ≥ 3),
+  // /*03b0*/–/*0480*/ 14 (16 > 12: enter the 16-way loop), /*0490*/–/*04a0*/ 2, the loop
+  // /*04b0*/–/*0a30*/ 89 × 1 (R7 + 16 ≥ end − 12), BSYNC 1, /*0a50*/–/*0a80*/ 4 (0 > 4 fails:
+  // skip the 8-way block), BSYNC 1, /*0da0*/–/*0db0*/ 2 (R7 < end fails: skip the 4-way block),
+  // BSYNC 1, /*0f20*/–/*0f60*/ 5 (LEA/LEA.HI.X address, STG, EXIT): 149.
+  auto run = [](long long n) {
+    return analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
+                   {{"spmv_csr.cu", 11, n}}, true);
+  };
+  Expected<CudaProgram> p = run(16);
   ASSERT_TRUE(p) << p.error().format();
-  EXPECT_EQ(p->isa, "ptx, sass");
-  EXPECT_FALSE(p->kernels[0].sass->dynamicInstructionsPerWarp.has_value());
-  EXPECT_NE(p->kernels[0].sass->dynamicStatus.find("line 11"), std::string::npos) << p->kernels[0].sass->dynamicStatus;
-  EXPECT_DOUBLE_EQ(irCount(p->kernels[0].ir), 161);
+  EXPECT_EQ(p->isa, "sass (memory from ptx)");
+  const CudaKernel& k = p->kernels[0];
+  EXPECT_DOUBLE_EQ(*k.sass->dynamicInstructionsPerWarp, 149);
+  EXPECT_DOUBLE_EQ(irCount(k.ir), 149);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 161);  // the PTX count (CudaFrontend.SpmvWithTripHint)
+  bool hintedLoop = false;
+  for (const Loop& l : k.ir.loops) hintedLoop = hintedLoop || l.source == TripCountSource::Hinted;
+  EXPECT_TRUE(hintedLoop);
+  // N = 20: the same path up to the 16-way loop (1 trip, R7 = start + 16), then 4 > 4 fails,
+  // R7 < end holds: the 4-way block /*0dc0*/–/*0f00*/ 21 runs: 149 + 21 = 170.
+  Expected<CudaProgram> p20 = run(20);
+  ASSERT_TRUE(p20) << p20.error().format();
+  EXPECT_DOUBLE_EQ(irCount(p20->kernels[0].ir), 170);
+  // N = 3: 3 & 3 ≠ 0: the remainder path /*01c0*/–/*0270*/ 12 and the 1-way loop
+  // /*0280*/–/*0380*/ 17 × 3, BSYNC 1, then `@!P0 BRA` 1 (2 ≥ 3 fails) jumps to BSYNC 1 and the
+  // store 5: 8 + 10 + 10 + 12 + 51 + 1 + 1 + 1 + 5 = 99.
+  Expected<CudaProgram> p3 = run(3);
+  ASSERT_TRUE(p3) << p3.error().format();
+  EXPECT_DOUBLE_EQ(irCount(p3->kernels[0].ir), 99);
+}
+
+TEST(CudaFrontendSass, UnhintedDataDependentBranchIsAnError) {
+  // Without the hint neither run can decide the loop; the error names the line.
+  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90", {}, true);
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().line, 11);
 }
 
 }  // namespace

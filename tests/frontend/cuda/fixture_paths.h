@@ -5,12 +5,11 @@
 /// scripts/update_cuda_fixtures.sh) and a fixture-backed analysis call.
 #pragma once
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "foresight/frontend/cuda/cuda_frontend.h"
 #include "foresight/frontend/cuda/fixture_toolchain.h"
+#include "foresight/support/text_file.h"
 
 namespace foresight::cuda::testing {
 
@@ -20,12 +19,10 @@ inline std::string fixtureDir() { return std::string(FORESIGHT_SOURCE_DIR) + "/t
 /// fixtures/NAME
 inline std::string fixture(const std::string& name) { return fixtureDir() + "/" + name; }
 
-/// Whole file contents.
+/// Whole file contents ("" when unreadable, which the callers' parsers then reject).
 inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  Expected<std::string> text = readTextFile(path);
+  return text ? *text : std::string();
 }
 
 /// A launch from grid, block and named scalar arguments.

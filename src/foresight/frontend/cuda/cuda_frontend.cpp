@@ -12,17 +12,38 @@
 
 #include <fmt/format.h>
 
+#include "foresight/frontend/cuda/cuda_streams.h"
 #include "foresight/frontend/cuda/isa/instr_class_table.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/frontend/cuda/sass_interpreter.h"
 #include "foresight/frontend/cuda/sass_parser.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
+#include "foresight/memory/bank_conflicts.h"
+#include "foresight/memory/coalescing.h"
 #include "foresight/support/edit_distance.h"
 
 namespace foresight::cuda {
 
 namespace fs = std::filesystem;
+
+std::vector<int> sampleOrder(int warps, int count) {
+  std::vector<int> out;
+  std::vector<char> taken(std::max(warps, 0), 0);
+  auto take = [&](int w) {
+    if (w >= 0 && w < warps && !taken[w] && static_cast<int>(out.size()) < count) {
+      taken[w] = 1;
+      out.push_back(w);
+    }
+  };
+  take(0);
+  take(warps - 1);
+  for (int step = std::max(1, warps / 2); static_cast<int>(out.size()) < std::min(count, warps); step = std::max(1, step / 2)) {
+    for (int w = step; w < warps; w += step) take(w);
+    if (step == 1) break;
+  }
+  return out;
+}
 
 Expected<std::string> archForGpu(const Gpu& gpu) {
   const std::string arch = "sm_" + std::to_string(gpu.ccMajor) + std::to_string(gpu.ccMinor);
@@ -307,15 +328,28 @@ void sassRegs(const SassOperand& op, std::vector<int>& out) {
   for (int k = 0; k < op.width; ++k) out.push_back(base + k);
 }
 
+/// What the sampled SASS runs saw of one SASS memory instruction.
+struct SassMemoryStats {
+  long long known = 0;          ///< executions with every active lane's address known
+  long long dataDependent = 0;  ///< executions with an unknown address
+  long long activeLanes = 0;    ///< summed over all recorded executions
+  long long units = 0;          ///< sectors (global, local) or wavefronts (shared) of the known ones
+  std::vector<long long> first;  ///< lane addresses of the first known execution
+};
+
+bool isSharedMnemonic(const std::string& m) { return m == "LDS" || m == "STS" || m == "ATOMS" || m == "LDSM"; }
+
 /// Replaces the IR's blocks and loops by the SASS stream: one block per SASS basic block with
 /// its executions per warp from the SASS run, classes and flops from the family table,
 /// register operands, and memory accesses taken from the PTX instruction each SASS access was
 /// paired with by source line (an unpaired one borrows the first PTX access of its line and
-/// kind; a spill is a local access at the same offset in every lane).
+/// kind; a spill is a local access at the same offset in every lane). Where the SASS run itself
+/// resolved the addresses (64-bit register pairs, shared offsets), its sectors and wavefronts
+/// replace the PTX partner's, and an access it could not resolve is data-dependent.
 template <class MemoryOf>
 void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassPtxMap& map, const PtxCfg& cfg,
                const std::vector<double>& executions, MemoryOf&& memoryOf,
-               const std::vector<InstructionStats>& ptxStats, KernelIR& ir) {
+               const std::vector<InstructionStats>& ptxStats, const std::vector<SassMemoryStats>& sassMemory, KernelIR& ir) {
   std::map<int, const SassPtxPair*> pairOf;
   for (const SassPtxPair& p : map.pairs) pairOf[p.sass] = &p;
   // The most executed PTX partner per (line, mnemonic): used for unpaired SASS accesses, and
@@ -371,6 +405,26 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
           for (int lane = 0; lane < 32; ++lane) m.laneAddresses.push_back((1LL << 36) + lane * si.memoryWidthBytes);
           m.transactionsPerInst = std::max(1, 32 * si.memoryWidthBytes / 32);
           inst.memory = std::move(m);
+        }
+      }
+      if (const SassMemoryStats& ms = sassMemory[i]; inst.memory && ms.known + ms.dataDependent > 0) {
+        MemoryAccess& m = *inst.memory;
+        m.dataDependent = ms.dataDependent > 0;
+        if (ms.known > 0) {
+          m.laneAddresses = ms.first;
+          m.pattern.reset();
+          const double avg = static_cast<double>(ms.units) / static_cast<double>(ms.known);
+          if (m.space == MemorySpace::Shared) {
+            m.wavefrontsPerInst = avg;
+            m.transactionsPerInst.reset();
+          } else {
+            m.transactionsPerInst = avg;
+          }
+        } else {
+          // Conservative, as for the PTX: every active lane its own sector.
+          m.laneAddresses.clear();
+          m.pattern = AccessClass::Uncoalesced;
+          m.transactionsPerInst = static_cast<double>(ms.activeLanes) / static_cast<double>(ms.dataDependent);
         }
       }
       bb.instructions.push_back(std::move(inst));
@@ -584,18 +638,26 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
 
   // Execute the sampled warps of block 0 and average.
   const long long warpsPerBlock = (o.launch.block.count() + 31) / 32;
-  const int sampled = static_cast<int>(std::min<long long>(warpsPerBlock, std::max(1, o.maxSampledWarps)));
+  const int maxSampled = static_cast<int>(std::min<long long>(warpsPerBlock, std::max(1, o.maxSampledWarps)));
+  // Spread over the block (first, last, then halves), so that a run cut short by the
+  // instruction budget still sees boundary and interior warps.
+  const std::vector<int> order = sampleOrder(static_cast<int>(std::min<long long>(warpsPerBlock, 1 << 20)), maxSampled);
+  int sampled = 0;
   std::vector<double> blockExec(cfg->blocks.size(), 0);
   std::vector<std::map<int, double>> edgeExec(cfg->blocks.size());
   std::vector<InstructionStats> stats(kernel.instructions.size());
   std::map<int, std::string> hinted;
   double dynamic = 0;
-  for (int w = 0; w < sampled; ++w) {
+  long long executed = 0;
+  for (int w : order) {
+    if (sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget) break;  // first and last warp at least
     Expected<WarpTrace> t = interpreter.run(0, w);
     if (!t) return std::move(t).takeError();
+    ++sampled;
+    executed += t->dynamicInstructions;
     for (size_t b = 0; b < blockExec.size(); ++b) {
-      blockExec[b] += static_cast<double>(t->blockExecutions[b]) / sampled;
-      for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n) / sampled;
+      blockExec[b] += static_cast<double>(t->blockExecutions[b]);
+      for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n);
     }
     for (size_t i = 0; i < stats.size(); ++i) {
       InstructionStats& s = stats[i];
@@ -608,9 +670,20 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
     }
     for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
-    dynamic += static_cast<double>(t->dynamicInstructions) / sampled;
+    dynamic += static_cast<double>(t->dynamicInstructions);
   }
+  for (size_t b = 0; b < blockExec.size(); ++b) {
+    blockExec[b] /= sampled;
+    for (auto& [to, n] : edgeExec[b]) n /= sampled;
+  }
+  dynamic /= sampled;
   out.sampledWarps = sampled;
+  const std::vector<int> sampledWarps(order.begin(), order.begin() + sampled);
+  if (sampled < maxSampled) {
+    out.notes.push_back(fmt::format("{} of {} warps of block 0 executed: one warp runs {:.0f} PTX instructions, over the "
+                                    "{} sampling budget",
+                                    sampled, maxSampled, dynamic, o.sampleInstructionBudget));
+  }
   out.dynamicInstructionsPerWarp = dynamic;
 
   auto fileOf = [&](const PtxInstruction& inst) -> std::string {
@@ -726,6 +799,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       ir.resources.localBytes = ck->frameBytes;
     }
   }
+  std::shared_ptr<const WarpStreamSource> sassStreams;  // set when the IR holds the SASS stream
   if (listing) {
     if (const SassFunction* fn = listing->find(kernel.name)) {
       Expected<const InstrClassTable*> table = sassClassTable(std::stoi(program.arch.substr(3, 2)));
@@ -745,10 +819,15 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           so.layout = &*out.resources;
           so.scalarArgs = io.scalarArgs;
           so.pointerParams = io.pointerParams;
+          so.trips = o.trips;
+          so.branches = o.branches;
+          so.recordAddresses = true;
           double total = 0;
           std::vector<double> perInstruction(fn->instructions.size(), 0);
+          std::vector<SassMemoryStats> sassMemory(fn->instructions.size());
+          std::string memoryError;
           std::optional<PtxCfg> sassCfg;
-          for (int w = 0; w < sampled; ++w) {
+          for (int w : sampledWarps) {
             Expected<SassWarpCount> c = runSassWarp(*fn, so, 0, w);
             if (!c) {
               out.sass->dynamicStatus = c.error().message;
@@ -756,13 +835,46 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             }
             total += static_cast<double>(c->instructions) / sampled;
             for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->perInstruction[i]) / sampled;
+            for (const SassAccess& a : c->accesses) {
+              SassMemoryStats& ms = sassMemory[a.instruction];
+              if (a.lanes.empty()) {
+                ++ms.dataDependent;
+                ms.activeLanes += 32;
+                continue;
+              }
+              long long active = 0;
+              for (long long x : a.lanes) active += x >= 0 ? 1 : 0;
+              ms.activeLanes += active;
+              const SassInstruction& si = fn->instructions[a.instruction];
+              const int width = std::max(1, si.memoryWidthBytes);
+              if (isSharedMnemonic(si.mnemonic)) {
+                Expected<BankConflicts> b = countBankConflicts(a.lanes, width);
+                if (!b) {
+                  memoryError = b.error().message;
+                  continue;
+                }
+                ms.units += b->wavefronts;
+              } else {
+                Expected<SectorCount> sc = countSectors(a.lanes, width);
+                if (!sc) {
+                  memoryError = sc.error().message;
+                  continue;
+                }
+                ms.units += sc->sectors;
+              }
+              ++ms.known;
+              if (ms.first.empty()) ms.first = a.lanes;
+            }
             if (!sassCfg) sassCfg = std::move(c->cfg);
           }
           if (out.sass->dynamicStatus.empty()) {
             out.sass->dynamicInstructionsPerWarp = total;
             if (o.sassStream) {
-              lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, ir);
+              if (!memoryError.empty()) sassMemory.assign(fn->instructions.size(), SassMemoryStats{});  // keep the PTX's
+              lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, sassMemory, ir);
               program.isa = "sass (memory from ptx)";
+              sassStreams = std::make_shared<const CudaStreamSource>(*fn, *out.resources, so,
+                                                                      irLocations(*sassCfg, fn->instructions.size()));
               out.loopLocations.clear();
               for (const PtxLoop& l : sassCfg->loops) {
                 const PtxBlock& h = sassCfg->blocks[l.header];
@@ -775,6 +887,13 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                   }
                 }
                 out.loopLocations.push_back(location);
+              }
+              for (size_t l = 0; l < ir.loops.size() && l < out.loopLocations.size(); ++l) {
+                for (const TripHint& h : o.trips) {
+                  if (h.line == out.loopLocations[l].second && baseFile(h.file) == out.loopLocations[l].first) {
+                    ir.loops[l].source = TripCountSource::Hinted;
+                  }
+                }
               }
             }
           }
@@ -794,6 +913,8 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     if (!used) out.notes.push_back("--trip " + h.file + ":" + std::to_string(h.line) + " matched no data-dependent branch");
   }
   out.streams = std::make_shared<const WarpStreams>(*module, static_cast<int>(&kernel - module->kernels.data()), *cfg, io, path);
+  out.ir.streams = sassStreams ? sassStreams
+                               : std::make_shared<const CudaStreamSource>(out.streams, irLocations(*cfg, kernel.instructions.size()));
   program.kernels.push_back(std::move(out));
   return program;
 }

@@ -38,6 +38,9 @@ struct CudaOptions {
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;
   int maxSampledWarps = 64;  ///< warps of block 0 that are executed and averaged
+  /// Stop sampling further warps once this many PTX instructions were executed (the first and
+  /// the last warp always run): bounds the analysis time of long-running kernels.
+  long long sampleInstructionBudget = 10'000'000;
   /// Build the KernelIR from the SASS stream when SASS is available and its control flow could
   /// be executed; false keeps the PTX stream.
   bool sassStream = true;
@@ -114,6 +117,10 @@ struct CudaProgram {
 
 /// "sm_90" for a GPU of compute capability 9.0; an Error for GPUs the frontend cannot target.
 [[nodiscard]] Expected<std::string> archForGpu(const Gpu& gpu);
+
+/// The order in which the warps of a block are sampled: 0, the last, then every warps/2,
+/// warps/4, … not yet taken; at most `count` of them.
+[[nodiscard]] std::vector<int> sampleOrder(int warps, int count);
 
 /// The base name of a mangled kernel symbol ("_Z6vecaddPKfS0_Pfi" → "vecadd").
 [[nodiscard]] std::string demangleBaseName(const std::string& mangled);

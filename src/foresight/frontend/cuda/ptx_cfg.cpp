@@ -156,4 +156,58 @@ void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit) {
   }
 }
 
+bool SimtStack::next(int& block, std::uint32_t& mask) {
+  while (!stack_.empty()) {
+    const Entry& e = stack_.back();
+    if (e.pc < 0 || e.pc == e.rpc || (e.mask & ~exited_) == 0) {
+      stack_.pop_back();
+      continue;
+    }
+    block = e.pc;
+    mask = current_ = e.mask & ~exited_;
+    return true;
+  }
+  return false;
+}
+
+SimtStack::Edges SimtStack::finish(std::uint32_t exitNow, bool branch, std::uint32_t taken) {
+  Edges edges;
+  Entry& top = stack_.back();
+  const PtxBlock& blk = cfg_.blocks[top.pc];
+  auto go = [&](int to) {
+    top.pc = to;
+    if (to >= 0) edges.to[edges.count++] = to;
+  };
+  if (exitNow) {
+    exited_ |= exitNow;
+    if ((current_ & ~exitNow) == 0 || blk.fallthrough < 0) {
+      stack_.pop_back();
+    } else {
+      go(blk.fallthrough);
+    }
+    return edges;
+  }
+  if (!branch) {
+    go(blk.fallthrough);
+    return edges;
+  }
+  taken &= current_;
+  const std::uint32_t notTaken = current_ & ~taken;
+  if (notTaken == 0) {
+    go(blk.taken);
+  } else if (taken == 0) {
+    go(blk.fallthrough);
+  } else {
+    edges.to[edges.count++] = blk.taken;
+    edges.to[edges.count++] = blk.fallthrough;
+    const Entry rest{blk.fallthrough, notTaken, blk.ipdom};
+    const Entry first{blk.taken, taken, blk.ipdom};
+    top.pc = blk.ipdom;
+    top.mask = current_;
+    stack_.push_back(rest);
+    stack_.push_back(first);
+  }
+  return edges;
+}
+
 }  // namespace foresight::cuda

@@ -5,6 +5,7 @@
 /// dominating header).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "foresight/frontend/cuda/ptx_module.h"
@@ -44,5 +45,37 @@ struct PtxCfg {
 /// Fills `ipdom`, `loop` and `loops` of a CFG whose blocks and successors are set (shared with
 /// the SASS CFG); `mayExit[b]` says that block b can leave the kernel.
 void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit);
+
+/// The SIMT reconvergence stack of one warp over a CFG, shared by the PTX and SASS warp
+/// interpreters: a divergent branch runs the taken lanes, then the others, and both reconverge
+/// at the branch block's immediate post-dominator, as on the hardware; exited lanes leave every
+/// entry.
+class SimtStack {
+ public:
+  SimtStack(const PtxCfg& cfg, std::uint32_t lanes) : cfg_(cfg), stack_{{0, lanes, -1}} {}
+
+  /// The next block to execute and its active lanes; false when the warp has finished.
+  [[nodiscard]] bool next(int& block, std::uint32_t& mask);
+
+  /// The control-flow edges one block end took (at most two).
+  struct Edges {
+    int to[2] = {-1, -1};
+    int count = 0;
+  };
+  /// Ends the block `next()` returned: `exitNow` lanes exited in it; when its terminator is a
+  /// branch, `taken` holds the lanes that take it.
+  Edges finish(std::uint32_t exitNow, bool branch, std::uint32_t taken);
+
+ private:
+  struct Entry {
+    int pc;
+    std::uint32_t mask;
+    int rpc;
+  };
+  const PtxCfg& cfg_;
+  std::vector<Entry> stack_;
+  std::uint32_t exited_ = 0;
+  std::uint32_t current_ = 0;  ///< active lanes of the block being executed
+};
 
 }  // namespace foresight::cuda

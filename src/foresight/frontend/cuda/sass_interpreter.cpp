@@ -4,10 +4,14 @@
 #include "foresight/frontend/cuda/sass_interpreter.h"
 
 #include <algorithm>
+#include <map>
 #include <array>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include "foresight/frontend/cuda/ptx_cfg.h"
@@ -64,12 +68,205 @@ std::uint32_t lut3(std::uint32_t a, std::uint32_t b, std::uint32_t c, unsigned l
   return r;
 }
 
+/// Opcode, modifiers and comparison of one instruction, decoded once per run (the interpreter
+/// executes each instruction for 32 lanes; string compares there dominated its time).
+enum class Op : std::uint8_t {
+  kOther,
+  kBAR,
+  kBPT,
+  kBRA,
+  kBSSY,
+  kBSYNC,
+  kCALL,
+  kCCTL,
+  kCS2R,
+  kDEPBAR,
+  kERRBAR,
+  kEXIT,
+  kFSEL,
+  kHFMA2,
+  kIABS,
+  kIADD3,
+  kIMAD,
+  kIMNMX,
+  kISETP,
+  kJMP,
+  kLD,
+  kLDC,
+  kLDG,
+  kLDL,
+  kLEA,
+  kLOP3,
+  kMEMBAR,
+  kMOV,
+  kNOP,
+  kPLOP3,
+  kR2UR,
+  kRED,
+  kRET,
+  kS2R,
+  kS2UR,
+  kSEL,
+  kSHF,
+  kST,
+  kSTG,
+  kSTL,
+  kSTS,
+  kUIADD3,
+  kUIMAD,
+  kUIMNMX,
+  kUISETP,
+  kULDC,
+  kULEA,
+  kULOP3,
+  kUMOV,
+  kUPLOP3,
+  kUSEL,
+  kUSHF,
+  kVIADD,
+  kVIADDMNMX,
+  kWARPSYNC,
+  kYIELD,
+};
+enum class Cmp : std::uint8_t { kOther, kLt, kLe, kGt, kGe, kEq, kNe };
+enum class Bop : std::uint8_t { kNone, kAnd, kOr, kXor };
+constexpr unsigned kMod64 = 1u << 0;
+constexpr unsigned kModDIV = 1u << 1;
+constexpr unsigned kModEX = 1u << 2;
+constexpr unsigned kModHI = 1u << 3;
+constexpr unsigned kModL = 1u << 4;
+constexpr unsigned kModS32 = 1u << 5;
+constexpr unsigned kModSX32 = 1u << 6;
+constexpr unsigned kModU32 = 1u << 7;
+constexpr unsigned kModWIDE = 1u << 8;
+constexpr unsigned kModX = 1u << 9;
+constexpr std::pair<const char*, unsigned> kModNames[] = {{"64", kMod64}, {"DIV", kModDIV}, {"EX", kModEX}, {"HI", kModHI}, {"L", kModL}, {"S32", kModS32}, {"SX32", kModSX32}, {"U32", kModU32}, {"WIDE", kModWIDE}, {"X", kModX}};
+const std::map<std::string, Op>& opTable() {
+  static const std::map<std::string, Op> kTable = {
+      {"BAR", Op::kBAR},
+      {"BPT", Op::kBPT},
+      {"BRA", Op::kBRA},
+      {"BSSY", Op::kBSSY},
+      {"BSYNC", Op::kBSYNC},
+      {"CALL", Op::kCALL},
+      {"CCTL", Op::kCCTL},
+      {"CS2R", Op::kCS2R},
+      {"DEPBAR", Op::kDEPBAR},
+      {"ERRBAR", Op::kERRBAR},
+      {"EXIT", Op::kEXIT},
+      {"FSEL", Op::kFSEL},
+      {"HFMA2", Op::kHFMA2},
+      {"IABS", Op::kIABS},
+      {"IADD3", Op::kIADD3},
+      {"IMAD", Op::kIMAD},
+      {"IMNMX", Op::kIMNMX},
+      {"ISETP", Op::kISETP},
+      {"JMP", Op::kJMP},
+      {"LD", Op::kLD},
+      {"LDC", Op::kLDC},
+      {"LDG", Op::kLDG},
+      {"LDL", Op::kLDL},
+      {"LEA", Op::kLEA},
+      {"LOP3", Op::kLOP3},
+      {"MEMBAR", Op::kMEMBAR},
+      {"MOV", Op::kMOV},
+      {"NOP", Op::kNOP},
+      {"PLOP3", Op::kPLOP3},
+      {"R2UR", Op::kR2UR},
+      {"RED", Op::kRED},
+      {"RET", Op::kRET},
+      {"S2R", Op::kS2R},
+      {"S2UR", Op::kS2UR},
+      {"SEL", Op::kSEL},
+      {"SHF", Op::kSHF},
+      {"ST", Op::kST},
+      {"STG", Op::kSTG},
+      {"STL", Op::kSTL},
+      {"STS", Op::kSTS},
+      {"UIADD3", Op::kUIADD3},
+      {"UIMAD", Op::kUIMAD},
+      {"UIMNMX", Op::kUIMNMX},
+      {"UISETP", Op::kUISETP},
+      {"ULDC", Op::kULDC},
+      {"ULEA", Op::kULEA},
+      {"ULOP3", Op::kULOP3},
+      {"UMOV", Op::kUMOV},
+      {"UPLOP3", Op::kUPLOP3},
+      {"USEL", Op::kUSEL},
+      {"USHF", Op::kUSHF},
+      {"VIADD", Op::kVIADD},
+      {"VIADDMNMX", Op::kVIADDMNMX},
+      {"WARPSYNC", Op::kWARPSYNC},
+      {"YIELD", Op::kYIELD},
+  };
+  return kTable;
+}
+
+struct Decoded {
+  Op op = Op::kOther;
+  unsigned mods = 0;
+  Cmp cmp = Cmp::kOther;
+  Bop bop = Bop::kNone;
+  bool noDestination = false;  ///< stores, branches, barriers
+};
+
+Decoded decode(const SassInstruction& in) {
+  Decoded d;
+  if (auto it = opTable().find(in.mnemonic); it != opTable().end()) d.op = it->second;
+  for (const std::string& m : in.mods) {
+    for (const auto& [name, bit] : kModNames) {
+      if (m == name) d.mods |= bit;
+    }
+    if (m == "AND") d.bop = Bop::kAnd;
+    if (m == "OR") d.bop = Bop::kOr;
+    if (m == "XOR") d.bop = Bop::kXor;
+  }
+  if (!in.mods.empty()) {
+    static const std::pair<const char*, Cmp> kCmp[] = {{"LT", Cmp::kLt}, {"LE", Cmp::kLe}, {"GT", Cmp::kGt},
+                                                        {"GE", Cmp::kGe}, {"EQ", Cmp::kEq}, {"NE", Cmp::kNe}};
+    for (const auto& [name, c] : kCmp) {
+      if (in.mods[0] == name) d.cmp = c;
+    }
+  }
+  static const Op kNoDst[] = {Op::kSTG, Op::kSTS, Op::kSTL, Op::kST, Op::kRED, Op::kBRA, Op::kEXIT, Op::kBAR, Op::kBSSY,
+                              Op::kBSYNC, Op::kNOP, Op::kWARPSYNC, Op::kYIELD, Op::kDEPBAR, Op::kMEMBAR, Op::kRET,
+                              Op::kCALL, Op::kBPT, Op::kERRBAR, Op::kCCTL};
+  for (Op o : kNoDst) d.noDestination = d.noDestination || d.op == o;
+  return d;
+}
+
+/// IEEE binary16 bits of a decimal FP16 immediate as nvdisasm prints it ("0", "-2", "0.5",
+/// "2.384185791015625e-07"); empty when the text is not a number or not exact in FP16.
+std::optional<std::uint16_t> halfBits(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  const std::uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const double a = std::fabs(v);
+  if (a == 0) return sign;
+  int exponent = 0;
+  const double mantissa = std::frexp(a, &exponent);  // a = mantissa × 2^exponent, mantissa in [0.5, 1)
+  const int e = exponent - 1 + 15;                    // biased FP16 exponent
+  if (e >= 31) return std::nullopt;
+  if (e <= 0) {  // subnormal: a = m × 2^-24
+    const double m = a / std::ldexp(1.0, -24);
+    if (m != std::floor(m) || m >= 1024) return std::nullopt;
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(m));
+  }
+  const double frac = (mantissa * 2 - 1) * 1024;
+  if (frac != std::floor(frac)) return std::nullopt;
+  return static_cast<std::uint16_t>(sign | e << 10 | static_cast<std::uint16_t>(frac));
+}
+
 }  // namespace
 
 Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& o, long long blockIndex, int warp) {
   if (!o.layout) return makeError("the SASS count needs the cubin's parameter layout");
   const std::vector<SassInstruction>& code = fn.instructions;
   const int n = static_cast<int>(code.size());
+  std::vector<Decoded> decoded(n);
+  for (int i = 0; i < n; ++i) decoded[i] = decode(code[i]);
   auto indexOf = [&](const std::string& label) -> int {
     auto it = fn.labels.find(label);
     return it == fn.labels.end() ? -1 : static_cast<int>(it->second / 16);
@@ -121,6 +318,29 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   }
   analyseCfg(cfg, mayExit);
 
+  // Loads that produce a hinted loop's bounds (as in WarpInterpreter): global loads on the
+  // hinted line outside every loop whose exit test is on that line.
+  std::map<int, std::pair<long long, bool>> boundLoads;
+  for (const TripHint& h : o.trips) {
+    std::vector<int> loads;
+    for (int i = 0; i < n; ++i) {
+      const SassInstruction& in = code[i];
+      if (in.sourceLine != h.line || (in.mnemonic != "LDG" && in.mnemonic != "LD")) continue;
+      if (!endsWithPath(in.sourceFile, h.file)) continue;
+      bool inBody = false;
+      for (int l = cfg.blocks[cfg.blockOf[i]].loop; l >= 0 && !inBody; l = cfg.loops[l].parent) {
+        for (int b : cfg.loops[l].blocks) {
+          const SassInstruction& last = code[cfg.blocks[b].end - 1];
+          for (int succ : cfg.blocks[b].successors) {
+            if (!cfg.loops[l].contains(succ) && last.sourceLine == h.line) inBody = true;
+          }
+        }
+      }
+      if (!inBody) loads.push_back(i);
+    }
+    for (int i : loads) boundLoads[i] = {h.trips, loads.size() > 1};
+  }
+
   // Launch values.
   const Launch& L = o.launch;
   const long long ctaid[3] = {blockIndex % L.grid.x, (blockIndex / L.grid.x) % L.grid.y, blockIndex / (L.grid.x * L.grid.y)};
@@ -156,6 +376,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (t.rfind("SR_TID.", 0) == 0) return {static_cast<std::uint32_t>(tid[lane][d]), true};
     if (t.rfind("SR_CTAID.", 0) == 0) return {static_cast<std::uint32_t>(ctaid[d]), true};
     if (t == "SR_LANEID") return {static_cast<std::uint32_t>(lane), true};
+    if (t == "SR_CgaCtaId") return {0, true};  // a launch without clusters: CTA 0 of its cluster
     return {};
   };
   auto read = [&](const SassOperand& op, int lane) -> V {
@@ -165,12 +386,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       case SassOperand::Kind::Uniform: v = op.reg == 255 ? V{0, true} : lanes->ur[lane][op.reg & 63]; break;
       case SassOperand::Kind::Predicate: v = op.reg == 7 ? V{1, true} : lanes->p[lane][op.reg]; break;
       case SassOperand::Kind::UniformPredicate: v = op.reg == 7 ? V{1, true} : lanes->up[lane][op.reg]; break;
-      case SassOperand::Kind::Immediate: {
-        std::string t = op.text;
-        while (!t.empty() && (t[0] == '-' || t[0] == ' ')) t.erase(t.begin());
-        const bool integer = t.rfind("0x", 0) == 0 || (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos);
-        return {static_cast<std::uint32_t>(op.offset), integer};  // the sign is already in `offset`
-      }
+      case SassOperand::Kind::Immediate:
+        return {static_cast<std::uint32_t>(op.offset), op.integer};  // the sign is already in `offset`
       case SassOperand::Kind::Constant: {
         bool direct = op.bank == 0;
         for (const SassOperand& part : op.parts) direct = direct && part.reg == 255;  // c[0x0][RZ]
@@ -204,8 +421,14 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     }
   };
 
-  auto execute = [&](const SassInstruction& in, int lane) {
-    const std::string& m = in.mnemonic;
+  SassWarpCount out;
+  auto note = [&](int index, std::string how) {
+    if (out.hinted.empty() || out.hinted.back().first != index) out.hinted.emplace_back(index, std::move(how));
+  };
+  auto execute = [&](int index, int lane) {
+    const SassInstruction& in = code[index];
+    const Op op = decoded[index].op;
+    const unsigned mods = decoded[index].mods;
     const auto& ops = in.operands;
     if (ops.empty()) return;
     auto src = [&](size_t k) { return k < ops.size() ? read(ops[k], lane) : V{0, true}; };
@@ -213,20 +436,29 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       for (const SassOperand& op : ops) {
         if (isReg(op) || isPred(op)) {
           write(op, lane, V{});
-          if (in.memoryWidthBytes >= 8 || hasMod(in, "64") || hasMod(in, "WIDE")) writePair(op, lane, V{}, V{});
+          if (in.memoryWidthBytes >= 8 || (mods & kMod64) || (mods & kModWIDE)) writePair(op, lane, V{}, V{});
         }
         break;  // only the first operand is a destination in general
       }
     };
-    const bool u32 = hasMod(in, "U32");
-    if (m == "MOV" || m == "UMOV" || m == "R2UR" || m == "S2R" || m == "S2UR" || m == "CS2R") {
-      if (m == "CS2R") return unknownOutputs();
+    const bool u32 = (mods & kModU32);
+    if (op == Op::kMOV || op == Op::kUMOV || op == Op::kR2UR || op == Op::kS2R || op == Op::kS2UR || op == Op::kCS2R) {
+      if (op == Op::kCS2R) return unknownOutputs();
       write(ops[0], lane, src(1));
       return;
     }
-    if (m == "LDC" || m == "ULDC") {
+    if (op == Op::kHFMA2) {
+      // HFMA2(.MMA) d, -RZ, RZ, hi, lo computes -0 × 0 + {hi, lo}: ptxas materializes 32-bit
+      // constants this way (0, 0 → 0; 0, 2.384185791015625e-07 → 4, the FP16 bits 0x0004).
+      if (ops.size() == 5 && isReg(ops[1]) && ops[1].reg == 255 && isReg(ops[2]) && ops[2].reg == 255) {
+        const std::optional<std::uint16_t> hi = halfBits(ops[3].text), lo = halfBits(ops[4].text);
+        if (hi && lo) return write(ops[0], lane, V{static_cast<std::uint32_t>(*hi) << 16 | *lo, true});
+      }
+      return write(ops[0], lane, V{});
+    }
+    if (op == Op::kLDC || op == Op::kULDC) {
       if (ops.size() < 2 || ops[1].kind != SassOperand::Kind::Constant) return unknownOutputs();
-      if (hasMod(in, "64")) {
+      if ((mods & kMod64)) {
         SassOperand hiOp = ops[1];
         hiOp.offset += 4;
         writePair(ops[0], lane, read(ops[1], lane), read(hiOp, lane));
@@ -235,14 +467,32 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
       return;
     }
-    if (m == "IMAD" || m == "UIMAD") {
-      if (hasMod(in, "X") || hasMod(in, "HI")) return unknownOutputs();
+    if (op == Op::kIMAD || op == Op::kUIMAD) {
       const V a = src(1), b = src(2);
-      if (hasMod(in, "WIDE")) {
+      if ((mods & kModHI)) {
+        // IMAD.HI d, a, b, c: high word of the 64-bit product plus c (division by constants).
+        const V c = src(3);
+        if ((mods & kModX) || !(a.known && b.known && c.known)) return write(ops[0], lane, V{});
+        const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
+        const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
+        const auto hi = static_cast<std::uint32_t>(static_cast<unsigned long long>(x * y) >> 32);
+        return write(ops[0], lane, V{hi + c.v, true});
+      }
+      if ((mods & kModX) && !(mods & kModWIDE)) {
+        // IMAD.X d, a, b, c, P: a × b + c + carry-in (the high word of a 64-bit add).
+        const V c = src(3), p = ops.size() > 4 ? src(4) : V{0, true};
+        return write(ops[0], lane, a.known && b.known && c.known && p.known ? V{a.v * b.v + c.v + (p.v ? 1u : 0u), true} : V{});
+      }
+      if ((mods & kModX)) return unknownOutputs();
+      if ((mods & kModWIDE)) {
         V clo = src(3), chi{0, true};
         if (ops.size() > 3 && isReg(ops[3]) && ops[3].reg != 255) {
           SassOperand h = ops[3];
           h.reg += 1;
+          chi = read(h, lane);
+        } else if (ops.size() > 3 && ops[3].kind == SassOperand::Kind::Constant) {
+          SassOperand h = ops[3];  // a 64-bit addend from the constant bank: c[b][off], c[b][off + 4]
+          h.offset += 4;
           chi = read(h, lane);
         }
         if (!(a.known && b.known && clo.known && chi.known)) return writePair(ops[0], lane, V{}, V{});
@@ -256,51 +506,105 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (!(a.known && b.known && c.known)) return write(ops[0], lane, V{});
       return write(ops[0], lane, V{a.v * b.v + c.v, true});
     }
-    // Instructions whose carry/predicate outputs follow the destination.
+    // Instructions whose carry outputs follow the destination and whose carry inputs (.X)
+    // follow the sources.
     size_t first = 1;
-    while (first < ops.size() && isPred(ops[first]) && (m == "IADD3" || m == "UIADD3" || m == "LEA" || m == "ULEA")) {
+    std::vector<size_t> carryOut;
+    while (first < ops.size() && isPred(ops[first]) && (op == Op::kIADD3 || op == Op::kUIADD3 || op == Op::kLEA || op == Op::kULEA)) {
+      carryOut.push_back(first);
       write(ops[first], lane, V{});
       ++first;
     }
-    if (m == "IADD3" || m == "UIADD3") {
-      if (hasMod(in, "X")) return unknownOutputs();
-      const V a = src(first), b = src(first + 1), c = src(first + 2);
-      return write(ops[0], lane, a.known && b.known && c.known ? V{a.v + b.v + c.v, true} : V{});
+    // Carry-in predicates: the trailing predicate operands of an .X form.
+    auto carryIn = [&](size_t from) -> V {
+      V sum{0, true};
+      for (size_t k = from; k < ops.size(); ++k) {
+        if (!isPred(ops[k])) continue;
+        const V p = read(ops[k], lane);
+        sum = {sum.v + (p.v ? 1u : 0u), sum.known && p.known};
+      }
+      return sum;
+    };
+    if (op == Op::kIADD3 || op == Op::kUIADD3) {
+      // A negated source is added as ~x + 1, so that the carries are those of a subtraction.
+      unsigned long long total = 0;
+      bool known = true;
+      std::uint32_t carries[2] = {0, 0};
+      for (size_t k = first; k < first + 3 && k < ops.size(); ++k) {
+        V raw = src(k);
+        if (isReg(ops[k]) && !ops[k].text.empty() && ops[k].text[0] == '-') {
+          SassOperand plain = ops[k];
+          plain.text.erase(0, 1);
+          const V x = read(plain, lane);
+          raw = V{~x.v, x.known};
+          total += 1;
+        }
+        known = known && raw.known;
+        total += raw.v;
+        if (k == first + 1) carries[0] = static_cast<std::uint32_t>(total >> 32);  // carry of a + b
+      }
+      if ((mods & kModX)) {
+        const V cin = carryIn(first + 3);
+        known = known && cin.known;
+        total += cin.v;
+      }
+      carries[1] = static_cast<std::uint32_t>(total >> 32) - carries[0];
+      if (known) {
+        for (size_t c = 0; c < carryOut.size() && c < 2; ++c) write(ops[carryOut[c]], lane, V{carries[c] ? 1u : 0u, true});
+      }
+      return write(ops[0], lane, known ? V{static_cast<std::uint32_t>(total), true} : V{});
     }
-    if (m == "VIADD") {
+    if (op == Op::kVIADDMNMX) {
+      // VIADDMNMX d, a, b, c, p: min (p) or max (!p) of a + b and c.
+      const V a = src(1), b = src(2), c = src(3), p = src(4);
+      if (!(a.known && b.known && c.known && p.known)) return write(ops[0], lane, V{});
+      const std::uint32_t s = a.v + b.v;
+      const long long x = u32 ? static_cast<long long>(s) : static_cast<std::int32_t>(s);
+      const long long y = u32 ? static_cast<long long>(c.v) : static_cast<std::int32_t>(c.v);
+      return write(ops[0], lane, V{static_cast<std::uint32_t>(p.v ? std::min(x, y) : std::max(x, y)), true});
+    }
+    if (op == Op::kVIADD) {
       const V a = src(1), b = src(2);
       return write(ops[0], lane, a.known && b.known ? V{a.v + b.v, true} : V{});
     }
-    if (m == "LEA" || m == "ULEA") {
-      if (hasMod(in, "X")) return unknownOutputs();
-      if (hasMod(in, "HI")) {
-        // LEA.HI d, a, b, c, s: b + high word of ({c, a} << s) (e.g. sign fix-ups of n / 16).
-        const V a = src(first), b = src(first + 1), c = src(first + 2), s = src(first + 3);
-        if (!(a.known && b.known && c.known && s.known)) return write(ops[0], lane, V{});
+    if (op == Op::kLEA || op == Op::kULEA) {
+      if ((mods & kModHI)) {
+        // LEA.HI d, a, b, c, s [, carry]: b + high word of ({c, a} << s) (+ carry for .X, the
+        // high word of a 64-bit address); .SX32 takes c as the sign of a and has no c operand.
+        const bool sx = (mods & kModSX32);
+        const V a = src(first), b = src(first + 1);
+        const V c = sx ? V{a.known && (a.v >> 31) ? ~0u : 0u, a.known} : src(first + 2);
+        const V s = src(first + (sx ? 2 : 3));
+        const V cin = (mods & kModX) ? carryIn(first + (sx ? 3 : 4)) : V{0, true};
+        if (!(a.known && b.known && c.known && s.known && cin.known)) return write(ops[0], lane, V{});
         const unsigned long long wide = (static_cast<unsigned long long>(c.v) << 32) | a.v;
-        return write(ops[0], lane, V{b.v + static_cast<std::uint32_t>((wide << (s.v & 31)) >> 32), true});
+        return write(ops[0], lane, V{b.v + static_cast<std::uint32_t>((wide << (s.v & 31)) >> 32) + cin.v, true});
       }
+      if ((mods & kModX)) return unknownOutputs();
       const V a = src(first), b = src(first + 1), s = src(first + 2);
-      return write(ops[0], lane, a.known && b.known && s.known ? V{(a.v << (s.v & 31)) + b.v, true} : V{});
+      if (!(a.known && b.known && s.known)) return write(ops[0], lane, V{});
+      const unsigned long long sum = static_cast<unsigned long long>(a.v << (s.v & 31)) + b.v;
+      if (!carryOut.empty()) write(ops[carryOut[0]], lane, V{static_cast<std::uint32_t>(sum >> 32), true});
+      return write(ops[0], lane, V{static_cast<std::uint32_t>(sum), true});
     }
-    if (m == "LOP3" || m == "ULOP3" || m == "PLOP3" || m == "UPLOP3") {
+    if (op == Op::kLOP3 || op == Op::kULOP3 || op == Op::kPLOP3 || op == Op::kUPLOP3) {
       const bool predDst = isPred(ops[0]);
       const size_t s0 = predDst ? 2 : 1;
       const V a = src(s0), b = src(s0 + 1), c = src(s0 + 2), lut = src(s0 + 3);
       const bool known = a.known && b.known && c.known && lut.known;
-      const std::uint32_t mask = (m == "PLOP3" || m == "UPLOP3") ? 1u : ~0u;
+      const std::uint32_t mask = (op == Op::kPLOP3 || op == Op::kUPLOP3) ? 1u : ~0u;
       const std::uint32_t r = known ? lut3(a.v & mask, b.v & mask, c.v & mask, lut.v & 0xff) & mask : 0;
       if (predDst) {
         write(ops[0], lane, V{r != 0 ? 1u : 0u, known});
-        if (m == "LOP3" || m == "ULOP3") write(ops[1], lane, V{r, known});
+        if (op == Op::kLOP3 || op == Op::kULOP3) write(ops[1], lane, V{r, known});
       } else {
         write(ops[0], lane, V{r, known});
       }
       return;
     }
-    if (m == "SHF" || m == "USHF") {
+    if (op == Op::kSHF || op == Op::kUSHF) {
       const V a = src(1), s = src(2), b = src(3);
-      const bool left = hasMod(in, "L"), hi = hasMod(in, "HI"), s32 = hasMod(in, "S32");
+      const bool left = (mods & kModL), hi = (mods & kModHI), s32 = (mods & kModS32);
       if (!(a.known && s.known && b.known)) return write(ops[0], lane, V{});
       const std::uint32_t sh = s.v & 31;
       if (left && !hi) return write(ops[0], lane, V{a.v << sh, true});
@@ -310,82 +614,186 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (!left && !hi && b.known && (ops[3].reg == 255)) return write(ops[0], lane, V{a.v >> sh, true});
       return write(ops[0], lane, V{});
     }
-    if (m == "SEL" || m == "USEL" || m == "FSEL") {
+    if (op == Op::kSEL || op == Op::kUSEL || op == Op::kFSEL) {
       const V a = src(1), b = src(2), p = src(3);
       if (!p.known) return write(ops[0], lane, V{});
       return write(ops[0], lane, p.v ? a : b);
     }
-    if (m == "ISETP" || m == "UISETP") {
-      if (hasMod(in, "EX") || in.mods.size() < 2) return write(ops[0], lane, V{});
+    if (op == Op::kISETP || op == Op::kUISETP) {
+      if (in.mods.size() < 2) return write(ops[0], lane, V{});
+      const bool ex = (mods & kModEX);
       const V a = src(2), b = src(3), c = src(4);
-      const std::string& cmp = in.mods[0];
-      const std::string& bop = in.mods.back();
+      const Cmp cmp = decoded[index].cmp;
+      const Bop bop = decoded[index].bop;
       bool r = false;
-      const bool known = a.known && b.known;
+      // .EX compares the high words of a 64-bit pair; the last operand holds the same
+      // comparison of the low words (unsigned), which decides when the high words are equal.
+      const V low = ex ? src(5) : V{0, true};
+      const bool known = a.known && b.known && (!ex || low.known);
       if (known) {
         const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
         const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
-        r = cmp == "LT" ? x < y : cmp == "LE" ? x <= y : cmp == "GT" ? x > y : cmp == "GE" ? x >= y : cmp == "EQ" ? x == y : x != y;
+        if (ex && x == y) r = low.v != 0;
+        else r = cmp == Cmp::kLt ? x < y : cmp == Cmp::kLe ? x <= y : cmp == Cmp::kGt ? x > y : cmp == Cmp::kGe ? x >= y : cmp == Cmp::kEq ? x == y : x != y;
       }
       V out{r ? 1u : 0u, known};
-      if (bop == "AND") {
+      if (bop == Bop::kAnd) {
         if ((c.known && !c.v) || (known && !r)) out = {0, true};
         else out = {1, known && c.known};
-      } else if (bop == "OR") {
+      } else if (bop == Bop::kOr) {
         if ((c.known && c.v) || (known && r)) out = {1, true};
         else out = {0, known && c.known};
-      } else if (bop == "XOR") {
+      } else if (bop == Bop::kXor) {
         out = {(r ? 1u : 0u) ^ c.v, known && c.known};
       }
       return write(ops[0], lane, out);
     }
-    if (m == "IABS") {
+    if (op == Op::kIABS) {
       const V a = src(1);
       return write(ops[0], lane, a.known ? V{static_cast<std::uint32_t>(std::abs(static_cast<std::int32_t>(a.v))), true} : V{});
     }
-    if (m == "IMNMX" || m == "UIMNMX") {
+    if (op == Op::kIMNMX || op == Op::kUIMNMX) {
       const V a = src(1), b = src(2), p = src(3);
       if (!(a.known && b.known && p.known)) return write(ops[0], lane, V{});
       const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
       const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
       return write(ops[0], lane, V{static_cast<std::uint32_t>(p.v ? std::min(x, y) : std::max(x, y)), true});
     }
-    // Stores, branches and barriers have no register destination.
-    static const char* kNoDst[] = {"STG", "STS", "STL", "ST", "RED", "BRA", "EXIT", "BAR", "BSSY", "BSYNC", "NOP",
-                                   "WARPSYNC", "YIELD", "DEPBAR", "MEMBAR", "RET", "CALL", "BPT", "ERRBAR", "CCTL"};
-    for (const char* k : kNoDst) {
-      if (m == k) return;
+    if (auto bl = boundLoads.find(index); bl != boundLoads.end() && ops.size() > 1 && ops[1].kind == SassOperand::Kind::Memory) {
+      // A load feeding a hinted loop bound: N, or N × the element index of the address (its
+      // low word is the offset in the allocation: pointer parameters are based at multiples of
+      // 2^32).
+      const auto [trips, asIndex] = bl->second;
+      note(index, "trip hint " + std::to_string(trips) + " (loop bound " + (asIndex ? "pointers" : "value") + ")");
+      std::uint32_t low = static_cast<std::uint32_t>(ops[1].offset);
+      bool known = true;
+      const bool desc = ops[1].text.find("desc[") != std::string::npos;
+      for (size_t k = desc ? 1 : 0; k < ops[1].parts.size(); ++k) {
+        const V v = read(ops[1].parts[k], lane);
+        known = known && v.known;
+        low += v.v;
+      }
+      if (!asIndex) return write(ops[0], lane, V{static_cast<std::uint32_t>(trips), true});
+      const int width = std::max(1, in.memoryWidthBytes);
+      return write(ops[0], lane, known ? V{static_cast<std::uint32_t>(trips * (low / width)), true} : V{});
     }
+    // Stores, branches and barriers have no register destination.
+    if (decoded[index].noDestination) return;
     unknownOutputs();
   };
 
-  SassWarpCount out;
+  // A branch whose predicate is unknown for `unknownLanes`: a trip hint on its line keeps a
+  // loop-exit branch in the loop N times; a branch probability sends that fraction of the
+  // lanes to the target (the first ones), as WarpInterpreter does.
+  std::map<int, long long> stayCounts;
+  auto resolveUnknown = [&](int blockIndex, int index, std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
+    const SassInstruction& in = code[index];
+    const PtxBlock& b = cfg.blocks[blockIndex];
+    const PtxLoop* exitLoop = nullptr;
+    for (int l = b.loop; l >= 0 && !exitLoop; l = cfg.loops[l].parent) {
+      const PtxLoop& loop = cfg.loops[l];
+      if (b.taken >= 0 && b.fallthrough >= 0 && loop.contains(b.taken) != loop.contains(b.fallthrough)) exitLoop = &loop;
+    }
+    for (const TripHint& h : o.trips) {
+      if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file)) continue;
+      bool goTaken = false;
+      if (exitLoop) {
+        const long long allowed = h.trips - (blockIndex == exitLoop->header ? 0 : 1);
+        long long& count = stayCounts[index];
+        const bool stay = count < allowed;
+        count = stay ? count + 1 : 0;
+        goTaken = stay == exitLoop->contains(b.taken);
+      } else {
+        goTaken = h.trips > 0 ? b.taken != b.ipdom : b.taken == b.ipdom;
+      }
+      if (goTaken) taken |= unknownLanes;
+      note(index, "trip hint " + std::to_string(h.trips));
+      return {};
+    }
+    for (const BranchHint& h : o.branches) {
+      if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file) || exitLoop) continue;
+      const int k = static_cast<int>(std::lround(h.takenProbability * std::popcount(unknownLanes)));
+      int given = 0;
+      for (int lane = 0; lane < kLanes && given < k; ++lane) {
+        if (unknownLanes >> lane & 1) {
+          taken |= 1u << lane;
+          ++given;
+        }
+      }
+      note(index, "probability " + std::to_string(h.takenProbability));
+      return {};
+    }
+    return makeError("the SASS branch at 0x" + fmt_hex(in.offset) + " (line " + std::to_string(in.sourceLine) +
+                     ") depends on values the SASS count does not track");
+  };
+
+  // Lane addresses of a memory instruction, before it executes (it may overwrite its own
+  // address registers).
+  auto recordAddresses = [&](int index, std::uint32_t mask, bool unknownGuard) {
+    const SassInstruction& in = code[index];
+    const SassOperand* mem = nullptr;
+    for (const SassOperand& op : in.operands) {
+      if (op.kind == SassOperand::Kind::Memory) mem = &op;
+    }
+    if (!mem || mask == 0) return;
+    SassAccess access;
+    access.position = static_cast<size_t>(out.instructions - 1);
+    access.instruction = index;
+    if (unknownGuard) {
+      out.accesses.push_back(std::move(access));
+      return;
+    }
+    const Op op = decoded[index].op;
+    const bool local = op == Op::kLDL || op == Op::kSTL;
+    const bool desc = mem->text.find("desc[") != std::string::npos;
+    const int width = std::max(1, in.memoryWidthBytes);
+    std::vector<long long> lanesOut(kLanes, -1);
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (!(mask >> lane & 1)) continue;
+      if (local) {
+        // Thread-private stack slots, interleaved per lane as the hardware lays them out.
+        lanesOut[lane] = (1LL << 36) + (mem->offset / width) * width * kLanes + lane * width;
+        continue;
+      }
+      unsigned long long a = static_cast<unsigned long long>(mem->offset);
+      for (size_t k = desc ? 1 : 0; k < mem->parts.size(); ++k) {
+        const SassOperand& part = mem->parts[k];
+        const V lo = read(part, lane);
+        V hi{0, true};
+        if (part.width >= 2 && part.reg != 255) {
+          SassOperand next = part;
+          next.reg += 1;
+          next.text.clear();
+          hi = read(next, lane);
+        }
+        if (!lo.known || !hi.known) {  // data-dependent
+          out.accesses.push_back(std::move(access));
+          return;
+        }
+        // [R3.X4]: the register is a scaled index.
+        unsigned long long scale = 1;
+        if (const size_t x = part.text.find(".X"); x != std::string::npos) scale = std::strtoull(part.text.c_str() + x + 2, nullptr, 10);
+        a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * std::max(1ULL, scale);
+      }
+      lanesOut[lane] = static_cast<long long>(a & ((1ULL << 62) - 1));
+    }
+    access.lanes = std::move(lanesOut);
+    out.accesses.push_back(std::move(access));
+  };
+
   out.perInstruction.assign(n, 0);
   out.cfg = cfg;
-  struct Entry {
-    int pc;
-    std::uint32_t mask;
-    int rpc;
-  };
-  std::vector<Entry> stack = {{0, valid, -1}};
-  std::uint32_t exited = 0;
-  while (!stack.empty()) {
-    const size_t top = stack.size() - 1;
-    const Entry e = stack[top];
-    if (e.pc < 0 || e.pc == e.rpc) {
-      stack.pop_back();
-      continue;
-    }
-    const std::uint32_t msk = e.mask & ~exited;
-    if (msk == 0) {
-      stack.pop_back();
-      continue;
-    }
-    const PtxBlock& blk = cfg.blocks[e.pc];
+  SimtStack simt(cfg, valid);
+  int pc = 0;
+  std::uint32_t msk = 0;
+  while (simt.next(pc, msk)) {
+    const PtxBlock& blk = cfg.blocks[pc];
     std::uint32_t exitNow = 0, taken = 0;
     bool isBranch = false;
     for (int i = blk.first; i < blk.end; ++i) {
       const SassInstruction& in = code[i];
+      const Op op = decoded[i].op;
+      const unsigned mods = decoded[i].mods;
       ++out.perInstruction[i];
       if (++out.instructions > o.maxInstructions) {
         return makeError("the SASS of '" + fn.name + "' executes more than " + std::to_string(o.maxInstructions) + " instructions in one warp");
@@ -400,53 +808,31 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           else if ((p.v != 0) != in.guardNegated) g |= 1u << lane;
         }
       }
-      if (in.mnemonic == "BRA" && !hasMod(in, "DIV")) {
+      if (o.recordStream) out.stream.emplace_back(i, g | unknown);
+      if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown, unknown != 0);
+      if (op == Op::kBRA && !(mods & kModDIV)) {
         if (unknown) {
-          return makeError("the SASS branch at 0x" + fmt_hex(in.offset) + " (line " + std::to_string(in.sourceLine) +
-                           ") depends on values the SASS count does not track");
+          Expected<void> r = resolveUnknown(pc, i, unknown, g);
+          if (!r) return std::move(r).takeError();
         }
         isBranch = true;
         taken = g;
         continue;
       }
-      if (in.mnemonic == "EXIT" || in.mnemonic == "RET") {
+      if (op == Op::kEXIT || op == Op::kRET) {
         if (unknown) return makeError("the SASS EXIT at 0x" + fmt_hex(in.offset) + " depends on values the SASS count does not track");
         exitNow |= g;
         continue;
       }
       for (int lane = 0; lane < kLanes; ++lane) {
-        if (g >> lane & 1) execute(in, lane);
+        if (g >> lane & 1) execute(i, lane);
         if (unknown >> lane & 1) {
-          execute(in, lane);
+          execute(i, lane);
           if (!in.operands.empty()) write(in.operands[0], lane, V{});
         }
       }
     }
-    if (exitNow) {
-      exited |= exitNow;
-      if ((msk & ~exitNow) == 0 || blk.fallthrough < 0) {
-        stack.pop_back();
-      } else {
-        stack[top].pc = blk.fallthrough;
-      }
-      continue;
-    }
-    if (!isBranch) {
-      stack[top].pc = blk.fallthrough;
-      continue;
-    }
-    taken &= msk;
-    const std::uint32_t notTaken = msk & ~taken;
-    if (notTaken == 0) {
-      stack[top].pc = blk.taken;
-    } else if (taken == 0) {
-      stack[top].pc = blk.fallthrough;
-    } else {
-      stack[top].pc = blk.ipdom;
-      stack[top].mask = msk;
-      stack.push_back({blk.fallthrough, notTaken, blk.ipdom});
-      stack.push_back({blk.taken, taken, blk.ipdom});
-    }
+    simt.finish(exitNow, isBranch, taken);
   }
   return out;
 }

@@ -5,17 +5,24 @@
 /// and UP registers from the thread and block ids (S2R/S2UR), launch dimensions and kernel
 /// parameters (constant bank 0, from the cubin's layout), through the integer instructions
 /// nvcc emits for index and loop arithmetic (IMAD, IADD3, VIADD, LEA, LOP3, SHF, SEL, ISETP,
-/// PLOP3, IABS, IMNMX, MOV and their uniform forms). Everything else (loads, floating point,
-/// 64-bit carries) yields unknown values. Branches reconverge at immediate post-dominators. A
-/// branch on an unknown predicate makes the count unavailable (an Error that says where); the
-/// frontend then keeps the PTX stream, otherwise the KernelIR is built from this SASS run.
+/// PLOP3, IABS, IMNMX, VIADDMNMX, MOV and their uniform forms), with the carries of IADD3/LEA
+/// into their .X forms, IMAD.HI/.X and ISETP.EX (64-bit compares). Everything else (loads,
+/// floating point) yields unknown values, except loads set by a trip hint. Branches reconverge
+/// at immediate post-dominators. A branch on an unknown predicate that no hint resolves makes
+/// the count unavailable (an Error that says where); the frontend then keeps the PTX stream,
+/// otherwise the KernelIR is built from this SASS run.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "foresight/frontend/cuda/cubin_reader.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/sass_listing.h"
+#include "foresight/frontend/cuda/warp_interpreter.h"
 #include "foresight/ir/launch.h"
 #include "foresight/support/error.h"
 
@@ -27,7 +34,27 @@ struct SassRunOptions {
   const CubinKernel* layout = nullptr;  ///< parameter layout (paramBankOffset, params); required
   std::map<int, long long> scalarArgs;  ///< by parameter ordinal; pointers get their base
   std::vector<int> pointerParams;
+  /// `--trip FILE:LINE=N`: global loads on the hinted line that feed the loop's bounds (outside
+  /// the loop whose exit test is on that line) yield N, or N × element index when there are
+  /// several (CSR-style start/end pointers, so that end − start = N), exactly as in the PTX
+  /// run (warp_interpreter.h); a loop-exit branch on an unknown predicate at the hinted line
+  /// stays in the loop N times.
+  std::vector<TripHint> trips;
+  std::vector<BranchHint> branches;  ///< `--branch FILE:LINE=P` for other unknown branches
   long long maxInstructions = 200'000'000;
+  bool recordStream = false;  ///< keep the dynamic stream (instruction, active mask) in order
+  bool recordAddresses = false;  ///< keep the memory accesses (implied by recordStream)
+};
+
+/// One execution of a SASS memory instruction by a warp.
+struct SassAccess {
+  size_t position = 0;  ///< dynamic position in the warp's stream (0-based)
+  int instruction = 0;  ///< index in SassFunction::instructions
+  /// Byte address per lane (-1 = inactive lane); empty when an active lane's address depends on
+  /// untracked values (data-dependent). Global addresses are 64-bit register pairs (pointer
+  /// parameters based as in the PTX run), shared ones offsets in the block's shared window,
+  /// local ones interleaved per lane.
+  std::vector<long long> lanes;
 };
 
 /// Counts of one warp.
@@ -35,6 +62,13 @@ struct SassWarpCount {
   long long instructions = 0;  ///< dynamic warp instructions
   std::vector<long long> perInstruction;  ///< executions per static instruction
   PtxCfg cfg;  ///< the SASS basic blocks (instruction index ranges), successors and loops
+  /// (instruction index, lanes that execute it) in execution order, when recordStream was set.
+  std::vector<std::pair<int, std::uint32_t>> stream;
+  /// Every execution of a memory instruction with at least one active lane, in order, when
+  /// recordStream or recordAddresses was set.
+  std::vector<SassAccess> accesses;
+  /// How hints resolved loads and branches: (instruction index, "trip hint 16 (loop bound pointers)").
+  std::vector<std::pair<int, std::string>> hinted;
 };
 
 /// Runs warp `warp` of block `block` (linear) of `fn`.

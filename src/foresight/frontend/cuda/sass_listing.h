@@ -25,6 +25,7 @@ struct SassOperand {
   bool negated = false;   ///< !P0, -R2, ~R2
   int bank = -1;          ///< constant bank of c[bank][offset]
   long long offset = 0;   ///< constant offset, memory displacement or immediate value
+  bool integer = false;   ///< an integer immediate (`offset` holds it); false for 1.5, +INF, …
   std::vector<SassOperand> parts;  ///< the registers inside a memory operand [R2.64+0x10]
 };
 

@@ -171,6 +171,7 @@ SassOperand parseOperand(const std::string& text) {
   if (parseNumber(num, v)) {
     op.kind = SassOperand::Kind::Immediate;
     op.offset = v;
+    op.integer = true;
     return op;
   }
   op.kind = SassOperand::Kind::Immediate;  // float immediates (1.5, +INF, QNAN) and keywords

@@ -56,6 +56,102 @@ std::optional<TypeInfo> parseType(const std::string& m) {
   return TypeInfo{std::stoi(m.substr(1)), k};
 }
 
+/// PTX base opcodes the interpreter distinguishes, decoded once per run.
+enum class PtxOp : std::uint8_t {
+  kOther,
+  kAbs,
+  kAdd,
+  kAnd,
+  kAtom,
+  kBar,
+  kBarrier,
+  kBra,
+  kCall,
+  kCp,
+  kCvt,
+  kCvta,
+  kDiv,
+  kExit,
+  kFence,
+  kLd,
+  kLdu,
+  kMad,
+  kMad24,
+  kMax,
+  kMembar,
+  kMin,
+  kMov,
+  kMul,
+  kMul24,
+  kNanosleep,
+  kNeg,
+  kNot,
+  kOr,
+  kPmevent,
+  kPrefetch,
+  kRed,
+  kRem,
+  kRet,
+  kSelp,
+  kSetp,
+  kShfl,
+  kShl,
+  kShr,
+  kSt,
+  kSub,
+  kTrap,
+  kXor,
+};
+
+PtxOp decodeOp(const std::string& base) {
+  static const std::map<std::string, PtxOp> kOps = {
+      {"abs", PtxOp::kAbs},
+      {"add", PtxOp::kAdd},
+      {"and", PtxOp::kAnd},
+      {"atom", PtxOp::kAtom},
+      {"bar", PtxOp::kBar},
+      {"barrier", PtxOp::kBarrier},
+      {"bra", PtxOp::kBra},
+      {"call", PtxOp::kCall},
+      {"cp", PtxOp::kCp},
+      {"cvt", PtxOp::kCvt},
+      {"cvta", PtxOp::kCvta},
+      {"div", PtxOp::kDiv},
+      {"exit", PtxOp::kExit},
+      {"fence", PtxOp::kFence},
+      {"ld", PtxOp::kLd},
+      {"ldu", PtxOp::kLdu},
+      {"mad", PtxOp::kMad},
+      {"mad24", PtxOp::kMad24},
+      {"max", PtxOp::kMax},
+      {"membar", PtxOp::kMembar},
+      {"min", PtxOp::kMin},
+      {"mov", PtxOp::kMov},
+      {"mul", PtxOp::kMul},
+      {"mul24", PtxOp::kMul24},
+      {"nanosleep", PtxOp::kNanosleep},
+      {"neg", PtxOp::kNeg},
+      {"not", PtxOp::kNot},
+      {"or", PtxOp::kOr},
+      {"pmevent", PtxOp::kPmevent},
+      {"prefetch", PtxOp::kPrefetch},
+      {"red", PtxOp::kRed},
+      {"rem", PtxOp::kRem},
+      {"ret", PtxOp::kRet},
+      {"selp", PtxOp::kSelp},
+      {"setp", PtxOp::kSetp},
+      {"shfl", PtxOp::kShfl},
+      {"shl", PtxOp::kShl},
+      {"shr", PtxOp::kShr},
+      {"st", PtxOp::kSt},
+      {"sub", PtxOp::kSub},
+      {"trap", PtxOp::kTrap},
+      {"xor", PtxOp::kXor},
+  };
+  auto it = kOps.find(base);
+  return it == kOps.end() ? PtxOp::kOther : it->second;
+}
+
 std::uint64_t maskBits(int bits) { return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1); }
 
 long long asInt(std::uint64_t bits, TypeInfo t) {
@@ -73,13 +169,6 @@ int firstOrigin(std::initializer_list<int> origins) {
   return kKnown;
 }
 
-bool endsWithPath(const std::string& path, const std::string& name) {
-  if (name.empty()) return false;
-  if (path.size() < name.size()) return false;
-  if (path.compare(path.size() - name.size(), name.size(), name) != 0) return false;
-  return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
-}
-
 bool hasMod(const PtxInstruction& i, const char* m) {
   return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end();
 }
@@ -94,6 +183,13 @@ struct WarpState {
 };
 
 }  // namespace
+
+bool endsWithPath(const std::string& path, const std::string& name) {
+  if (name.empty()) return false;
+  if (path.size() < name.size()) return false;
+  if (path.compare(path.size() - name.size(), name.size(), name) != 0) return false;
+  return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
+}
 
 long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
 
@@ -294,6 +390,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       return {};
     }
     ++s.knownRequests;
+    if (options_.recordStream && !trace.stream.empty()) trace.streamAddresses.emplace_back(trace.stream.size() - 1, lanes);
     if (s.firstAddresses.empty()) s.firstAddresses = lanes;
     if (space == PtxSpace::Shared) {
       Expected<BankConflicts> b = countBankConflicts(lanes, width);
@@ -313,33 +410,44 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     return {};
   };
 
+  // Types and vector width of every instruction, parsed once per run rather than per execution.
+  struct DecodedTypes {
+    std::vector<TypeInfo> types;
+    int vec = 1;
+  };
+  std::vector<DecodedTypes> decodedTypes(kernel_.instructions.size());
+  std::vector<PtxOp> decodedOps(kernel_.instructions.size());
+  for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+    decodedOps[i] = decodeOp(kernel_.instructions[i].base);
+    for (const std::string& m : kernel_.instructions[i].mods) {
+      if (auto t = parseType(m)) decodedTypes[i].types.push_back(*t);
+      if (m == "v2") decodedTypes[i].vec = 2;
+      if (m == "v4") decodedTypes[i].vec = 4;
+    }
+  }
+
   // Executes one non-branch instruction for the lanes in `mask`.
   auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
     const PtxInstruction& inst = kernel_.instructions[index];
-    const std::string& op = inst.base;
-    std::vector<TypeInfo> types;
-    int vec = 1;
-    for (const std::string& m : inst.mods) {
-      if (auto t = parseType(m)) types.push_back(*t);
-      if (m == "v2") vec = 2;
-      if (m == "v4") vec = 4;
-    }
+    const PtxOp op = decodedOps[index];
+    const std::vector<TypeInfo>& types = decodedTypes[index].types;
+    const int vec = decodedTypes[index].vec;
     const TypeInfo t = types.empty() ? TypeInfo{32, 'b'} : types.back();
     const bool isFloat = t.kind == 'f';
     const auto& ops = inst.operands;
 
-    if (op == "ld" || op == "ldu" || op == "st" || op == "atom" || op == "red" || op == "cp") {
+    if (op == PtxOp::kLd || op == PtxOp::kLdu || op == PtxOp::kSt || op == PtxOp::kAtom || op == PtxOp::kRed || op == PtxOp::kCp) {
       PtxSpace space = PtxSpace::Generic;
       if (hasMod(inst, "global")) space = PtxSpace::Global;
       if (hasMod(inst, "shared")) space = PtxSpace::Shared;
       if (hasMod(inst, "local")) space = PtxSpace::Local;
       if (hasMod(inst, "const")) space = PtxSpace::Const;
       if (hasMod(inst, "param")) space = PtxSpace::Param;
-      if (op == "cp") return makeError(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", fileName_, inst.ptxLine);
+      if (op == PtxOp::kCp) return makeError(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", fileName_, inst.ptxLine);
       if (space == PtxSpace::Param) {
         const PtxOperand& a = ops.size() > 1 ? ops[1] : ops[0];
         auto it = paramOrdinal_.find(a.name);
-        if (op != "ld" || it == paramOrdinal_.end() || a.imm != 0) {
+        if (op != PtxOp::kLd || it == paramOrdinal_.end() || a.imm != 0) {
           writeUnknown(inst, mask, kFromOther);
           return {};
         }
@@ -355,7 +463,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         }
         return {};
       }
-      const bool store = op == "st" || op == "red";
+      const bool store = op == PtxOp::kSt || op == PtxOp::kRed;
       const PtxOperand& addr = store ? ops[0] : ops[1];
       if (addr.kind != PtxOperand::Kind::Address) return makeError("malformed memory operand in '" + inst.text + "'", fileName_, inst.ptxLine);
       const int width = std::max(1, t.bits / 8) * vec;
@@ -379,36 +487,36 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "bar" || op == "barrier" || op == "membar" || op == "fence" || op == "nanosleep" || op == "trap" ||
-        op == "prefetch" || op == "pmevent") {
+    if (op == PtxOp::kBar || op == PtxOp::kBarrier || op == PtxOp::kMembar || op == PtxOp::kFence || op == PtxOp::kNanosleep || op == PtxOp::kTrap ||
+        op == PtxOp::kPrefetch || op == PtxOp::kPmevent) {
       return {};
     }
-    if (op == "call") {
+    if (op == PtxOp::kCall) {
       return makeError(where(inst) + ": calls to device functions ('" + inst.text + "') are not supported; "
                        "inline them (__forceinline__)", fileName_, inst.ptxLine);
     }
     if (ops.empty()) return {};
 
     // Predicate logic.
-    if (t.kind == 'p' && (op == "and" || op == "or" || op == "xor" || op == "not" || op == "mov")) {
+    if (t.kind == 'p' && (op == PtxOp::kAnd || op == PtxOp::kOr || op == PtxOp::kXor || op == PtxOp::kNot || op == PtxOp::kMov)) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
         const Lane a = read(ops[1], lane);
         const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
         Lane r{0, firstOrigin({a.origin, b.origin})};
-        if (op == "and") r.bits = a.bits & b.bits & 1;
-        if (op == "or") r.bits = (a.bits | b.bits) & 1;
-        if (op == "xor") r.bits = (a.bits ^ b.bits) & 1;
-        if (op == "not") r.bits = ~a.bits & 1;
-        if (op == "mov") r.bits = a.bits & 1;
+        if (op == PtxOp::kAnd) r.bits = a.bits & b.bits & 1;
+        if (op == PtxOp::kOr) r.bits = (a.bits | b.bits) & 1;
+        if (op == PtxOp::kXor) r.bits = (a.bits ^ b.bits) & 1;
+        if (op == PtxOp::kNot) r.bits = ~a.bits & 1;
+        if (op == PtxOp::kMov) r.bits = a.bits & 1;
         // Short-circuit: a known false in an and, or a known true in an or, decides.
-        if (op == "and" && ((a.origin == kKnown && !(a.bits & 1)) || (b.origin == kKnown && !(b.bits & 1)))) r = {0, kKnown};
-        if (op == "or" && ((a.origin == kKnown && (a.bits & 1)) || (b.origin == kKnown && (b.bits & 1)))) r = {1, kKnown};
+        if (op == PtxOp::kAnd && ((a.origin == kKnown && !(a.bits & 1)) || (b.origin == kKnown && !(b.bits & 1)))) r = {0, kKnown};
+        if (op == PtxOp::kOr && ((a.origin == kKnown && (a.bits & 1)) || (b.origin == kKnown && (b.bits & 1)))) r = {1, kKnown};
         write(ops[0], lane, r, 1);
       }
       return {};
     }
-    if (op == "setp") {
+    if (op == PtxOp::kSetp) {
       // setp.CmpOp[.BoolOp].type d, a, b[, c]
       const std::string cmp = inst.mods.empty() ? "" : inst.mods[0];
       const std::string boolOp = inst.mods.size() > 2 ? inst.mods[1] : "";
@@ -448,7 +556,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "selp") {
+    if (op == PtxOp::kSelp) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
         const Lane c = read(ops[3], lane);
@@ -460,7 +568,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "shfl" && ops.size() >= 4) {
+    if (op == PtxOp::kShfl && ops.size() >= 4) {
       // shfl[.sync].{up,down,bfly,idx}.b32 d[|p], a, b, c[, membermask] (PTX ISA, shfl.sync):
       // lane j's `a` moves to lane i where j is derived from b and c. A lane's result is known
       // only when b and c are known for it and source lane j is active with a known `a`; every
@@ -503,13 +611,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    if (op == "mov" || op == "cvta") {
+    if (op == PtxOp::kMov || op == PtxOp::kCvta) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (mask >> lane & 1) write(ops[0], lane, read(ops.back(), lane), t.bits);
       }
       return {};
     }
-    if (op == "cvt") {
+    if (op == PtxOp::kCvt) {
       const TypeInfo dt = types.empty() ? t : types.front();
       const TypeInfo sTy = types.size() > 1 ? types[1] : dt;
       for (int lane = 0; lane < kLanes; ++lane) {
@@ -523,9 +631,10 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    static const std::set<std::string> kIntOps = {"add", "sub", "mul", "mad", "mul24", "mad24", "div", "rem",
-                                                  "min", "max", "abs", "neg", "and", "or", "xor", "not",
-                                                  "shl", "shr"};
+    static const std::set<PtxOp> kIntOps = {PtxOp::kAdd, PtxOp::kSub,   PtxOp::kMul, PtxOp::kMad, PtxOp::kMul24,
+                                            PtxOp::kMad24, PtxOp::kDiv, PtxOp::kRem, PtxOp::kMin, PtxOp::kMax,
+                                            PtxOp::kAbs, PtxOp::kNeg,   PtxOp::kAnd, PtxOp::kOr,  PtxOp::kXor,
+                                            PtxOp::kNot, PtxOp::kShl,   PtxOp::kShr};
     if (kIntOps.count(op) && !isFloat) {
       const bool wide = hasMod(inst, "wide");
       const bool hi = hasMod(inst, "hi");
@@ -541,13 +650,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
           continue;
         }
         const long long x = asInt(a.bits, t);
-        const long long y = ops.size() > 2 ? (op == "shl" || op == "shr" ? static_cast<long long>(b.bits & 0xffffffff) : asInt(b.bits, t)) : 0;
+        const long long y = ops.size() > 2 ? (op == PtxOp::kShl || op == PtxOp::kShr ? static_cast<long long>(b.bits & 0xffffffff) : asInt(b.bits, t)) : 0;
         const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
         long long r = 0;
         bool ok = true;
-        if (op == "add") r = x + y;
-        else if (op == "sub") r = x - y;
-        else if (op == "mul" || op == "mad" || op == "mul24" || op == "mad24") {
+        if (op == PtxOp::kAdd) r = x + y;
+        else if (op == PtxOp::kSub) r = x - y;
+        else if (op == PtxOp::kMul || op == PtxOp::kMad || op == PtxOp::kMul24 || op == PtxOp::kMad24) {
           if (hi) {
             const Int128 p = t.kind == 's' ? static_cast<Int128>(x) * y
                                            : static_cast<Int128>(static_cast<UInt128>(ux) * uy);
@@ -556,28 +665,28 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
             r = static_cast<long long>(static_cast<std::uint64_t>(t.kind == 's' ? x : static_cast<long long>(ux)) *
                                        static_cast<std::uint64_t>(t.kind == 's' ? y : static_cast<long long>(uy)));
           }
-          if (op == "mad" || op == "mad24") {
+          if (op == PtxOp::kMad || op == PtxOp::kMad24) {
             const TypeInfo ct = wide ? TypeInfo{outBits, t.kind} : t;
             r += asInt(c.bits, ct);
           }
-        } else if (op == "div" || op == "rem") {
+        } else if (op == PtxOp::kDiv || op == PtxOp::kRem) {
           if (y == 0 && uy == 0) {
             ok = false;
           } else if (t.kind == 's') {
-            r = op == "div" ? x / y : x % y;
+            r = op == PtxOp::kDiv ? x / y : x % y;
           } else {
-            r = static_cast<long long>(op == "div" ? ux / uy : ux % uy);
+            r = static_cast<long long>(op == PtxOp::kDiv ? ux / uy : ux % uy);
           }
-        } else if (op == "min") r = t.kind == 's' ? std::min(x, y) : static_cast<long long>(std::min(ux, uy));
-        else if (op == "max") r = t.kind == 's' ? std::max(x, y) : static_cast<long long>(std::max(ux, uy));
-        else if (op == "abs") r = x < 0 ? -x : x;
-        else if (op == "neg") r = -x;
-        else if (op == "and") r = static_cast<long long>(a.bits & b.bits);
-        else if (op == "or") r = static_cast<long long>(a.bits | b.bits);
-        else if (op == "xor") r = static_cast<long long>(a.bits ^ b.bits);
-        else if (op == "not") r = static_cast<long long>(~a.bits);
-        else if (op == "shl") r = y >= t.bits ? 0 : static_cast<long long>(ux << y);
-        else if (op == "shr") {
+        } else if (op == PtxOp::kMin) r = t.kind == 's' ? std::min(x, y) : static_cast<long long>(std::min(ux, uy));
+        else if (op == PtxOp::kMax) r = t.kind == 's' ? std::max(x, y) : static_cast<long long>(std::max(ux, uy));
+        else if (op == PtxOp::kAbs) r = x < 0 ? -x : x;
+        else if (op == PtxOp::kNeg) r = -x;
+        else if (op == PtxOp::kAnd) r = static_cast<long long>(a.bits & b.bits);
+        else if (op == PtxOp::kOr) r = static_cast<long long>(a.bits | b.bits);
+        else if (op == PtxOp::kXor) r = static_cast<long long>(a.bits ^ b.bits);
+        else if (op == PtxOp::kNot) r = static_cast<long long>(~a.bits);
+        else if (op == PtxOp::kShl) r = y >= t.bits ? 0 : static_cast<long long>(ux << y);
+        else if (op == PtxOp::kShr) {
           if (t.kind == 's') r = y >= t.bits ? (x < 0 ? -1 : 0) : x >> y;
           else r = y >= t.bits ? 0 : static_cast<long long>(ux >> y);
         }
@@ -663,27 +772,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   };
 
   // SIMT execution with a reconvergence stack -------------------------------------------------------
-  struct Entry {
-    int pc;
-    std::uint32_t mask;
-    int rpc;
-  };
-  std::vector<Entry> stack = {{0, st.valid, -1}};
-  std::uint32_t exited = 0;
-  while (!stack.empty()) {
-    const size_t top = stack.size() - 1;
-    const Entry e = stack[top];
-    if (e.pc < 0 || e.pc == e.rpc) {
-      stack.pop_back();
-      continue;
-    }
-    const std::uint32_t m = e.mask & ~exited;
-    if (m == 0) {
-      stack.pop_back();
-      continue;
-    }
-    const PtxBlock& blk = cfg_.blocks[e.pc];
-    ++trace.blockExecutions[e.pc];
+  SimtStack simt(cfg_, st.valid);
+  int pc = 0;
+  std::uint32_t m = 0;
+  while (simt.next(pc, m)) {
+    const PtxBlock& blk = cfg_.blocks[pc];
+    ++trace.blockExecutions[pc];
     std::uint32_t exitNow = 0;
     std::uint32_t taken = 0;
     bool isBranch = false;
@@ -717,11 +811,11 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
                              " may not terminate for this launch)",
                          errorFile(inst), inst.sourceLine);
       }
-      if (inst.base == "bra") {
+      if (decodedOps[i] == PtxOp::kBra) {
         isBranch = true;
         taken = g;
         if (unknownGuard) {
-          if (Expected<void> r = resolveUnknown(e.pc, inst, i, guardOrigin, unknownGuard, taken); !r) return std::move(r).takeError();
+          if (Expected<void> r = resolveUnknown(pc, inst, i, guardOrigin, unknownGuard, taken); !r) return std::move(r).takeError();
         }
         continue;
       }
@@ -729,48 +823,15 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         // A predicated non-branch instruction with an unknown guard: executes for those lanes.
         g |= unknownGuard;
       }
-      if (inst.base == "ret" || inst.base == "exit") {
+      if (decodedOps[i] == PtxOp::kRet || decodedOps[i] == PtxOp::kExit) {
         exitNow |= g;
         continue;
       }
       if (g == 0) continue;
       if (Expected<void> r = execute(i, g); !r) return std::move(r).takeError();
     }
-    auto edge = [&](int to) {
-      if (to >= 0) ++trace.edges[e.pc][to];
-    };
-    if (exitNow) {
-      exited |= exitNow;
-      const std::uint32_t rest = m & ~exitNow;
-      if (rest == 0 || blk.fallthrough < 0) {
-        stack.pop_back();
-      } else {
-        stack[top].pc = blk.fallthrough;
-        edge(blk.fallthrough);
-      }
-      continue;
-    }
-    if (!isBranch) {
-      stack[top].pc = blk.fallthrough;
-      edge(blk.fallthrough);
-      continue;
-    }
-    taken &= m;
-    const std::uint32_t notTaken = m & ~taken;
-    if (notTaken == 0) {
-      stack[top].pc = blk.taken;
-      edge(blk.taken);
-    } else if (taken == 0) {
-      stack[top].pc = blk.fallthrough;
-      edge(blk.fallthrough);
-    } else {
-      edge(blk.taken);
-      edge(blk.fallthrough);
-      stack[top].pc = blk.ipdom;
-      stack[top].mask = m;
-      stack.push_back({blk.fallthrough, notTaken, blk.ipdom});
-      stack.push_back({blk.taken, taken, blk.ipdom});
-    }
+    const SimtStack::Edges edges = simt.finish(exitNow, isBranch, taken);
+    for (int k = 0; k < edges.count; ++k) ++trace.edges[pc][edges.to[k]];
   }
   return trace;
 }

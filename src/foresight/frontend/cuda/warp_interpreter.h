@@ -41,6 +41,10 @@ struct BranchHint {
   double takenProbability = 0.5;  ///< fraction of lanes that take the branch
 };
 
+/// True when `path` ends with the path `name` at a '/' boundary ("a/b/x.cu" ends with "x.cu"
+/// and "b/x.cu", not with "_x.cu"): how hints name source files.
+[[nodiscard]] bool endsWithPath(const std::string& path, const std::string& name);
+
 /// What one kernel run needs besides the PTX.
 struct InterpreterOptions {
   Launch launch;                     ///< grid, block, dynamic shared memory
@@ -80,6 +84,9 @@ struct WarpTrace {
   std::vector<ResolvedBranch> hintedBranches;
   /// (instruction index, active mask) in execution order, when recordStream was set.
   std::vector<std::pair<int, std::uint32_t>> stream;
+  /// Lane addresses of the memory instructions of `stream` whose addresses were all known:
+  /// (position in `stream`, 32 addresses, negative = inactive lane), when recordStream was set.
+  std::vector<std::pair<size_t, std::vector<long long>>> streamAddresses;
 };
 
 /// The memory space an address belongs to; also used to build lane addresses.

@@ -4,8 +4,8 @@
 #include "foresight/frontend/skeleton/layout_hints.h"
 
 #include <toml++/toml.h>
-#include <fstream>
-#include <sstream>
+
+#include <map>
 
 #include "foresight/support/edit_distance.h"
 #include "foresight/support/text_file.h"
@@ -15,29 +15,17 @@ namespace foresight::skeleton {
 
 namespace {
 
+/// Value readers of the hints' structured keys (lists of shapes, names, stage sizes); keys
+/// themselves are read strictly through TableReader, which shares the same first error.
 class HintReader {
  public:
-  HintReader(std::string source) : source_(std::move(source)) {}
-  bool failed() const { return !error_.message.empty(); }
-  Error error() const { return error_; }
+  HintReader(std::string source, Error* error) : source_(std::move(source)), error_(error) {}
+  bool failed() const { return !error_->message.empty(); }
 
   void fail(const toml::node& n, const std::string& message) {
     if (failed()) return;
-    error_ = makeError(message, source_, static_cast<int>(n.source().begin.line),
-                       static_cast<int>(n.source().begin.column));
-  }
-  void checkKeys(const toml::table& t, const std::string& where,
-                 const std::vector<std::string>& allowed) {
-    for (const auto& [k, v] : t) {
-      const std::string key(k.str());
-      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        fail(v, "unknown key '" + key + "' in " + where + " (known: " + list + ")" +
-                    didYouMean(key, allowed));
-        return;
-      }
-    }
+    *error_ = makeError(message, source_, static_cast<int>(n.source().begin.line),
+                        static_cast<int>(n.source().begin.column));
   }
   std::vector<int> intList(const toml::node& n, const std::string& what) {
     std::vector<int> out;
@@ -102,8 +90,20 @@ class HintReader {
 
  private:
   std::string source_;
-  Error error_;
+  Error* error_;
 };
+
+/// The nodes of `keys` in `table` (null where absent), read strictly: an unknown key is an
+/// error (reported before any value error, so a misspelling is named first).
+std::map<std::string, const toml::node*> readKeys(const toml::table& table, const std::string& path,
+                                                  const std::string& source, Error* error,
+                                                  const std::vector<std::string>& keys) {
+  TableReader reader(table, path, source, error);
+  std::map<std::string, const toml::node*> out;
+  for (const std::string& k : keys) out[k] = reader.optionalNode(k);
+  reader.finish();
+  return out;
+}
 
 }  // namespace
 
@@ -112,45 +112,42 @@ Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string&
   Expected<toml::table> parsed = parseToml(text, sourceName);
   if (!parsed) return std::move(parsed).takeError();
   const toml::table& root = *parsed;
-  HintReader r(sourceName);
+  Error error;
+  HintReader r(sourceName, &error);
   LayoutHints h;
   h.costs = defaults;
-  r.checkKeys(root, "the hints file", {"domain", "layout", "peripheral"});
-  if (root.contains("domain") && root.contains("layout")) {
-    r.fail(*root.get("layout"), "a hints file has either [domain] or [layout], not both");
-  }
-  if (const toml::node* n = root.get("domain"); n && !r.failed()) {
-    const toml::table* t = n->as_table();
-    if (!t)
-      return makeError("'domain' must be a table", sourceName,
-                       static_cast<int>(n->source().begin.line));
-    r.checkKeys(*t, "[domain]",
-                {"block", "fold", "stage", "order", "cache", "unroll", "stage_multipliers",
-                 "min_threads", "max_fold"});
+  TableReader top(root, "", sourceName, &error);
+  const toml::table* domain = top.optionalTable("domain");
+  const toml::table* layout = top.optionalTable("layout");
+  const toml::table* peripheral = top.optionalTable("peripheral");
+  top.finish();
+  if (domain && layout) r.fail(*layout, "a hints file has either [domain] or [layout], not both");
+  if (domain && !r.failed()) {
+    auto v = readKeys(*domain, "domain", sourceName, &error,
+                      {"block", "fold", "stage", "order", "cache", "unroll", "stage_multipliers", "min_threads", "max_fold"});
     LayoutDomain& d = h.domain;
-    if (const toml::node* v = t->get("block")) d.blocks = r.shapeList(*v, "'domain.block'");
-    if (const toml::node* v = t->get("fold")) d.folds = r.shapeList(*v, "'domain.fold'");
-    if (const toml::node* v = t->get("stage")) d.stages = r.stages(*v, false);
-    if (const toml::node* v = t->get("order")) {
-      if (const toml::array* a = v->as_array(); a && !a->empty()) {
+    if (v["block"]) d.blocks = r.shapeList(*v["block"], "'domain.block'");
+    if (v["fold"]) d.folds = r.shapeList(*v["fold"], "'domain.fold'");
+    if (v["stage"]) d.stages = r.stages(*v["stage"], false);
+    if (const toml::node* o = v["order"]) {
+      if (const toml::array* a = o->as_array(); a && !a->empty()) {
         for (const toml::node& e : *a) d.orders.push_back(r.nameList(e, "'domain.order' entries"));
       } else {
-        r.fail(*v,
-               "'domain.order' must be an array of orders, e.g. [[\"r\", \"c\"], [\"c\", \"r\"]]");
+        r.fail(*o, "'domain.order' must be an array of orders, e.g. [[\"r\", \"c\"], [\"c\", \"r\"]]");
       }
     }
-    if (const toml::node* v = t->get("cache")) {
+    if (const toml::node* c = v["cache"]) {
       std::vector<std::vector<std::string>> sets;
-      if (const toml::array* a = v->as_array()) {
+      if (const toml::array* a = c->as_array()) {
         for (const toml::node& e : *a) sets.push_back(r.nameList(e, "'domain.cache' entries"));
       } else {
-        r.fail(*v, "'domain.cache' must be an array of arrays of names, e.g. [[\"A\", \"B\"], []]");
+        r.fail(*c, "'domain.cache' must be an array of arrays of names, e.g. [[\"A\", \"B\"], []]");
       }
       d.cacheSets = sets;
     }
-    if (const toml::node* v = t->get("unroll")) {
+    if (const toml::node* u = v["unroll"]) {
       d.unroll.clear();
-      if (const toml::array* a = v->as_array()) {
+      if (const toml::array* a = u->as_array()) {
         for (const toml::node& e : *a) {
           if (!e.is_boolean())
             r.fail(e, "'domain.unroll' must hold true and/or false");
@@ -158,70 +155,54 @@ Expected<LayoutHints> parseLayoutHints(std::string_view text, const std::string&
             d.unroll.push_back(e.as_boolean()->get());
         }
       } else {
-        r.fail(*v, "'domain.unroll' must be an array such as [true, false]");
+        r.fail(*u, "'domain.unroll' must be an array such as [true, false]");
       }
     }
-    if (const toml::node* v = t->get("stage_multipliers"))
-      d.stageMultipliers = r.intList(*v, "'domain.stage_multipliers'");
-    if (const toml::node* v = t->get("min_threads"))
-      d.minThreads = static_cast<int>(r.number(*v, "'domain.min_threads'"));
-    if (const toml::node* v = t->get("max_fold"))
-      d.maxFold = static_cast<int>(r.number(*v, "'domain.max_fold'"));
+    if (v["stage_multipliers"]) d.stageMultipliers = r.intList(*v["stage_multipliers"], "'domain.stage_multipliers'");
+    if (v["min_threads"]) d.minThreads = static_cast<int>(r.number(*v["min_threads"], "'domain.min_threads'"));
+    if (v["max_fold"]) d.maxFold = static_cast<int>(r.number(*v["max_fold"], "'domain.max_fold'"));
   }
-  if (const toml::node* n = root.get("layout"); n && !r.failed()) {
-    const toml::table* t = n->as_table();
-    if (!t)
-      return makeError("'layout' must be a table", sourceName,
-                       static_cast<int>(n->source().begin.line));
-    r.checkKeys(*t, "[layout]", {"block", "fold", "stage", "order", "cache", "unroll"});
+  if (layout && !r.failed()) {
+    auto v = readKeys(*layout, "layout", sourceName, &error, {"block", "fold", "stage", "order", "cache", "unroll"});
     h.pinned = true;
     h.domain.stagesExhaustive = true;
     LayoutDomain& d = h.domain;
-    if (const toml::node* v = t->get("block")) {
-      d.blocks = {r.intList(*v, "'layout.block'")};
+    if (v["block"]) {
+      d.blocks = {r.intList(*v["block"], "'layout.block'")};
     } else {
-      r.fail(*n, "[layout] needs 'block', e.g. block = [16, 16]");
+      r.fail(*layout, "[layout] needs 'block', e.g. block = [16, 16]");
     }
-    if (const toml::node* v = t->get("fold")) d.folds = {r.intList(*v, "'layout.fold'")};
+    if (v["fold"]) d.folds = {r.intList(*v["fold"], "'layout.fold'")};
     if (d.folds.empty() && !d.blocks.empty()) d.folds = {std::vector<int>(d.blocks[0].size(), 1)};
     d.stages = {};
-    if (const toml::node* v = t->get("stage")) d.stages = r.stages(*v, true);
-    if (const toml::node* v = t->get("order")) d.orders = {r.nameList(*v, "'layout.order'")};
+    if (v["stage"]) d.stages = r.stages(*v["stage"], true);
+    if (v["order"]) d.orders = {r.nameList(*v["order"], "'layout.order'")};
     d.cacheSets = std::vector<std::vector<std::string>>{{}};
-    if (const toml::node* v = t->get("cache"))
-      d.cacheSets = std::vector<std::vector<std::string>>{r.nameList(*v, "'layout.cache'")};
+    if (v["cache"]) d.cacheSets = std::vector<std::vector<std::string>>{r.nameList(*v["cache"], "'layout.cache'")};
     d.unroll = {true};
-    if (const toml::node* v = t->get("unroll")) {
-      if (!v->is_boolean())
-        r.fail(*v, "'layout.unroll' must be true or false");
+    if (const toml::node* u = v["unroll"]) {
+      if (!u->is_boolean())
+        r.fail(*u, "'layout.unroll' must be true or false");
       else
-        d.unroll = {v->as_boolean()->get()};
+        d.unroll = {u->as_boolean()->get()};
     }
   }
-  if (const toml::node* n = root.get("peripheral"); n && !r.failed()) {
-    const toml::table* t = n->as_table();
-    if (!t)
-      return makeError("'peripheral' must be a table", sourceName,
-                       static_cast<int>(n->source().begin.line));
-    r.checkKeys(*t, "[peripheral]",
-                {"unroll_group", "branch", "loop_iteration", "caching_instruction",
-                 "uncoalesced_index", "thread_overhead"});
+  if (peripheral && !r.failed()) {
+    auto v = readKeys(*peripheral, "peripheral", sourceName, &error,
+                      {"unroll_group", "branch", "loop_iteration", "caching_instruction", "uncoalesced_index",
+                       "thread_overhead"});
     PeripheralCosts& c = h.costs;
-    if (const toml::node* v = t->get("unroll_group")) {
-      c.unrollGroup = static_cast<int>(r.number(*v, "'peripheral.unroll_group'"));
-      if (c.unrollGroup < 1) r.fail(*v, "'peripheral.unroll_group' must be at least 1");
+    if (const toml::node* g = v["unroll_group"]) {
+      c.unrollGroup = static_cast<int>(r.number(*g, "'peripheral.unroll_group'"));
+      if (c.unrollGroup < 1) r.fail(*g, "'peripheral.unroll_group' must be at least 1");
     }
-    if (const toml::node* v = t->get("branch")) c.perBranch = r.number(*v, "'peripheral.branch'");
-    if (const toml::node* v = t->get("loop_iteration"))
-      c.perLoopIteration = r.number(*v, "'peripheral.loop_iteration'");
-    if (const toml::node* v = t->get("caching_instruction"))
-      c.perCachingInst = r.number(*v, "'peripheral.caching_instruction'");
-    if (const toml::node* v = t->get("uncoalesced_index"))
-      c.perUncoalescedAccess = r.number(*v, "'peripheral.uncoalesced_index'");
-    if (const toml::node* v = t->get("thread_overhead"))
-      c.perThreadOverhead = r.number(*v, "'peripheral.thread_overhead'");
+    if (v["branch"]) c.perBranch = r.number(*v["branch"], "'peripheral.branch'");
+    if (v["loop_iteration"]) c.perLoopIteration = r.number(*v["loop_iteration"], "'peripheral.loop_iteration'");
+    if (v["caching_instruction"]) c.perCachingInst = r.number(*v["caching_instruction"], "'peripheral.caching_instruction'");
+    if (v["uncoalesced_index"]) c.perUncoalescedAccess = r.number(*v["uncoalesced_index"], "'peripheral.uncoalesced_index'");
+    if (v["thread_overhead"]) c.perThreadOverhead = r.number(*v["thread_overhead"], "'peripheral.thread_overhead'");
   }
-  if (r.failed()) return r.error();
+  if (r.failed()) return error;
   return h;
 }
 

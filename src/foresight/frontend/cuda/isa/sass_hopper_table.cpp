@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// SASS opcode classes of Hopper (sm_90, sm_90a): Ampere's plus VIADD/VIADDMNMX (integer adds
-/// on the ALU), warpgroup MMA (HGMMA …), TMA (UTMALDG, UTMASTG, UBLKCP) and mbarriers (SYNCS).
+/// on the ALU), I2FP/F2IP (conversions on the FP32 pipe), warpgroup MMA (HGMMA …), TMA (UTMALDG, UTMASTG, UBLKCP) and mbarriers (SYNCS).
 #include "foresight/frontend/cuda/isa/sass_common_rows.h"
 
 namespace foresight::cuda {
@@ -15,7 +15,7 @@ constexpr OpcodeClass kRows[] = {
     {"QGMMA", InstrClass::Tensor, 0}, {"BGMMA", InstrClass::Tensor, 0}, {"WARPGROUP", InstrClass::Control, 0},
     {"UTMALDG", InstrClass::Ldst, 0}, {"UTMASTG", InstrClass::Ldst, 0}, {"UBLKCP", InstrClass::Ldst, 0},
     {"SYNCS", InstrClass::Ldst, 0}, {"ACQBULK", InstrClass::Ldst, 0}, {"ELECT", InstrClass::Int, 0},
-    {"FENCE", InstrClass::Ldst, 0}, {"UCGABAR_ARV", InstrClass::Control, 0}, {"UCGABAR_WAIT", InstrClass::Control, 0},
+    {"FENCE", InstrClass::Ldst, 0}, {"I2FP", InstrClass::Fp32, 0}, {"F2IP", InstrClass::Fp32, 0}, {"UCGABAR_ARV", InstrClass::Control, 0}, {"UCGABAR_WAIT", InstrClass::Control, 0},
 };
 }  // namespace
 

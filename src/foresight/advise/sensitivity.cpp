@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Perturbation runs, elasticities, bottleneck, region drill-down and per-resource bounds.
+#include "foresight/advise/sensitivity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "foresight/model/emulate/emu_listeners.h"
+
+namespace foresight {
+
+namespace {
+
+struct PerturbedParam {
+  int unit;  // unit index, emu::kIssueUnit or emu::kLaunchUnit
+  bool gap;
+  std::string name;
+  Resource resource;
+};
+
+}  // namespace
+
+Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emulation,
+                                               const SensitivityOptions& options) {
+  SensitivityReport report;
+  const std::vector<emu::UnitSpec>& units = emulation.units();
+  emu::UtilizationListener util(static_cast<int>(units.size()));
+  for (const emu::UnitSpec& u : units) util.latency.push_back(u.latency);
+  emu::EmuListener* listeners[] = {&util};
+  Expected<emu::KernelTiming> base = emulation.run({}, listeners);
+  if (!base) return std::move(base).takeError();
+  report.cycles = base->cycles;
+  {
+    char m[64];
+    const int pct = static_cast<int>(options.step * 100 + 0.5);
+    if (!options.central) {
+      std::snprintf(m, sizeof m, "+%d%%", pct);
+    } else if (!options.fit) {
+      std::snprintf(m, sizeof m, "±%d%%", pct);
+    } else {
+      std::snprintf(m, sizeof m, "slope over ±%d%%, ±%d%%", pct, 2 * pct);
+    }
+    report.method = m;
+  }
+  if (base->cycles <= 0) return makeError("the emulated kernel takes no time");
+
+  std::vector<PerturbedParam> params;
+  for (int u = 0; u < static_cast<int>(units.size()); ++u) {
+    // A unit no op uses cannot move T: its elasticities are exactly 0 and are not rerun.
+    if (util.requests(u) <= 0) continue;
+    if (units[u].latency > 0 || units[u].sameWarpIssue > 0) params.push_back({u, false, units[u].name, units[u].resource});
+    if (units[u].gap > 0) params.push_back({u, true, units[u].name, units[u].resource});
+  }
+  if (emulation.issueGap() > 0) params.push_back({emu::kIssueUnit, true, "issue", Resource::Issue});
+  if (base->launchOverhead > 0) params.push_back({emu::kLaunchUnit, false, "launch", Resource::Parallelism});
+
+  auto elasticity = [&](const PerturbedParam& p, int region) -> Expected<double> {
+    emu::Perturbation pert;
+    pert.unit = p.unit;
+    pert.gap = p.gap;
+    pert.region = region;
+    auto relative = [&](double d) -> Expected<double> {
+      pert.factor = 1 + d;
+      Expected<emu::KernelTiming> t = emulation.run(pert);
+      if (!t) return std::move(t).takeError();
+      return (t->cycles - base->cycles) / base->cycles;
+    };
+    if (!options.central) {
+      Expected<double> up = relative(options.step);
+      if (!up) return up;
+      return *up / options.step;
+    }
+    std::vector<double> steps = {-options.step, options.step};
+    if (options.fit) steps = {-2 * options.step, -options.step, options.step, 2 * options.step};
+    double num = 0, den = 0;
+    for (double d : steps) {
+      Expected<double> r = relative(d);
+      if (!r) return r;
+      num += d * *r;
+      den += d * d;
+    }
+    return num / den;
+  };
+  for (const PerturbedParam& p : params) {
+    Expected<double> e = elasticity(p, -1);
+    if (!e) return std::move(e).takeError();
+    report.entries.push_back({p.name, p.resource, p.gap ? BoundMode::Throughput : BoundMode::Latency, *e, ""});
+    report.sum += *e;
+  }
+  std::stable_sort(report.entries.begin(), report.entries.end(),
+                   [](const Elasticity& a, const Elasticity& b) { return a.elasticity > b.elasticity; });
+  if (std::abs(report.sum - 1) > options.sumTolerance) {
+    char w[200];
+    std::snprintf(w, sizeof w,
+                  "sensitivity: elasticities sum to %.2f, not 1: the emulated schedule changes "
+                  "discontinuously here (warp-order or barrier-phase effects); read them as a ranking",
+                  report.sum);
+    report.warnings.push_back(w);
+  }
+  const Elasticity& top = report.entries.front();
+  report.bound = {top.resource, top.parameter};
+  report.boundUnit = top.unit;
+  report.clearWinner = report.entries.size() < 2 || report.entries[1].elasticity < options.tieRatio * top.elasticity;
+
+  // Region drill-down of the significant parameters (not the launch overhead).
+  const std::vector<std::string>& regions = emulation.builder().regionNames();
+  if (options.regions && !report.clearWinner && regions.size() > 1) {
+    int done = 0;
+    for (const Elasticity& entry : report.entries) {
+      if (entry.elasticity < options.significant || entry.unit == "launch" || done >= 4) continue;
+      ++done;
+      const auto it = std::find_if(params.begin(), params.end(), [&](const PerturbedParam& p) {
+        return p.name == entry.unit && p.gap == (entry.parameter == BoundMode::Throughput);
+      });
+      for (int r = 0; r < static_cast<int>(regions.size()); ++r) {
+        Expected<double> e = elasticity(*it, r);
+        if (!e) return std::move(e).takeError();
+        report.regional.push_back({entry.unit, entry.resource, entry.parameter, *e, regions[r]});
+      }
+    }
+  }
+
+  // The time each resource alone would allow: its busy time, scaled like T_SM to the launch.
+  const double effWaves = base->smCycles > 0 ? (base->cycles - base->launchOverhead) / base->smCycles : 0;
+  const double scale = emulation.fullWave().scale * effWaves;
+  for (int u = 0; u < static_cast<int>(units.size()); ++u) {
+    const double instances = units[u].scope == emu::UnitScope::Scheduler ? emulation.schedulers() : 1;
+    report.alone.push_back({units[u].name, units[u].resource, util.throughputBusy(u) / instances * scale});
+  }
+  long long fullIssued = 0;
+  for (const emu::EmuWarp& w : emulation.fullWave().program.warps) fullIssued += static_cast<long long>(w.ops.size());
+  report.alone.push_back({"issue", Resource::Issue,
+                          static_cast<double>(fullIssued) / emulation.schedulers() * emulation.issueGap() * scale});
+  std::stable_sort(report.alone.begin(), report.alone.end(),
+                   [](const ResourceAlone& a, const ResourceAlone& b) { return a.cycles > b.cycles; });
+  return report;
+}
+
+}  // namespace foresight

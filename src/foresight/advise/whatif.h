@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// TEG's what-if switches (lai-teg-and-bound.md §4.7, §8.4): re-emulate the launch with one
+/// penalty removed (bank conflicts, uncoalescing, finite bandwidth, cache misses, address
+/// arithmetic, limited occupancy) and report what it costs in cycles: the penalty breakdown.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "foresight/model/emulate/emulate_model.h"
+
+namespace foresight {
+
+/// One switch and its effect.
+struct WhatIfResult {
+  std::string name;        ///< "conflict-free-shared", "perfect-coalescing", ...
+  std::string description;
+  double cycles = 0;       ///< T with the switch on
+  double penalty = 0;      ///< T_base - T_switch: cycles the penalty costs (may be < 0)
+  double speedup = 1;      ///< T_base / T_switch
+};
+
+/// Every switch, in a fixed order: conflict-free-shared, perfect-coalescing,
+/// infinite-bandwidth, all-l1-hits, all-l2-hits, no-address-arithmetic, full-occupancy.
+[[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeWhatIf(const KernelInput& kernel,
+                                                                const Launch& launch, const Gpu& gpu,
+                                                                const EmulateOptions& options,
+                                                                double baseCycles);
+
+/// Same, re-lowering `base`'s kernel (sharing its stream cache) under each switch.
+[[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& base,
+                                                                double baseCycles);
+
+}  // namespace foresight

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Per-warp KernelIR streams of CUDA kernels from the PTX or SASS warp runs.
+#include "foresight/frontend/cuda/cuda_streams.h"
+
+#include <string>
+
+namespace foresight::cuda {
+
+std::vector<std::pair<int, int>> irLocations(const PtxCfg& cfg, size_t instructions) {
+  std::vector<std::pair<int, int>> out(instructions, {-1, -1});
+  for (size_t b = 0; b < cfg.blocks.size(); ++b) {
+    for (int i = cfg.blocks[b].first; i < cfg.blocks[b].end && i < static_cast<int>(instructions); ++i) {
+      out[i] = {static_cast<int>(b), i - cfg.blocks[b].first};
+    }
+  }
+  return out;
+}
+
+CudaStreamSource::CudaStreamSource(std::shared_ptr<const WarpStreams> ptx, std::vector<std::pair<int, int>> locations)
+    : ptx_(std::move(ptx)), locations_(std::move(locations)) {}
+
+CudaStreamSource::CudaStreamSource(SassFunction fn, CubinKernel layout, SassRunOptions options,
+                                   std::vector<std::pair<int, int>> locations)
+    : sass_(std::make_shared<const SassFunction>(std::move(fn))),
+      layout_(std::make_shared<const CubinKernel>(std::move(layout))),
+      options_(std::move(options)),
+      locations_(std::move(locations)) {
+  options_.layout = layout_.get();
+  options_.recordStream = true;
+}
+
+namespace {
+
+/// Builds the KernelIR stream from an ordered (instruction, mask) list and the sparse address
+/// records (position in the list, lanes).
+template <class Records, class Position, class Lanes>
+Expected<std::vector<DynamicInstruction>> assemble(const std::vector<std::pair<int, std::uint32_t>>& order, Records& addresses,
+                                                   const std::vector<std::pair<int, int>>& locations, Position position,
+                                                   Lanes lanesOf) {
+  std::vector<DynamicInstruction> out;
+  out.reserve(order.size());
+  size_t next = 0;
+  for (size_t pos = 0; pos < order.size(); ++pos) {
+    const auto [instruction, mask] = order[pos];
+    if (instruction < 0 || instruction >= static_cast<int>(locations.size()) || locations[instruction].first < 0) {
+      return makeError("internal: executed instruction " + std::to_string(instruction) + " has no KernelIR location");
+    }
+    DynamicInstruction d;
+    d.block = locations[instruction].first;
+    d.index = locations[instruction].second;
+    d.activeMask = mask;
+    if (next < addresses.size() && position(addresses[next]) == pos) d.laneAddresses = std::move(lanesOf(addresses[next++]));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<std::vector<DynamicInstruction>> CudaStreamSource::stream(long long block, int warp) const {
+  const Launch& launch = sass_ ? options_.launch : Launch{};
+  if (sass_) {
+    if (block < 0 || block >= launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
+    if (warp < 0 || warp >= (launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
+    Expected<SassWarpCount> run = runSassWarp(*sass_, options_, block, warp);
+    if (!run) return std::move(run).takeError();
+    return assemble(run->stream, run->accesses, locations_, [](const SassAccess& a) { return a.position; },
+                    [](SassAccess& a) -> std::vector<long long>& { return a.lanes; });
+  }
+  Expected<WarpTrace> trace = ptx_->trace(block, warp);
+  if (!trace) return std::move(trace).takeError();
+  using Record = std::pair<size_t, std::vector<long long>>;
+  return assemble(trace->stream, trace->streamAddresses, locations_, [](const Record& r) { return r.first; },
+                  [](Record& r) -> std::vector<long long>& { return r.second; });
+}
+
+}  // namespace foresight::cuda

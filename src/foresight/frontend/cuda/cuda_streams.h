@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `CudaStreamSource`: the CUDA frontend's per-warp dynamic streams (ir/warp_stream.h). Each
+/// requested warp is executed — over the SASS when the KernelIR holds SASS (sass_interpreter.h),
+/// else over the PTX (warp_interpreter.h) — with the launch's values and hints, and every
+/// executed instruction is mapped onto its KernelIR (block, index), with the lane addresses of
+/// that very execution where they are known (data-dependent ones keep the static access).
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "foresight/frontend/cuda/cubin_reader.h"
+#include "foresight/frontend/cuda/cuda_frontend.h"
+#include "foresight/frontend/cuda/ptx_cfg.h"
+#include "foresight/frontend/cuda/sass_interpreter.h"
+#include "foresight/frontend/cuda/sass_listing.h"
+#include "foresight/ir/warp_stream.h"
+
+namespace foresight::cuda {
+
+/// (block, index) in the KernelIR of every instruction of a CFG whose blocks were lowered one to
+/// one, in order.
+[[nodiscard]] std::vector<std::pair<int, int>> irLocations(const PtxCfg& cfg, size_t instructions);
+
+class CudaStreamSource final : public WarpStreamSource {
+ public:
+  /// Streams from the PTX run; `locations[i]` places PTX instruction i in the KernelIR.
+  CudaStreamSource(std::shared_ptr<const WarpStreams> ptx, std::vector<std::pair<int, int>> locations);
+  /// Streams from the SASS run of `fn` (the layout is owned here; `options.layout` is ignored).
+  CudaStreamSource(SassFunction fn, CubinKernel layout, SassRunOptions options, std::vector<std::pair<int, int>> locations);
+
+  [[nodiscard]] Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override;
+
+ private:
+  std::shared_ptr<const WarpStreams> ptx_;
+  std::shared_ptr<const SassFunction> sass_;
+  std::shared_ptr<const CubinKernel> layout_;
+  SassRunOptions options_;
+  std::vector<std::pair<int, int>> locations_;
+};
+
+}  // namespace foresight::cuda

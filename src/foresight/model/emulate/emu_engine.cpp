@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The emulation loop: an issue stage (per scheduler, policy order, readiness), an execute
+/// stage (admission on units) and a barrier stage (block release), over PipelineUnit and
+/// WarpScheduler state.
+#include "foresight/model/emulate/emu_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "foresight/model/emulate/units/pipeline_unit.h"
+#include "foresight/model/emulate/units/warp_scheduler.h"
+
+namespace foresight::emu {
+
+namespace {
+
+constexpr double kEps = 1e-9;
+
+struct WarpState {
+  size_t pos = 0;
+  double depReady = 0;        // operands of the current op are ready
+  double sameWarpUntil = 0;   // TEG: inactive until
+  double barrierRelease = 0;  // released from the last barrier at
+  bool atBarrier = false;
+  bool done = false;
+  int waitingFor = -1;  // block that must retire before this warp starts
+  double maxFinish = 0;
+  std::vector<double> regReady;
+};
+
+struct BlockState {
+  int live = 0;     // warps not done
+  int arrived = 0;  // warps waiting at the barrier
+  double arrivalMax = 0;
+  double maxFinish = 0;  // over its warps' ops
+  bool retired = false;
+};
+
+class Engine {
+ public:
+  Engine(const EmuProgram& p, const EmuMachine& m, const Perturbation& pert,
+         std::span<EmuListener* const> listeners)
+      : p_(p), m_(m), pert_(pert), listeners_(listeners) {}
+
+  Expected<EmuResult> run() {
+    if (Expected<void> ok = validate(); !ok) return ok.error();
+    setup();
+    EmuResult result;
+    double t = 0;
+    int done = 0;
+    for (const WarpState& w : warps_) done += w.done ? 1 : 0;
+    while (done < static_cast<int>(warps_.size())) {
+      double next = kUnbounded;
+      for (size_t s = 0; s < schedulers_.size(); ++s) {
+        WarpScheduler& sched = schedulers_[s];
+        if (sched.nextIssue() > t + kEps) {
+          next = std::min(next, sched.nextIssue());
+          continue;
+        }
+        double earliest = kUnbounded;
+        StallReason reason = StallReason::Dependency;
+        int reasonUnit = -1;
+        int chosen = -1;
+        const int slot = sched.select([&](int w) {
+          StallReason r = StallReason::Dependency;
+          int u = -1;
+          const double ready = readyTime(w, r, u);
+          if (ready <= t + kEps) {
+            chosen = w;
+            return true;
+          }
+          if (ready < earliest) {
+            earliest = ready;
+            reason = r;
+            reasonUnit = u;
+          }
+          return false;
+        });
+        if (slot >= 0) {
+          const double gap = issueGapFor(chosen);
+          if (issue(chosen, static_cast<int>(s), t)) ++done;
+          ++result.issued;
+          sched.issued(slot, t, gap);
+          next = std::min(next, sched.nextIssue());
+        } else if (earliest < kUnbounded) {
+          if (!listeners_.empty()) {
+            for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), reason, reasonUnit, t, earliest});
+          }
+          next = std::min(next, earliest);
+        }
+      }
+      if (done >= static_cast<int>(warps_.size())) break;
+      if (next == kUnbounded) return makeError("emulation deadlock: every warp waits at a barrier that cannot release");
+      t = std::max(t, next);  // fix 1: the clock never runs backwards
+    }
+    double cycles = 0;
+    for (const WarpState& w : warps_) cycles = std::max(cycles, w.maxFinish);  // fix 2
+    result.cycles = cycles;
+    for (EmuListener* l : listeners_) l->onEnd(cycles);
+    return result;
+  }
+
+ private:
+  Expected<void> validate() const {
+    if (m_.schedulers < 1) return makeError("the emulated SM needs at least one scheduler");
+    if (!(m_.issueGap >= 0)) return makeError("the issue gap must not be negative");
+    for (const UnitSpec& u : m_.units) {
+      if (!(u.latency >= 0) || !(u.gap >= 0)) return makeError("unit '" + u.name + "' has a negative latency or gap");
+    }
+    for (const EmuInstr& in : p_.instrs) {
+      for (int r : in.src) if (r < 0 || r >= p_.numRegisters) return makeError("register out of range");
+      for (int r : in.dst) if (r < 0 || r >= p_.numRegisters) return makeError("register out of range");
+      if (in.region < 0 || in.region >= static_cast<int>(p_.regions.size())) return makeError("region out of range");
+    }
+    for (const EmuWarp& w : p_.warps) {
+      for (const EmuOp& op : w.ops) {
+        if (op.instr < 0 || op.instr >= static_cast<int>(p_.instrs.size())) return makeError("instruction out of range");
+        if (op.numUses < 0 || op.numUses > static_cast<int>(op.uses.size())) return makeError("bad use count");
+        for (int i = 0; i < op.numUses; ++i) {
+          if (op.uses[i].unit < 0 || op.uses[i].unit >= static_cast<int>(m_.units.size())) {
+            return makeError("op uses unit " + std::to_string(op.uses[i].unit) + ", which the machine lacks");
+          }
+        }
+      }
+    }
+    return {};
+  }
+
+  void setup() {
+    const int nUnits = static_cast<int>(m_.units.size());
+    instances_.clear();
+    instances_.resize(static_cast<size_t>(nUnits) * m_.schedulers);
+    for (int s = 0; s < m_.schedulers; ++s) schedulers_.emplace_back(m_.policy);
+    warps_.assign(p_.warps.size(), WarpState{});
+    int maxBlock = 0;
+    for (const EmuWarp& w : p_.warps) maxBlock = std::max(maxBlock, w.block);
+    blocks_.assign(static_cast<size_t>(maxBlock) + 1, BlockState{});
+    for (size_t i = 0; i < p_.warps.size(); ++i) {
+      schedulers_[i % m_.schedulers].addWarp(static_cast<int>(i));
+      warps_[i].regReady.assign(static_cast<size_t>(p_.numRegisters), 0.0);
+      warps_[i].waitingFor = p_.warps[i].after;
+      if (p_.warps[i].ops.empty()) {
+        warps_[i].done = true;
+      } else {
+        ++blocks_[p_.warps[i].block].live;
+      }
+    }
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+      if (blocks_[b].live == 0) retire(static_cast<int>(b));
+    }
+  }
+
+  [[nodiscard]] double factor(int unit, bool gap, int region) const {
+    if (pert_.unit != unit || pert_.gap != gap) return 1.0;
+    if (pert_.region >= 0 && pert_.region != region) return 1.0;
+    return pert_.factor;
+  }
+  [[nodiscard]] double latencyOf(int unit, int region) const { return m_.units[unit].latency * factor(unit, false, region); }
+  [[nodiscard]] double gapOf(int unit, int region) const { return m_.units[unit].gap * factor(unit, true, region); }
+  [[nodiscard]] double issueGapFor(int warp) const {
+    const EmuOp& op = p_.warps[warp].ops[warps_[warp].pos];
+    return m_.issueGap * factor(kIssueUnit, true, p_.instrs[op.instr].region);
+  }
+
+  PipelineUnit& instance(int unit, int warp) {
+    const int s = m_.units[unit].scope == UnitScope::Scheduler ? warp % m_.schedulers : 0;
+    return instances_[static_cast<size_t>(unit) * m_.schedulers + s];
+  }
+
+  /// Earliest cycle warp `w` may issue its current op (+inf when done or at a barrier).
+  double readyTime(int w, StallReason& reason, int& unit) {
+    const WarpState& ws = warps_[w];
+    if (ws.done || ws.atBarrier || ws.waitingFor >= 0) {
+      reason = StallReason::Barrier;
+      return kUnbounded;
+    }
+    double ready = ws.depReady;
+    reason = StallReason::Dependency;
+    if (ws.barrierRelease > ready) {
+      ready = ws.barrierRelease;
+      reason = StallReason::Barrier;
+    }
+    if (ws.sameWarpUntil > ready) {
+      ready = ws.sameWarpUntil;
+      reason = StallReason::SameWarp;
+    }
+    const EmuOp& op = p_.warps[w].ops[ws.pos];
+    const int region = p_.instrs[op.instr].region;
+    for (int i = 0; i < op.numUses; ++i) {
+      const int u = op.uses[i].unit;
+      const double q = instance(u, w).queueReady(gapOf(u, region), m_.units[u].maxQueued);
+      if (q > ready) {
+        ready = q;
+        reason = StallReason::Queue;
+        unit = u;
+      }
+    }
+    return ready;
+  }
+
+  /// Issues warp w's current op at t; returns true when the warp finished its stream.
+  bool issue(int w, int scheduler, double t) {
+    WarpState& ws = warps_[w];
+    const EmuOp& op = p_.warps[w].ops[ws.pos];
+    const EmuInstr& in = p_.instrs[op.instr];
+    IssueEvent ev;
+    ev.warp = w;
+    ev.scheduler = scheduler;
+    ev.opIndex = static_cast<int>(ws.pos);
+    ev.instr = op.instr;
+    ev.region = in.region;
+    ev.cycle = t;
+    double finish = t;
+    double sameWarp = 0;
+    for (int i = 0; i < op.numUses; ++i) {
+      const int u = op.uses[i].unit;
+      const UnitAdmission a = instance(u, w).admit(u, t, op.uses[i].count, latencyOf(u, in.region), gapOf(u, in.region));
+      finish = std::max(finish, a.done);
+      sameWarp = std::max(sameWarp, m_.units[u].sameWarpIssue * factor(u, false, in.region));
+      if (!listeners_.empty()) ev.admissions.push_back(a);
+    }
+    ev.finish = finish;
+    for (int r : in.dst) ws.regReady[r] = finish;
+    ws.maxFinish = std::max(ws.maxFinish, finish);
+    ws.sameWarpUntil = t + sameWarp;
+    for (EmuListener* l : listeners_) l->onIssue(ev);
+    ++ws.pos;
+    const bool finished = ws.pos >= p_.warps[w].ops.size();
+    BlockState& block = blocks_[p_.warps[w].block];
+    if (in.barrier) {
+      // Barrier stage: the warp waits until every live warp of its block arrived and all their
+      // earlier instructions finished (saake.md §5.4).
+      ws.atBarrier = !finished;
+      block.arrivalMax = std::max({block.arrivalMax, ws.maxFinish, t + m_.issueGap});
+      if (!finished) ++block.arrived;
+    }
+    block.maxFinish = std::max(block.maxFinish, finish);
+    if (finished) {
+      ws.done = true;
+      if (--block.live == 0) retire(p_.warps[w].block);
+    } else {
+      const EmuOp& next = p_.warps[w].ops[ws.pos];
+      double dep = 0;
+      for (int r : p_.instrs[next.instr].src) dep = std::max(dep, ws.regReady[r]);
+      ws.depReady = dep;
+    }
+    if (block.arrived > 0 && block.arrived >= block.live) releaseBarrier(p_.warps[w].block);
+    return finished;
+  }
+
+  /// The block's last op finished: warps of blocks waiting for its slot start then.
+  void retire(int b) {
+    BlockState& block = blocks_[b];
+    block.retired = true;
+    for (size_t i = 0; i < warps_.size(); ++i) {
+      if (warps_[i].waitingFor != b) continue;
+      warps_[i].waitingFor = -1;
+      warps_[i].depReady = std::max(warps_[i].depReady, block.maxFinish);
+    }
+  }
+
+  void releaseBarrier(int b) {
+    BlockState& block = blocks_[b];
+    const double release = block.arrivalMax;
+    for (size_t i = 0; i < warps_.size(); ++i) {
+      if (p_.warps[i].block != b || !warps_[i].atBarrier) continue;
+      warps_[i].atBarrier = false;
+      warps_[i].barrierRelease = release;
+    }
+    block.arrived = 0;
+    block.arrivalMax = 0;
+    for (EmuListener* l : listeners_) l->onBarrier({b, release});
+  }
+
+  const EmuProgram& p_;
+  const EmuMachine& m_;
+  const Perturbation& pert_;
+  std::span<EmuListener* const> listeners_;
+  std::vector<PipelineUnit> instances_;
+  std::vector<WarpScheduler> schedulers_;
+  std::vector<WarpState> warps_;
+  std::vector<BlockState> blocks_;
+};
+
+}  // namespace
+
+Expected<EmuResult> runEmulation(const EmuProgram& program, const EmuMachine& machine,
+                                 const Perturbation& perturbation,
+                                 std::span<EmuListener* const> listeners) {
+  Engine engine(program, machine, perturbation, listeners);
+  return engine.run();
+}
+
+}  // namespace foresight::emu

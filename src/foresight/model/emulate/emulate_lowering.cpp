@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Lowering a kernel launch to one SM's emulation: machine units from the GPU description,
+/// warp streams, regions, and the memory costs (sectors, hit levels, wavefronts) of every op.
+#include "foresight/model/emulate/emulate_lowering.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "foresight/ir/warp_stream.h"
+#include "foresight/memory/bank_conflicts.h"
+#include "foresight/memory/coalescing.h"
+#include "foresight/model/emulate/units/cache_level.h"
+
+namespace foresight {
+
+const char* emulateVariantName(EmulateVariant v) { return v == EmulateVariant::Saake ? "saake" : "modern"; }
+
+std::optional<EmulateVariant> parseEmulateVariant(const std::string& name) {
+  if (name == "modern") return EmulateVariant::Modern;
+  if (name == "saake") return EmulateVariant::Saake;
+  return std::nullopt;
+}
+
+}  // namespace foresight
+
+namespace foresight::emu {
+
+namespace {
+
+Resource resourceOfClass(InstrClass c) {
+  switch (c) {
+    case InstrClass::Fp32: return Resource::Fp32;
+    case InstrClass::Fp64: return Resource::Fp64;
+    case InstrClass::Int: return Resource::Int;
+    case InstrClass::Sfu: return Resource::Sfu;
+    case InstrClass::Tensor: return Resource::Tensor;
+    case InstrClass::Ldst: return Resource::L1;  // the LSU/MIO path into L1 and shared memory
+    case InstrClass::Control: return Resource::Issue;
+  }
+  return Resource::Issue;
+}
+
+/// Unit indices of a machine (-1 = absent).
+struct UnitMap {
+  int pipe[kNumInstrClasses] = {-1, -1, -1, -1, -1, -1, -1};
+  int shared = -1, l1 = -1, l2 = -1, dram = -1;
+};
+
+/// Bytes per cycle one SM gets from a level shared by `sharers` SMs.
+double bytesPerCycle(const MemoryLevel& m, const Gpu& gpu, int sharers) {
+  if (!m.bandwidth || m.bandwidth->value <= 0) return 0;
+  const double perSm = m.bandwidth->value / (gpu.smCount.value * gpu.clockGhz.value);
+  return m.scope == Scope::Sm ? perSm : perSm * gpu.smCount.value / std::max(1, sharers);
+}
+
+double gapFor(const MemoryLevel* m, const Gpu& gpu, int sharers, double bytes) {
+  if (!m) return 0;
+  const double bpc = bytesPerCycle(*m, gpu, sharers);
+  return bpc > 0 ? bytes / bpc : 0;
+}
+
+std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions& o, int activeSms) {
+  EmuMachine m;
+  UnitMap map;
+  m.schedulers = std::max(1, gpu.schedulersPerSm.value);
+  m.issueGap = gpu.issueWidth.value > 0 ? 1.0 / gpu.issueWidth.value : 1.0;
+  m.policy = o.roundRobin ? EmuMachine::Policy::RoundRobin : EmuMachine::Policy::Gto;
+  const bool modern = o.variant == EmulateVariant::Modern;
+  for (int c = 0; c < kNumInstrClasses; ++c) {
+    const Pipeline* p = gpu.pipeline(static_cast<InstrClass>(c));
+    if (!p) continue;
+    UnitSpec u;
+    u.name = instrClassName(static_cast<InstrClass>(c));
+    u.resource = resourceOfClass(static_cast<InstrClass>(c));
+    u.latency = p->latency.value;
+    u.gap = p->gap.value;
+    u.scope = UnitScope::Scheduler;
+    // A pipe's dispatch queue (math-pipe throttle); Algorithm 1's queues are unbounded.
+    u.maxQueued = modern ? 2 : kUnbounded;
+    map.pipe[c] = static_cast<int>(m.units.size());
+    m.units.push_back(u);
+  }
+  const double memQueue = modern && o.memoryQueue > 0 ? o.memoryQueue : kUnbounded;
+  const bool infinite = o.whatIf.infiniteBandwidth;
+  if (const MemoryLevel* sh = gpu.memoryForResource("shared")) {
+    UnitSpec u{"shared", Resource::Shared, sh->latency.value, 0, UnitScope::Sm, memQueue, 0};
+    const double wavefrontBytes = sh->banks && sh->bankWidth ? static_cast<double>(sh->banks->value) * sh->bankWidth->value : 128.0;
+    u.gap = infinite ? 0 : gapFor(sh, gpu, activeSms, wavefrontBytes);
+    if (u.gap == 0 && !infinite) u.gap = 1;
+    map.shared = static_cast<int>(m.units.size());
+    m.units.push_back(u);
+  }
+  const MemoryLevel* l1 = gpu.memoryForResource("l1");
+  const MemoryLevel* l2 = gpu.memoryForResource("l2");
+  const MemoryLevel* dram = gpu.memoryForResource("dram");
+  if (modern) {
+    if (l1) {
+      const double sector = l1->sector ? l1->sector->value : 32;
+      map.l1 = static_cast<int>(m.units.size());
+      m.units.push_back({"l1", Resource::L1, l1->latency.value, infinite ? 0 : gapFor(l1, gpu, activeSms, sector), UnitScope::Sm, memQueue, 0});
+    }
+    if (l2) {
+      const double sector = l2->sector ? l2->sector->value : 32;
+      map.l2 = static_cast<int>(m.units.size());
+      m.units.push_back({"l2", Resource::L2, l2->latency.value, infinite ? 0 : gapFor(l2, gpu, activeSms, sector), UnitScope::Sm, memQueue, 0});
+    }
+    if (dram) {
+      const double sector = dram->sector ? dram->sector->value : 32;
+      map.dram = static_cast<int>(m.units.size());
+      m.units.push_back({"dram", Resource::Dram, dram->latency.value, infinite ? 0 : gapFor(dram, gpu, activeSms, sector), UnitScope::Sm, memQueue, 0});
+    }
+  } else {
+    // SAAKE: one global-memory resource "gm" per SM (128-B transactions), L2 only with a rate.
+    if (dram) {
+      map.dram = static_cast<int>(m.units.size());
+      m.units.push_back({"gm", Resource::Dram, dram->latency.value, infinite ? 0 : gapFor(dram, gpu, activeSms, 128), UnitScope::Sm, kUnbounded, 0});
+    }
+    if (l2 && o.l2HitRate) {
+      map.l2 = static_cast<int>(m.units.size());
+      m.units.push_back({"l2", Resource::L2, l2->latency.value, infinite ? 0 : gapFor(l2, gpu, activeSms, 128), UnitScope::Sm, kUnbounded, 0});
+    }
+  }
+  return {m, map};
+}
+
+bool isGlobalLike(MemorySpace s) {
+  return s == MemorySpace::Global || s == MemorySpace::Local || s == MemorySpace::Texture;
+}
+
+/// Distinct sectors touched by the active lanes.
+std::vector<long long> sectorsOf(const std::vector<long long>& lanes, int width, long long sector) {
+  std::vector<long long> out;
+  for (long long a : lanes) {
+    if (a < 0) continue;
+    for (long long s = a / sector; s <= (a + width - 1) / sector; ++s) out.push_back(s);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+int activeLanes(const std::vector<long long>& lanes) {
+  int n = 0;
+  for (long long a : lanes) n += a >= 0 ? 1 : 0;
+  return n;
+}
+
+/// Integer instructions whose results feed only integer or memory instructions (addresses).
+std::vector<std::vector<bool>> addressArithmetic(const KernelIR& ir) {
+  std::unordered_map<int, bool> readByOther;  // register → read by a non-int, non-memory instr
+  for (const BasicBlock& b : ir.blocks) {
+    for (const Instruction& in : b.instructions) {
+      if (in.cls == InstrClass::Int || in.memory) continue;
+      for (int r : in.src) readByOther[r] = true;
+    }
+  }
+  std::vector<std::vector<bool>> out(ir.blocks.size());
+  for (size_t b = 0; b < ir.blocks.size(); ++b) {
+    for (const Instruction& in : ir.blocks[b].instructions) {
+      bool address = in.cls == InstrClass::Int && !in.memory && !in.barrier && !in.dst.empty();
+      for (int r : in.dst) address = address && !readByOther.count(r);
+      out[b].push_back(address);
+    }
+  }
+  return out;
+}
+
+/// Stream of block `i` (i >= 2) from the streams of blocks 0 and 1: the second's sequence, each
+/// active lane address a0 + i·(a1 - a0) where both blocks ran the same instruction with the
+/// lane active, else the second block's address.
+std::vector<DynamicInstruction> extrapolate(const std::vector<DynamicInstruction>& a,
+                                            const std::vector<DynamicInstruction>& b, int i, size_t cap) {
+  std::vector<DynamicInstruction> out(b.begin(), b.begin() + static_cast<long long>(std::min(b.size(), cap)));
+  const size_t n = std::min({a.size(), b.size(), cap});
+  for (size_t k = 0; k < n; ++k) {
+    if (a[k].block != b[k].block || a[k].index != b[k].index) break;  // control flow diverged
+    if (a[k].laneAddresses.size() != b[k].laneAddresses.size()) continue;
+    for (size_t l = 0; l < b[k].laneAddresses.size(); ++l) {
+      const long long x = a[k].laneAddresses[l], y = b[k].laneAddresses[l];
+      if (x >= 0 && y >= 0) out[k].laneAddresses[l] = std::max(0LL, x + static_cast<long long>(i) * (y - x));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+KernelIR kernelFromSummary(const WorkloadSummary& s, const std::string& name) {
+  KernelIR ir;
+  ir.name = name;
+  const int widthBytes = std::max(1, static_cast<int>(std::lround(s.loadBytesPerWarp / 32)));
+  // Phases: one per barrier (a tiled loop), else one. Each phase issues its loads back to back
+  // (k per class), then computation that reads them (Hong & Kim's memory then computation
+  // periods); a class with n loads per thread runs k = max(1, round(n / phases)) instructions
+  // n / k times.
+  const double phases = std::max(1.0, std::round(s.synchInsts));
+  BasicBlock loads;
+  loads.label = "loads";
+  std::vector<int> loaded;
+  double loadExecutions = 0;
+  int nextReg = 0;
+  for (int c = 0; c < kNumAccessClasses; ++c) {
+    const MemoryClassStats& m = s.memory[c];
+    if (m.insts <= 0) continue;
+    const int k = std::max(1, static_cast<int>(std::lround(m.insts / phases)));
+    for (int i = 0; i < k; ++i) {
+      Instruction in;
+      in.opcode = std::string("ld.global.") + accessClassName(static_cast<AccessClass>(c));
+      in.cls = InstrClass::Ldst;
+      in.dst = {nextReg};
+      loaded.push_back(nextReg++);
+      MemoryAccess acc;
+      acc.widthBytes = std::clamp(widthBytes, 1, 16);
+      acc.pattern = static_cast<AccessClass>(c);
+      acc.transactionsPerInst = m.transactionsPerInst;
+      in.memory = acc;
+      loads.instructions.push_back(in);
+    }
+    loadExecutions = std::max(loadExecutions, m.insts / k);
+  }
+  if (!loads.instructions.empty()) {
+    loads.executionsPerWarp = loadExecutions;
+    ir.blocks.push_back(loads);
+  }
+  bool any = false;
+  for (double v : s.compByClass) any = any || v > 0;
+  const double nonBarrier = std::max(0.0, s.compInsts - s.synchInsts);
+  for (int c = 0; c < kNumInstrClasses; ++c) {
+    const double count = any ? s.compByClass[c] : (c == 0 ? nonBarrier : 0);
+    if (count <= 0 || static_cast<InstrClass>(c) == InstrClass::Control) continue;
+    BasicBlock b;
+    b.label = std::string("comp-") + instrClassName(static_cast<InstrClass>(c));
+    Instruction in;
+    in.opcode = "comp";
+    in.cls = static_cast<InstrClass>(c);
+    in.src = loaded;  // computation depends on the phase's loads
+    in.dst = {nextReg++};
+    b.instructions.push_back(in);
+    b.executionsPerWarp = count;
+    ir.blocks.push_back(b);
+  }
+  if (s.synchInsts > 0) {
+    BasicBlock b;
+    b.label = "barrier";
+    Instruction in;
+    in.opcode = "bar.sync";
+    in.cls = InstrClass::Control;
+    in.barrier = true;
+    b.instructions.push_back(in);
+    b.executionsPerWarp = s.synchInsts;
+    ir.blocks.push_back(b);
+  }
+  return ir;
+}
+
+Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, const Launch& launch,
+                                                    const Gpu& gpu, const EmulateOptions& options) {
+  EmulationBuilder b;
+  b.cache_ = std::make_shared<StreamCache>();
+  b.launch_ = launch;
+  b.gpu_ = &gpu;
+  b.options_ = options;
+  b.ir_ = kernel.ir;
+  if (b.ir_.blocks.empty() && !b.ir_.streams) {
+    if (!kernel.summary) return makeError("kernel '" + kernel.ir.name + "' has neither instructions nor a workload summary");
+    b.ir_ = kernelFromSummary(*kernel.summary, kernel.ir.name);
+    b.ir_.resources = kernel.ir.resources;
+    b.notes_.push_back("emulate: stream synthesized from the workload summary (no instruction order or addresses)");
+  }
+  BlockResources br;
+  br.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
+  br.registersPerThread = b.ir_.resources.registers;
+  br.sharedPerBlock = b.ir_.resources.staticSharedBytes + launch.dynamicSharedBytes;
+  Expected<Occupancy> occ = computeOccupancy(gpu, br);
+  if (!occ) return std::move(occ).takeError();
+  b.occupancy_ = *occ;
+  b.blocksPerSm_ = occ->blocksPerSm;
+  if (options.whatIf.fullOccupancy) {
+    b.blocksPerSm_ = std::min({occ->limitByWarps, occ->limitByThreads, occ->limitByBlocks});
+  }
+  // Regions: contiguous source-line ranges (≤ 4, balanced by dynamic instructions), else blocks.
+  std::map<std::pair<std::string, int>, double> lineWeight;
+  for (const BasicBlock& bb : b.ir_.blocks) {
+    for (const Instruction& in : bb.instructions) {
+      if (in.sourceLine > 0) lineWeight[{in.sourceFile, in.sourceLine}] += bb.executionsPerWarp;
+    }
+  }
+  b.region_.resize(b.ir_.blocks.size());
+  if (lineWeight.size() >= 2) {
+    double total = 0;
+    for (const auto& [k, w] : lineWeight) total += w;
+    std::map<std::pair<std::string, int>, int> lineRegion;
+    int region = 0;
+    double acc = 0;
+    std::pair<std::string, int> first = lineWeight.begin()->first;
+    std::pair<std::string, int> last = first;
+    for (const auto& [k, w] : lineWeight) {
+      if (region < 3 && acc >= total * (region + 1) / 4.0 && k.second != last.second) {
+        b.regionNames_.push_back(first.first + ":" + std::to_string(first.second) + "-" + std::to_string(last.second));
+        ++region;
+        first = k;
+      }
+      lineRegion[k] = region;
+      acc += w;
+      last = k;
+    }
+    b.regionNames_.push_back(first.first + ":" + std::to_string(first.second) + "-" + std::to_string(last.second));
+    for (size_t i = 0; i < b.ir_.blocks.size(); ++i) {
+      int prev = 0;
+      for (const Instruction& in : b.ir_.blocks[i].instructions) {
+        auto it = lineRegion.find({in.sourceFile, in.sourceLine});
+        prev = it == lineRegion.end() ? prev : it->second;
+        b.region_[i].push_back(prev);
+      }
+    }
+  } else {
+    const int n = static_cast<int>(b.ir_.blocks.size());
+    const int groups = std::min(4, std::max(1, n));
+    for (int g = 0; g < groups; ++g) {
+      const int lo = g * n / groups, hi = (g + 1) * n / groups - 1;
+      const std::string a = n > 0 ? b.ir_.blocks[lo].label : "all";
+      const std::string z = n > 0 ? b.ir_.blocks[std::max(lo, hi)].label : "all";
+      b.regionNames_.push_back(lo >= hi ? a : a + ".." + z);
+    }
+    for (int i = 0; i < n; ++i) {
+      b.region_[i].assign(b.ir_.blocks[i].instructions.size(), std::min(groups - 1, i * groups / std::max(1, n)));
+    }
+  }
+  if (b.regionNames_.empty()) b.regionNames_.push_back("all");
+  if (options.whatIf.noAddressArithmetic) {
+    b.removed_ = addressArithmetic(b.ir_);
+  } else {
+    b.removed_.resize(b.ir_.blocks.size());
+    for (size_t i = 0; i < b.ir_.blocks.size(); ++i) b.removed_[i].assign(b.ir_.blocks[i].instructions.size(), false);
+  }
+  return b;
+}
+
+Expected<const CachedStream*> EmulationBuilder::cachedStream(long long block, int warp) const {
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  auto it = cache_->streams.find({block, warp});
+  if (it != cache_->streams.end()) return &it->second;
+  Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(block, warp);
+  if (!s) return std::move(s).takeError();
+  CachedStream c;
+  c.fullLength = static_cast<double>(s->size());
+  if (s->size() > kCachedPrefix) s->resize(kCachedPrefix);
+  c.prefix = std::move(*s);
+  return &cache_->streams.emplace(std::make_pair(block, warp), std::move(c)).first->second;
+}
+
+EmulationBuilder EmulationBuilder::withOptions(const EmulateOptions& options) const {
+  EmulationBuilder b = *this;
+  b.options_ = options;
+  b.blocksPerSm_ = occupancy_.blocksPerSm;
+  if (options.whatIf.fullOccupancy) {
+    b.blocksPerSm_ = std::min({occupancy_.limitByWarps, occupancy_.limitByThreads, occupancy_.limitByBlocks});
+  }
+  if (options.whatIf.noAddressArithmetic) {
+    b.removed_ = addressArithmetic(b.ir_);
+  } else {
+    for (size_t i = 0; i < b.removed_.size(); ++i) b.removed_[i].assign(b.removed_[i].size(), false);
+  }
+  return b;
+}
+
+Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulatedBlocks) const {
+  const int blocksPerSm = std::max(slots, emulatedBlocks);
+  const Gpu& gpu = *gpu_;
+  LoweredSm out;
+  auto [machine, map] = buildMachine(gpu, options_, activeSms);
+  out.machine = std::move(machine);
+  out.blocks = slots;
+  out.activeSms = activeSms;
+  const bool modern = options_.variant == EmulateVariant::Modern;
+  const int warpSize = std::max(1, gpu.warpSize.value);
+  const long long threads = launch_.threadsPerBlock();
+  const int warpsPerBlock = static_cast<int>((threads + warpSize - 1) / warpSize);
+  const long long totalBlocks = launch_.blocks();
+  const int totalWarps = blocksPerSm * warpsPerBlock;
+  const long long cap = std::max<long long>(128, options_.maxOpsPerRun / std::max(1, totalWarps));
+
+  // Streams of every emulated warp. Resident blocks of SM 0 are blocks 0, S, 2S, ... (the
+  // block scheduler deals blocks round robin over the S active SMs).
+  std::vector<std::vector<DynamicInstruction>> streams;
+  std::vector<int> warpBlock;
+  double fullSum = 0, keptSum = 0;
+  for (int i = 0; i < blocksPerSm; ++i) {
+    long long blockId = static_cast<long long>(i) * activeSms;
+    if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
+    if (ir_.streams && i >= 2) blockId = std::min<long long>(static_cast<long long>(i) * activeSms, totalBlocks - 1);
+    for (int w = 0; w < warpsPerBlock; ++w) {
+      if (ir_.streams) {
+        // Exact streams of the first two emulated blocks; later blocks reuse the second
+        // block's instruction sequence with every lane address extrapolated affinely in the
+        // block's position (blocks i·S for i = 0, 1, 2, ...): the frontend's interpreter is
+        // costly per warp, and addresses are affine in blockIdx for most kernels.
+        const long long sampled = i < 2 ? blockId : std::min<long long>(activeSms, totalBlocks - 1);
+        Expected<const CachedStream*> s = cachedStream(sampled, w);
+        if (!s) return std::move(s).takeError();
+        std::vector<DynamicInstruction> ops;
+        if (i < 2) {
+          ops.assign((*s)->prefix.begin(), (*s)->prefix.begin() + std::min<long long>(cap, static_cast<long long>((*s)->prefix.size())));
+        } else {
+          const long long first = 0, second = std::min<long long>(activeSms, totalBlocks - 1);
+          Expected<const CachedStream*> a = cachedStream(first, w);
+          Expected<const CachedStream*> b = cachedStream(second, w);
+          if (!a) return std::move(a).takeError();
+          if (!b) return std::move(b).takeError();
+          ops = extrapolate((*a)->prefix, (*b)->prefix, i, static_cast<size_t>(cap));
+          s = b;
+        }
+        fullSum += (*s)->fullLength;
+        if (static_cast<long long>(ops.size()) > cap) ops.resize(static_cast<size_t>(cap));
+        keptSum += static_cast<double>(ops.size());
+        streams.push_back(std::move(ops));
+      } else {
+        StreamSynthesis so;
+        so.maxInstructions = cap;
+        so.warpIndex = blockId * warpsPerBlock + w;
+        so.totalWarps = totalBlocks * warpsPerBlock;
+        Expected<SynthesizedStream> s = synthesizeStream(ir_, so);
+        if (!s) return std::move(s).takeError();
+        fullSum += s->fullLength;
+        keptSum += static_cast<double>(s->instructions.size());
+        streams.push_back(std::move(s->instructions));
+      }
+      warpBlock.push_back(i);
+    }
+  }
+  out.scale = keptSum > 0 ? fullSum / keptSum : 1;
+
+  // Static instructions and dense registers.
+  std::map<std::pair<int, int>, int> instrIndex;
+  std::unordered_map<int, int> regIndex;
+  auto reg = [&](int r) {
+    auto [it, inserted] = regIndex.emplace(r, static_cast<int>(regIndex.size()));
+    return it->second;
+  };
+  out.program.regions = regionNames_;
+  auto instrOf = [&](int b, int i) {
+    auto it = instrIndex.find({b, i});
+    if (it != instrIndex.end()) return it->second;
+    const Instruction& in = ir_.blocks[b].instructions[i];
+    EmuInstr e;
+    for (int r : in.src) e.src.push_back(reg(r));
+    for (int r : in.dst) e.dst.push_back(reg(r));
+    e.barrier = in.barrier;
+    e.region = region_[b][i];
+    e.label = in.opcode;
+    const int idx = static_cast<int>(out.program.instrs.size());
+    out.program.instrs.push_back(std::move(e));
+    instrIndex[{b, i}] = idx;
+    return idx;
+  };
+
+  // Memory hierarchy state for hit prediction.
+  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
+  const MemoryLevel* l2Level = gpu.memoryForResource("l2");
+  const MemoryLevel* shLevel = gpu.memoryForResource("shared");
+  const long long sectorBytes = l2Level && l2Level->sector ? l2Level->sector->value : 32;
+  long long l1Bytes = l1Level ? l1Level->size.value : 0;
+  if (l1Level && shLevel && l1Level->size.value > gpu.limits.sharedPerSm.value) {
+    // Unified L1/shared: L1 gets what the resident blocks' shared memory leaves.
+    l1Bytes = std::max(l1Level->size.value - gpu.limits.sharedPerSm.value,
+                       l1Level->size.value - blocksPerSm * occupancy_.sharedAllocatedPerBlock);
+  }
+  CacheLevel l1(l1Bytes, l1Level && l1Level->line ? l1Level->line->value : 128, sectorBytes, 4);
+  const long long l2Share = l2Level ? l2Level->size.value / std::max(1, activeSms) : 0;
+  CacheLevel l2(l2Share, l2Level && l2Level->line ? l2Level->line->value : 128, sectorBytes, 16);
+
+  // Sharing between blocks: unique sectors over all emulated blocks vs per block (loads).
+  double sharing = 0;
+  if (modern && !options_.l2HitRate && blocksPerSm > 1) {
+    std::vector<std::unordered_set<long long>> perBlock(blocksPerSm);
+    std::unordered_set<long long> all;
+    for (size_t w = 0; w < streams.size(); ++w) {
+      for (const DynamicInstruction& d : streams[w]) {
+        const Instruction& in = ir_.blocks[d.block].instructions[d.index];
+        if (!in.memory || in.memory->isStore || !isGlobalLike(in.memory->space)) continue;
+        const std::vector<long long>& lanes = d.laneAddresses.empty() ? in.memory->laneAddresses : d.laneAddresses;
+        for (long long s : sectorsOf(lanes, in.memory->widthBytes, sectorBytes)) {
+          perBlock[warpBlock[w]].insert(s);
+          all.insert(s);
+        }
+      }
+    }
+    double sum = 0;
+    for (const auto& s : perBlock) sum += static_cast<double>(s.size());
+    if (sum > 0) {
+      sharing = 1.0 - static_cast<double>(all.size()) / sum;
+      const double footprint = static_cast<double>(all.size()) * sectorBytes / blocksPerSm * static_cast<double>(totalBlocks);
+      if (l2Level && footprint > static_cast<double>(l2Level->size.value)) sharing *= static_cast<double>(l2Level->size.value) / footprint;
+    }
+  }
+
+  // Chip-wide reuse with exact streams: warp 0 of kSampledBlocks blocks spread over the grid.
+  // If each sampled warp's load sectors number f and two of them share O on average, sets drawn
+  // from a footprint F overlap by f²/F, so F ≈ f²/O; the launch requests B·f sectors of this
+  // warp class (B blocks), of which F are first touches chip-wide: a first-touch miss of this SM
+  // is an L2 hit with probability 1 - F/(B·f) = 1 - f/(O·B), when F fits in L2.
+  if (modern && !options_.l2HitRate && ir_.streams && totalBlocks >= 4 && l2Level) {
+    constexpr int kSampledBlocks = 8;
+    std::vector<std::unordered_set<long long>> sets;
+    for (int k = 0; k < kSampledBlocks; ++k) {
+      const long long block = totalBlocks * k / kSampledBlocks;
+      Expected<const CachedStream*> st = cachedStream(block, 0);
+      if (!st) return std::move(st).takeError();
+      std::unordered_set<long long> set;
+      for (const DynamicInstruction& d : (*st)->prefix) {
+        const Instruction& in = ir_.blocks[d.block].instructions[d.index];
+        if (!in.memory || in.memory->isStore || !isGlobalLike(in.memory->space)) continue;
+        for (long long sec : sectorsOf(d.laneAddresses, in.memory->widthBytes, sectorBytes)) set.insert(sec);
+      }
+      sets.push_back(std::move(set));
+    }
+    double f = 0, overlap = 0;
+    int pairs = 0;
+    for (size_t a = 0; a < sets.size(); ++a) {
+      f += static_cast<double>(sets[a].size()) / static_cast<double>(sets.size());
+      for (size_t b = a + 1; b < sets.size(); ++b) {
+        const auto& small = sets[a].size() < sets[b].size() ? sets[a] : sets[b];
+        const auto& large = sets[a].size() < sets[b].size() ? sets[b] : sets[a];
+        double common = 0;
+        for (long long x : small) common += large.count(x) ? 1 : 0;
+        overlap += common;
+        ++pairs;
+      }
+    }
+    overlap /= std::max(1, pairs);
+    if (f > 0 && overlap > 0) {
+      const double footprintBytes = f * f / overlap * sectorBytes * warpsPerBlock;  // all warp classes
+      double chip = std::max(0.0, 1.0 - f / (overlap * static_cast<double>(totalBlocks)));
+      if (footprintBytes > static_cast<double>(l2Level->size.value)) chip *= static_cast<double>(l2Level->size.value) / footprintBytes;
+      sharing = std::max(sharing, chip);
+    }
+  }
+
+  // Ops, visited round robin over warps so the caches see an interleaved access order.
+  out.program.warps.resize(streams.size());
+  for (size_t w = 0; w < streams.size(); ++w) {
+    out.program.warps[w].block = warpBlock[w];
+    out.program.warps[w].after = warpBlock[w] >= slots ? warpBlock[w] - slots : -1;
+    out.program.warps[w].ops.reserve(streams[w].size());
+  }
+  size_t longest = 0;
+  for (const auto& s : streams) longest = std::max(longest, s.size());
+  for (size_t j = 0; j < longest; ++j) {
+    for (size_t w = 0; w < streams.size(); ++w) {
+      if (j >= streams[w].size()) continue;
+      const DynamicInstruction& d = streams[w][j];
+      if (removed_[d.block][d.index]) continue;
+      const Instruction& in = ir_.blocks[d.block].instructions[d.index];
+      EmuOp op;
+      op.instr = instrOf(d.block, d.index);
+      auto addUse = [&](int unit, double count) {
+        if (unit < 0 || count <= 0 || op.numUses >= static_cast<int>(op.uses.size())) return;
+        op.uses[op.numUses++] = {unit, count};
+      };
+      const InstrClass cls = in.memory ? InstrClass::Ldst : (in.barrier ? InstrClass::Control : in.cls);
+      int pipe = map.pipe[static_cast<int>(cls)];
+      if (pipe < 0) pipe = map.pipe[static_cast<int>(InstrClass::Fp32)];
+      addUse(pipe, 1);
+      if (in.memory) {
+        const MemoryAccess& m = *in.memory;
+        const std::vector<long long>& lanes = d.laneAddresses.empty() ? m.laneAddresses : d.laneAddresses;
+        if (m.space == MemorySpace::Shared) {
+          double wavefronts = m.wavefrontsPerInst > 0 ? m.wavefrontsPerInst : 1;
+          if (!lanes.empty()) {
+            BankOptions bo;
+            if (shLevel && shLevel->banks) bo.numBanks = shLevel->banks->value;
+            if (shLevel && shLevel->bankWidth) bo.bankWidthBytes = shLevel->bankWidth->value;
+            Expected<BankConflicts> bc = countBankConflicts(lanes, m.widthBytes, bo);
+            if (bc) wavefronts = options_.whatIf.conflictFreeShared ? bc->phases : bc->wavefronts;
+          } else if (options_.whatIf.conflictFreeShared) {
+            wavefronts = std::max(1.0, m.widthBytes / 4.0);  // 32 lanes x width / 128 B
+          }
+          wavefronts = std::max(wavefronts, 0.0);
+          out.sharedRequests += 1;
+          out.wavefronts += wavefronts;
+          addUse(map.shared, wavefronts);
+        } else if (m.space == MemorySpace::Constant) {
+          // Constant cache: served near the SM, like an L1 hit of one sector per distinct address.
+          addUse(map.l1, 1);
+        } else if (isGlobalLike(m.space)) {
+          out.globalRequests += 1;
+          std::vector<long long> sectors;
+          double count = 0, minimum = 0;
+          if (!lanes.empty()) {
+            sectors = sectorsOf(lanes, m.widthBytes, sectorBytes);
+            count = static_cast<double>(sectors.size());
+            minimum = std::ceil(static_cast<double>(activeLanes(lanes)) * m.widthBytes / static_cast<double>(sectorBytes));
+          } else {
+            const AccessClass pc = m.pattern.value_or(AccessClass::Coalesced);
+            minimum = pc == AccessClass::Constant ? 1 : std::ceil(static_cast<double>(warpSize) * m.widthBytes / static_cast<double>(sectorBytes));
+            count = pc == AccessClass::Uncoalesced ? warpSize : minimum;
+          }
+          if (m.transactionsPerInst) count = *m.transactionsPerInst;
+          const bool uncoalesced = count > minimum + 1e-9;
+          if (!modern) {
+            // SAAKE: one transaction if coalesced, one per lane otherwise (saake.md §5.5; the
+            // sector count decides which when addresses are known).
+            const bool uncoal = lanes.empty() ? m.pattern == AccessClass::Uncoalesced : uncoalesced;
+            const double tx = uncoal && !options_.whatIf.perfectCoalescing ? warpSize : 1;
+            const double h = options_.whatIf.allL2Hits ? 1.0 : options_.l2HitRate.value_or(0);
+            out.sectors += tx;
+            out.l2Hits += tx * h;
+            out.dramSectors += tx * (1 - h);
+            if (map.l2 >= 0) addUse(map.l2, tx * h);
+            addUse(map.dram, tx * (1 - h));
+          } else {
+            const double coalesce = options_.whatIf.perfectCoalescing && count > 0 ? std::min(1.0, std::max(minimum, 1.0) / count) : 1.0;
+            double inL1 = 0, inL2 = 0, inDram = 0;
+            if (m.isStore) {
+              // Write-through L1 (no allocate), write-back L2: each sector is written to DRAM
+              // eventually unless the what-if keeps everything in L2.
+              inL2 = count;
+              inDram = options_.whatIf.allL2Hits ? 0 : count;
+            } else if (options_.whatIf.allL1Hits) {
+              inL1 = count;
+            } else if (options_.l1HitRate || options_.l2HitRate || sectors.empty()) {
+              const double h1 = options_.l1HitRate.value_or(m.pattern == AccessClass::Constant ? 1.0 : 0.0);
+              const double h2 = options_.whatIf.allL2Hits ? 1.0 : options_.l2HitRate.value_or(0.0);
+              inL1 = count * h1;
+              inL2 = count * (1 - h1) * h2;
+              inDram = count * (1 - h1) * (1 - h2);
+            } else {
+              for (long long s : sectors) {
+                const long long byte = s * sectorBytes;
+                if (l1Level && l1.access(byte, true)) {
+                  inL1 += 1;
+                } else if (options_.whatIf.allL2Hits || (l2Level && l2.access(byte, true))) {
+                  inL2 += 1;
+                } else {
+                  inL2 += sharing;
+                  inDram += 1 - sharing;
+                }
+              }
+            }
+            inL1 *= coalesce;
+            inL2 *= coalesce;
+            inDram *= coalesce;
+            out.sectors += count * coalesce;
+            out.l1Hits += inL1;
+            out.l2Hits += m.isStore ? 0 : inL2;
+            out.dramSectors += inDram;
+            // Every sector passes L1's data path; misses and stores occupy L2; DRAM its own.
+            addUse(map.l1, count * coalesce);
+            addUse(map.l2, m.isStore ? inL2 : inL2 + inDram);
+            addUse(map.dram, inDram);
+            if (map.l1 < 0 && map.l2 < 0 && map.dram < 0) addUse(map.pipe[static_cast<int>(InstrClass::Ldst)], 0);
+          }
+        }
+      }
+      out.program.warps[w].ops.push_back(op);
+    }
+  }
+  out.program.numRegisters = static_cast<int>(regIndex.size());
+  return out;
+}
+
+}  // namespace foresight::emu

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Rendering of ExplainView.
+#include "foresight/report/explain_view.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace foresight {
+
+namespace {
+const char* parameterName(BoundMode m) { return m == BoundMode::Latency ? "latency" : "gap"; }
+}  // namespace
+
+void ExplainView::printText(std::ostream& os) const {
+  prediction_.printText(os);
+  const SensitivityReport& s = sensitivity_;
+  os << fmt::format("\nsensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s.method, s.sum);
+  for (const Elasticity& e : s.entries) {
+    if (std::abs(e.elasticity) < 0.005) continue;
+    const int bar = static_cast<int>(std::clamp(e.elasticity, 0.0, 1.0) * 20 + 0.5);
+    os << fmt::format("  {:<10} {:<8} {:6.2f}  {}\n", e.unit, parameterName(e.parameter), e.elasticity,
+                      std::string(static_cast<size_t>(bar), '#'));
+  }
+  os << fmt::format("bottleneck  {} {} -> {} ({}){}\n", s.boundUnit,
+                    parameterName(s.bound.mode == BoundMode::Latency ? BoundMode::Latency : BoundMode::Throughput),
+                    resourceName(s.bound.resource), boundModeName(s.bound.mode),
+                    s.clearWinner ? "" : "; no clear winner, see regions");
+  if (!s.regional.empty()) {
+    os << "\nregions (elasticity share of total time per source range)\n";
+    for (const Elasticity& e : s.regional) {
+      os << fmt::format("  {:<10} {:<8} {:<28} {:6.2f}\n", e.unit, parameterName(e.parameter), e.region, e.elasticity);
+    }
+  }
+  os << "\nresources alone (cycles each would need by itself)\n";
+  for (const ResourceAlone& a : s.alone) {
+    if (a.cycles <= 0) continue;
+    os << fmt::format("  {:<10} {:>14.0f}  {:5.1f}%\n", a.unit, a.cycles, 100.0 * a.cycles / s.cycles);
+  }
+  os << "\nwhat-if (cycles saved when the penalty is removed)\n";
+  for (const WhatIfResult& w : whatIf_) {
+    os << fmt::format("  {:<22} {:>12.0f}  {:5.2f}x  {}\n", w.name, w.penalty, w.speedup, w.description);
+  }
+}
+
+nlohmann::json ExplainView::toJson() const {
+  nlohmann::json j = prediction_.toJson();
+  const SensitivityReport& s = sensitivity_;
+  nlohmann::json sens = nlohmann::json::array();
+  for (const Elasticity& e : s.entries) {
+    sens.push_back({{"resource", e.unit}, {"bound_resource", resourceName(e.resource)},
+                    {"parameter", parameterName(e.parameter)}, {"elasticity", e.elasticity}});
+  }
+  j["sensitivity"] = sens;
+  j["sensitivity_sum"] = s.sum;
+  j["sensitivity_method"] = s.method;
+  j["bottleneck"] = {{"unit", s.boundUnit}, {"resource", resourceName(s.bound.resource)},
+                     {"mode", boundModeName(s.bound.mode)}, {"clear_winner", s.clearWinner}};
+  nlohmann::json regions = nlohmann::json::array();
+  for (const Elasticity& e : s.regional) {
+    regions.push_back({{"resource", e.unit}, {"parameter", parameterName(e.parameter)},
+                       {"region", e.region}, {"elasticity", e.elasticity}});
+  }
+  j["regions"] = regions;
+  nlohmann::json alone = nlohmann::json::array();
+  for (const ResourceAlone& a : s.alone) alone.push_back({{"resource", a.unit}, {"cycles", a.cycles}});
+  j["alone"] = alone;
+  nlohmann::json whatif = nlohmann::json::array();
+  for (const WhatIfResult& w : whatIf_) {
+    whatif.push_back({{"name", w.name}, {"cycles", w.cycles}, {"penalty", w.penalty}, {"speedup", w.speedup}});
+  }
+  j["whatif"] = whatif;
+  return j;
+}
+
+}  // namespace foresight

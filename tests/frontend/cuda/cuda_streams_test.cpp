@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// KernelIR::streams of CUDA kernels (cuda_streams.h): per-warp dynamic streams from the SASS or
+/// PTX run, mapped onto the KernelIR, with per-execution lane addresses. Counts are the SASS
+/// hand counts of cuda_frontend_test.cpp; addresses follow from the synthetic pointer bases
+/// (WarpInterpreter::pointerBase: (ordinal + 1) << 40).
+#include "foresight/frontend/cuda/cuda_streams.h"
+
+#include <gtest/gtest.h>
+
+#include "fixture_paths.h"
+#include "foresight/ir/warp_stream.h"
+
+namespace foresight::cuda {
+namespace {
+
+using testing::analyse;
+using testing::launch;
+
+const Instruction& at(const KernelIR& ir, const DynamicInstruction& d) { return ir.blocks[d.block].instructions[d.index]; }
+
+TEST(CudaStreams, VecaddSassStreamWithAddresses) {
+  // sm_90 vecadd: 20 SASS instructions per in-range warp (CudaFrontendSass.VecaddStreamIsSass).
+  // Block 3, warp 2: i = 3·256 + 64 + lane; a[i] at base(0) + 4i, b[i] at base(1) + 4i, c[i]
+  // at base(2) + 4i, each from the 64-bit IMAD.WIDE / carry arithmetic of the SASS itself.
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  ASSERT_TRUE(ir.streams);
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(3, 2);
+  ASSERT_TRUE(s) << s.error().format();
+  ASSERT_EQ(s->size(), 20u);
+  int memory = 0;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (!inst.memory) continue;
+    ASSERT_EQ(d.laneAddresses.size(), 32u) << inst.opcode;
+    const long long base = static_cast<long long>(memory + 1) << 40;  // a, b, then c
+    for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(d.laneAddresses[lane], base + 4LL * (3 * 256 + 64 + lane)) << inst.opcode;
+    ++memory;
+  }
+  EXPECT_EQ(memory, 3);
+  EXPECT_FALSE(ir.streams->stream(4096, 0));  // outside the grid
+  EXPECT_FALSE(ir.streams->stream(0, 8));     // outside the block
+}
+
+TEST(CudaStreams, StreamCountsMatchTheIrBlocks) {
+  // matmul_tiled sm_90, n = 1024: every warp runs 3241 SASS instructions; the stream visits each
+  // KernelIR block exactly executionsPerWarp times (all warps are alike).
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_tiled", launch({64, 64, 1}, {16, 16, 1}, {{"n", 1024}}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(4095, 7);
+  ASSERT_TRUE(s) << s.error().format();
+  EXPECT_EQ(s->size(), 3241u);
+  std::vector<long long> perBlock(ir.blocks.size(), 0);
+  for (const DynamicInstruction& d : *s) ++perBlock[d.block];
+  for (size_t b = 0; b < ir.blocks.size(); ++b) {
+    EXPECT_DOUBLE_EQ(static_cast<double>(perBlock[b]) / static_cast<double>(ir.blocks[b].instructions.size()),
+                     ir.blocks[b].executionsPerWarp)
+        << ir.blocks[b].label;
+  }
+  // Shared accesses have addresses in the block's shared window (below 2^32).
+  int shared = 0;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (!inst.memory || inst.memory->space != MemorySpace::Shared) continue;
+    ++shared;
+    ASSERT_EQ(d.laneAddresses.size(), 32u);
+    for (long long a : d.laneAddresses) EXPECT_LT(a, 1LL << 32);
+  }
+  EXPECT_GT(shared, 0);
+}
+
+TEST(CudaStreams, SpmvDataDependentAccessesKeepTheStaticPattern) {
+  // --trip spmv_csr.cu:11=16: 149 SASS instructions (CudaFrontendSass.SpmvTripHintDrivesTheSassRun);
+  // val[j] and col[j] (j = 16·row + k) have lane addresses 64 B apart; x[col[j]] has none.
+  Expected<CudaProgram> p = analyse("spmv_csr.cu", "", launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}}), "sm_90",
+                                    {{"spmv_csr.cu", 11, 16}}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(1, 0);
+  ASSERT_TRUE(s) << s.error().format();
+  EXPECT_EQ(s->size(), 149u);
+  int known = 0, dataDependent = 0;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (!inst.memory || inst.memory->isStore) continue;
+    if (d.laneAddresses.empty()) {
+      ++dataDependent;
+      EXPECT_TRUE(inst.memory->dataDependent) << inst.opcode;
+    } else {
+      // row_ptr[row], row_ptr[row + 1]: consecutive rows 4 B apart; val[j], col[j]: 16 × 4 B.
+      EXPECT_EQ(d.laneAddresses[1] - d.laneAddresses[0], known < 2 ? 4 : 64) << inst.opcode << " #" << known;
+      ++known;
+    }
+  }
+  EXPECT_EQ(dataDependent, 16);  // x[col[j]] in the 16-way loop
+  EXPECT_EQ(known, 2 + 32);      // row_ptr[row], row_ptr[row+1], then val and col × 16
+}
+
+TEST(CudaStreams, PtxStreamWhenTheIrIsPtx) {
+  // The PTX stream of vecadd with n = 100 (CudaFrontend.LazyPerWarpStreams): warp 3 has 22
+  // instructions; its loads touch lanes 0..3 only (i = 96..99).
+  Expected<CudaProgram> p = analyse("vecadd.cu", "", launch({4, 1, 1}, {256, 1, 1}, {{"n", 100}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(0, 3);
+  ASSERT_TRUE(s) << s.error().format();
+  ASSERT_EQ(s->size(), 22u);
+  int memory = 0;
+  for (const DynamicInstruction& d : *s) {
+    if (!at(ir, d).memory) continue;
+    ++memory;
+    EXPECT_EQ(d.activeMask, 0xfu);
+    ASSERT_EQ(d.laneAddresses.size(), 32u);
+    EXPECT_GE(d.laneAddresses[3], 0);
+    EXPECT_LT(d.laneAddresses[4], 0);
+  }
+  EXPECT_EQ(memory, 3);
+}
+
+TEST(CudaStreams, ReductionScaledSharedIndexAndFp16Constants) {
+  // reduce sm_80: `HFMA2.MMA R5, -RZ, RZ, 0, 2.384185791015625e-07` materializes 4 (FP16 bits
+  // 0x0004) for `IMAD.WIDE R4, R4, R5, c[0x0][0x160]`, so in[i] (i = 256·block + tid) has lane
+  // addresses base(0) + 4i; `STS [R3.X4]` stores s[tid] at 4·tid of the shared window.
+  Expected<CudaProgram> p = analyse("reduce.cu", "", launch({1024, 1, 1}, {256, 1, 1}, {{"n", 1 << 18}}), "sm_80", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(5, 1);
+  ASSERT_TRUE(s) << s.error().format();
+  const DynamicInstruction* load = nullptr;
+  const DynamicInstruction* store = nullptr;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (inst.memory && inst.memory->space == MemorySpace::Global && !inst.memory->isStore && !load) load = &d;
+    if (inst.memory && inst.memory->space == MemorySpace::Shared && inst.memory->isStore && !store) store = &d;
+  }
+  ASSERT_TRUE(load && store);
+  ASSERT_EQ(load->laneAddresses.size(), 32u);
+  ASSERT_EQ(store->laneAddresses.size(), 32u);
+  for (int lane = 0; lane < 32; ++lane) {
+    EXPECT_EQ(load->laneAddresses[lane], (1LL << 40) + 4LL * (5 * 256 + 32 + lane));
+    EXPECT_EQ(store->laneAddresses[lane], 4LL * (32 + lane));
+  }
+  EXPECT_FALSE(at(ir, *load).memory->dataDependent);
+  EXPECT_DOUBLE_EQ(*at(ir, *load).memory->transactionsPerInst, 4);  // 32 × 4 B, aligned
+}
+
+}  // namespace
+}  // namespace foresight::cuda

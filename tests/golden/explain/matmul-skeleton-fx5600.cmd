@@ -1,0 +1,1 @@
+explain examples/skeleton/matmul.sk --gpu fx5600

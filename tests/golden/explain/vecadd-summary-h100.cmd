@@ -1,0 +1,1 @@
+explain examples/summary/vecadd-h100.toml --gpu h100

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// The emulate model end to end on small kernels with hand-computed times.
+#include "foresight/model/emulate/emulate_model.h"
+
+#include <gtest/gtest.h>
+
+#include "foresight/advise/sensitivity.h"
+#include "foresight/advise/whatif.h"
+#include "foresight/frontend/input.h"
+#include "foresight/gpu/presets.h"
+#include "foresight/model/predict.h"
+
+namespace foresight {
+namespace {
+
+/// One warp: 10 dependent shared loads at a stride of 32 words (all lanes in bank 0).
+KernelInput conflictChain() {
+  KernelInput k;
+  k.ir.name = "lds_chain";
+  BasicBlock b;
+  b.label = "b0";
+  for (int i = 0; i < 10; ++i) {
+    Instruction in{"LDS", InstrClass::Ldst};
+    in.src = {0};
+    in.dst = {0};
+    MemoryAccess m;
+    m.space = MemorySpace::Shared;
+    for (int l = 0; l < 32; ++l) m.laneAddresses.push_back(128LL * l);
+    in.memory = m;
+    b.instructions.push_back(in);
+  }
+  k.ir.blocks = {b};
+  return k;
+}
+
+Launch oneWarp() {
+  Launch l;
+  l.grid = {1, 1, 1};
+  l.block = {32, 1, 1};
+  return l;
+}
+
+TEST(EmulateModel, BankConflictChainAndWhatIf) {
+  const Gpu gpu = loadPreset("h100").value();
+  EmulateOptions o;
+  o.launchOverheadCycles = 0;
+  // H100: shared L=29, G = 128 B / 128 B/cycle = 1 per wavefront; 32 wavefronts per load:
+  // done = admit + 31·1 + 29 = +60 (the LSU pipe's 4 is hidden); 10 in a chain → 600.
+  Expected<Prediction> p = predict(conflictChain(), oneWarp(), gpu, {.model = ModelKind::Emulate, .emulate = o});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_DOUBLE_EQ(p->cycles, 600);
+  EXPECT_EQ(p->model, "emulate");
+  // T = 10·(31 G + L): e_G = 310/600 = 0.517, e_L = 290/600 = 0.483 → shared, throughput.
+  EXPECT_EQ(p->bound, (Bound{Resource::Shared, BoundMode::Throughput}));
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(conflictChain(), oneWarp(), gpu, o);
+  ASSERT_TRUE(e.ok());
+  Expected<SensitivityReport> s = analyzeSensitivity(*e);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NEAR(s->entries[0].elasticity, 310.0 / 600, 1e-9);
+  EXPECT_EQ(s->entries[0].unit, "shared");
+  EXPECT_NEAR(s->entries[1].elasticity, 290.0 / 600, 1e-9);
+  EXPECT_NEAR(s->sum, 1.0, 1e-9);
+  // Conflict-free: 1 wavefront → 29 per load → 290; the conflicts cost 310 cycles.
+  Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(conflictChain(), oneWarp(), gpu, o, p->cycles);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ((*w)[0].name, "conflict-free-shared");
+  EXPECT_DOUBLE_EQ((*w)[0].cycles, 290);
+  EXPECT_DOUBLE_EQ((*w)[0].penalty, 310);
+  EXPECT_EQ((*w)[1].name, "perfect-coalescing");
+  EXPECT_DOUBLE_EQ((*w)[1].penalty, 0);  // no global access
+}
+
+TEST(EmulateModel, VecaddSummaryIsDramThroughputBound) {
+  Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
+  ASSERT_TRUE(in.ok());
+  const Gpu gpu = loadPreset("h100").value();
+  Expected<Prediction> p = predict(in->kernels[0], *in->launch, gpu, {.model = ModelKind::Emulate});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  // 2^21 warps x 3 requests x 4 sectors x 32 B = 805.3 MB; at 3.35 TB/s: 240.4 us =
+  // 475,963 cycles at 1.98 GHz, + 3000 launch overhead = 478,963. That is a floor: DRAM cannot
+  // go faster. Block refill and the latency ramp may add a little (streams on an H100 reach
+  // ~90% of peak, anchors.md §5), so allow up to 12% above it.
+  EXPECT_GE(p->cycles, 478963.0 * 0.999);
+  EXPECT_LE(p->cycles, 478963.0 * 1.12);
+  EXPECT_EQ(p->bound, (Bound{Resource::Dram, BoundMode::Throughput}));
+}
+
+TEST(EmulateModel, ElasticitiesSumToOne) {
+  // Σ over every latency, gap, the issue gap and the launch overhead (central differences).
+  for (const char* name : {"h100", "a100", "fx5600"}) {
+    Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
+    ASSERT_TRUE(in.ok());
+    const Gpu gpu = loadPreset(name).value();
+    Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(in->kernels[0], *in->launch, gpu, {});
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    Expected<SensitivityReport> s = analyzeSensitivity(*e);
+    ASSERT_TRUE(s.ok());
+    // Euler: T is homogeneous of degree 1 in all latencies, gaps, the issue gap and the launch
+    // overhead; +10% steps of a piecewise-linear T stay close to it.
+    EXPECT_NEAR(s->sum, 1.0, 0.05) << name;
+    EXPECT_TRUE(s->warnings.empty());
+  }
+  // The barrier-phased matmul summary on GPUs where its schedule is regular enough.
+  Expected<LoadedInput> mm = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/matmul-fx5600.toml");
+  ASSERT_TRUE(mm.ok());
+  for (const char* name : {"fx5600", "a100"}) {
+    const Gpu gpu = loadPreset(name).value();
+    Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(mm->kernels[0], *mm->launch, gpu, {});
+    ASSERT_TRUE(e.ok());
+    Expected<SensitivityReport> s = analyzeSensitivity(*e);
+    ASSERT_TRUE(s.ok());
+    EXPECT_NEAR(s->sum, 1.0, 0.15) << name;
+  }
+}
+
+TEST(EmulateModel, SaakeVariantUsesOneGlobalMemoryResource) {
+  Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
+  ASSERT_TRUE(in.ok());
+  const Gpu gpu = loadPreset("h100").value();
+  EmulateOptions o;
+  o.variant = EmulateVariant::Saake;
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(in->kernels[0], *in->launch, gpu, o);
+  ASSERT_TRUE(e.ok());
+  bool gm = false;
+  for (const emu::UnitSpec& u : e->units()) gm = gm || u.name == "gm";
+  EXPECT_TRUE(gm);
+  // SAAKE: coalesced = one 128-B transaction; gap = 128 / (3350 / (132·1.98)) = 9.982 cycles
+  // per SM. One wave (8 blocks, 64 warps x 3 requests) takes 192 x 9.982 of GM gap plus the
+  // last request's 571 latency = 2487.6; ceil(262144 / (8·132)) = 249 waves → 619,400.
+  Expected<Prediction> p = predict(in->kernels[0], *in->launch, gpu, {.model = ModelKind::Emulate, .emulate = o});
+  ASSERT_TRUE(p.ok());
+  EXPECT_NEAR(p->cycles / 619400.0, 1.0, 0.02);
+  EXPECT_EQ(p->variant, "saake");
+}
+
+}  // namespace
+}  // namespace foresight
+
+namespace foresight {
+namespace {
+
+double unitGap(const emu::KernelEmulation& e, const std::string& name) {
+  for (const emu::UnitSpec& u : e.units()) {
+    if (u.name == name) return u.gap;
+  }
+  return -1;
+}
+
+TEST(EmulateModel, PresetGapsMatchTheDigestsPerSmShares) {
+  // saake.md §2.3 / §10.4: per-SM DRAM gap per 32-B sector = 32 / (bandwidth / (SMs x clock)):
+  // H100 SXM 32 / (3350 / (132 x 1.98)) = 2.50; H100 PCIe 32 / (2000 / (114 x 1.755)) = 3.20;
+  // H200 32 / (4800 / (132 x 1.98)) = 1.74. Shared: 128 B wavefront / 128 B/cycle = 1;
+  // L1: 32 B / 128 B/cycle = 0.25.
+  Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
+  ASSERT_TRUE(in.ok());
+  const struct {
+    const char* gpu;
+    double dram;
+  } cases[] = {{"h100", 2.50}, {"h100-pcie", 3.20}, {"h200", 1.74}};
+  for (const auto& c : cases) {
+    const Gpu gpu = loadPreset(c.gpu).value();
+    Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(in->kernels[0], *in->launch, gpu, {});
+    ASSERT_TRUE(e.ok());
+    EXPECT_NEAR(unitGap(*e, "dram"), c.dram, 0.01) << c.gpu;
+    EXPECT_NEAR(unitGap(*e, "shared"), 1.0, 1e-9) << c.gpu;
+    EXPECT_NEAR(unitGap(*e, "l1"), 0.25, 1e-9) << c.gpu;
+  }
+}
+
+}  // namespace
+}  // namespace foresight
