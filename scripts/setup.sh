@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libcli11-dev nlohmann-json3-dev libfmt-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # C loop frontend (docs/input-cloop.md): LLVM 14 libraries and the clang 14 driver.
+  llvm-14-dev clang-14
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -227,5 +227,37 @@ TEST(CGPredict, ComputeBoundUsesMemLPlusCompTimesN) {
   EXPECT_DOUBLE_EQ(r.execCycles, (166 + 50000.5 * 64) * 512);
 }
 
+// cgpredict.md §8.4, shared-memory GEMM at W = 1024 (Table 5: 105.75 ms): per thread
+// (W/32) x L = 64 global->shared loads of 506 cycles, W x 2 shared reads of 67 cycles (X = 1),
+// 6 cycles of computation per inner iteration (12288 instructions x 0.5), per batch of 512:
+// (32384 + 137216 + 6144) x 512 / 852 MHz = 105.6 ms under the paper_fitted rule.
+TEST(CGPredict, SharedMemoryGemmPaperFittedRule) {
+  MwpCwpInputs in;
+  in.blocks = 1024;  // 32x32 blocks of 32x32 threads
+  in.warpsPerBlock = 32;
+  in.activeBlocksPerSm = 2;
+  in.activeSms = 1;
+  in.clockGhz = 0.852;
+  in.l2Latency = 164;
+  in.dramLatency = 332;
+  in.l2DepartureDelay = 2;
+  in.dramDepartureDelay = 10;
+  in.instCycles = 0.5;
+  in.smemLatency = 67;
+  in.smemLoadLatency = 506;
+  in.workload.compInsts = 12288;
+  in.workload.smemLoadInsts = 64;
+  in.workload.smemConflictWeighted = 2048;
+  const MwpCwpResult r = evaluateCGPredict(in);
+  EXPECT_DOUBLE_EQ(r.rep, 512);
+  EXPECT_DOUBLE_EQ(r.smemLoadCycles, 32384);
+  EXPECT_DOUBLE_EQ(r.smemCycles, 137216);
+  EXPECT_NEAR(r.seconds * 1e3, 105.6, 0.05);
+  // The literal reading (Eq. 22 into Eq. 17, x N) is about 50x slower (cgpredict.md §8.4).
+  in.smemRule = SmemRule::PaperLiteral;
+  const MwpCwpResult literal = evaluateCGPredict(in);
+  EXPECT_GT(literal.seconds / r.seconds, 40);
+}
+
 }  // namespace
 }  // namespace foresight

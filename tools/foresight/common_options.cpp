@@ -125,8 +125,10 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--model", o.model, "Model")
       ->check(CLI::IsMember({"auto", "mwp-cwp", "emulate"}))
       ->capture_default_str();
-  sub.add_option("--variant", o.variant, "Model variant: MWP-CWP hong-kim|grophecy|cgpredict; emulate modern|saake")
-      ->check(CLI::IsMember({"hong-kim", "grophecy", "cgpredict", "modern", "saake"}))
+  sub.add_option("--variant", o.variant,
+                 "Model variant: MWP-CWP auto|hong-kim|grophecy|cgpredict (auto: cgpredict for .c, else grophecy); "
+                 "emulate modern|saake")
+      ->check(CLI::IsMember({"auto", "hong-kim", "grophecy", "cgpredict", "modern", "saake"}))
       ->capture_default_str();
   sub.add_option("--policy", o.policy, "Emulate: warp scheduling policy")
       ->check(CLI::IsMember({"gto", "rr"}))
@@ -139,6 +141,9 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--grid", o.grid, "Grid in blocks, X[,Y[,Z]] (overrides the input's)");
   sub.add_option("--block", o.block, "Block in threads, X[,Y[,Z]] (overrides the input's)");
   sub.add_flag("--quantize-waves", o.quantizeWaves, "Round Hong & Kim's waves (Rep) up to whole waves; cgpredict always does");
+  sub.add_option("--smem-rule", o.smemRule, "cgpredict shared-memory rule (docs/models.md)")
+      ->check(CLI::IsMember({"paper_fitted", "paper_literal"}))
+      ->capture_default_str();
   sub.add_flag("--json", o.json, "Print one JSON object on stdout");
   sub.add_option("-D", o.defines, "Macro for CUDA compilation or a skeleton, NAME[=VALUE] (repeatable)");
   sub.add_option("--hints", o.hints, "Skeleton hints file: layout domains, a pinned layout, Table 3 costs");
@@ -162,8 +167,9 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
   if (o.l2HitRate >= 0) m.emulate.l2HitRate = o.l2HitRate;
   if (m.model == ModelKind::Emulate) {
-    // The emulate variants; "grophecy" (the MWP-CWP default) means the default, modern.
-    const std::optional<EmulateVariant> ev = parseEmulateVariant(o.variant == "grophecy" ? "modern" : o.variant);
+    // The emulate variants; "auto" (the default) and "grophecy" mean the default, modern.
+    const std::string ename = o.variant == "auto" || o.variant == "grophecy" ? "modern" : o.variant;
+    const std::optional<EmulateVariant> ev = parseEmulateVariant(ename);
     if (!ev) return makeError("unknown emulate variant '" + o.variant + "' (available: modern, saake)");
     m.emulate.variant = *ev;
     return m;
@@ -171,12 +177,16 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   if (parseEmulateVariant(o.variant)) {
     return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
   }
-  const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(o.variant);
+  // auto: CGPredict's variant for C loop nests (the model the frontend reproduces), else GROPHECY's.
+  const bool cInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;
+  const std::string name = o.variant == "auto" ? (cInput ? "cgpredict" : "grophecy") : o.variant;
+  const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(name);
   if (!variant) {
-    return makeError("unknown variant '" + o.variant + "' (available: hong-kim, grophecy, cgpredict)");
+    return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict)");
   }
   m.variant = *variant;
   m.quantizeWaves = o.quantizeWaves;
+  if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
   return m;
 }
 

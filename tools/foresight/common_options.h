@@ -28,7 +28,7 @@ struct CommonOptions {
   std::string input;
   std::string gpu = "h100";
   std::string model = "auto";
-  std::string variant = "grophecy";
+  std::string variant = "auto";  ///< auto: cgpredict for .c inputs, grophecy otherwise
   std::string kernel;
   std::string grid;   ///< "X[,Y[,Z]]", empty = from the input
   std::string block;  ///< "X[,Y[,Z]]", empty = from the input
@@ -36,6 +36,7 @@ struct CommonOptions {
   std::string policy = "gto";  ///< emulate: gto | rr
   double l1HitRate = -1;       ///< emulate: measured override; < 0 = predict
   double l2HitRate = -1;
+  std::string smemRule = "paper_fitted";  ///< cgpredict shared-memory rule
   bool json = false;
   std::vector<std::string> defines;   ///< -D NAME[=VALUE] (CUDA inputs)
   std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments

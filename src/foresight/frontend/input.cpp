@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "foresight/frontend/cloop/cloop_frontend.h"
 #include "foresight/frontend/cuda/cuda_input.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/frontend/summary/summary_frontend.h"
@@ -18,11 +19,12 @@ Expected<LoadedInput> loadInput(const std::string& path, const InputOptions& opt
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".toml") return loadSummaryFile(path);
   if (ext == ".sk") return skeleton::loadSkeletonInput(path, options);
+  if (ext == ".c") return cloop::loadCloopInput(path, options);
   if (ext == ".cu" || ext == ".ptx" || ext == ".cubin" || ext == ".sass") return loadCudaInput(path, options);
   return makeError("no frontend reads '" + (ext.empty() ? path : ext) +
                        "' files yet (supported: .toml workload summaries, docs/input-summary.md; "
                        ".sk skeletons, docs/skeleton-language.md; "
-                       ".cu/.ptx/.cubin/.sass, docs/input-cuda.md)",
+                       ".c loop nests, docs/input-cloop.md; .cu/.ptx/.cubin/.sass, docs/input-cuda.md)",
                    path, 0);
 }
 

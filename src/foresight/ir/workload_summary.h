@@ -31,6 +31,10 @@ struct WorkloadSummary {
   /// Optional split of compInsts by pipeline (for roofline and the emulator); all zero = unknown.
   std::array<double, kNumInstrClasses> compByClass{};
   double flopsPerThread = 0;  ///< floating-point operations per thread, when known
+  // CGPredict's shared-memory terms (Eqs. 19-22), per thread; zero for kernels without shared
+  // memory. Only the cgpredict variant reads them.
+  double smemLoadInsts = 0;         ///< global→shared load instructions (no_smem_load_inst)
+  double smemConflictWeighted = 0;  ///< Σ conflict degree X over shared-memory access instructions
 
   [[nodiscard]] const MemoryClassStats& mem(AccessClass c) const {
     return memory[static_cast<int>(c)];

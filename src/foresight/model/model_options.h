@@ -24,6 +24,15 @@ enum class MwpCwpVariant {
 [[nodiscard]] const char* mwpCwpVariantName(MwpCwpVariant v);
 [[nodiscard]] std::optional<MwpCwpVariant> parseMwpCwpVariant(const std::string& name);
 
+/// How CGPredict's variant charges shared memory (cgpredict.md §4.6, §8.4).
+enum class SmemRule {
+  PaperFitted,   ///< per batch, (mem_cycles + comp_cycles): reproduces the paper's Table 5
+  PaperLiteral,  ///< Eqs. 19-22 fed into Eqs. 16-17, plus the Eq. 23 barrier cost
+};
+/// "paper_fitted", "paper_literal".
+[[nodiscard]] const char* smemRuleName(SmemRule r);
+[[nodiscard]] std::optional<SmemRule> parseSmemRule(const std::string& name);
+
 /// Options of predict().
 struct ModelOptions {
   ModelKind model = ModelKind::Auto;
@@ -32,6 +41,8 @@ struct ModelOptions {
   bool quantizeWaves = false;
   /// Options of the emulate model (ModelKind::Emulate).
   EmulateOptions emulate;
+  /// Shared-memory rule of the cgpredict variant (kernels with smem terms only).
+  SmemRule smemRule = SmemRule::PaperFitted;
 };
 
 }  // namespace foresight

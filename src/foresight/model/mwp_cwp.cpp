@@ -113,6 +113,33 @@ MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in) {
 
   const double memInsts = w.memInsts();
   r.compCycles = in.instCycles * w.totalInsts();  // Eq. 12
+  // Eqs. 19-22: global→shared loads cost smem_load_const each and count as memory time; shared
+  // accesses cost mem_ld_smem x X each and count as computation.
+  r.smemLoadCycles = w.smemLoadInsts * in.smemLoadLatency;
+  r.smemCycles = in.smemLatency * w.smemConflictWeighted;
+  const bool usesSmem = r.smemLoadCycles > 0 || r.smemCycles > 0;
+  r.compCycles += r.smemCycles;
+  if (usesSmem && in.smemRule == SmemRule::PaperFitted) {
+    // cgpredict.md §8.4: the published shared-memory estimates equal, per batch, every thread's
+    // memory and computation cycles, with the shared latencies paid once per thread (not x N).
+    double globalMemCycles = 0;
+    r.mwp = r.mwpWithoutBwFull = r.n;
+    if (memInsts > 0) {
+      globalMemCycles = r.memLCoal * coal.insts + r.memLUncoal * uncoal.insts + r.memLConst * cnst.insts;
+      r.memL = globalMemCycles / memInsts;
+      r.departureDelay = (depCoal * coal.insts + depUncoal * uncoal.insts + depConst * cnst.insts) / memInsts;
+      r.mwpWithoutBwFull = r.memL / r.departureDelay;
+      r.mwp = std::min(r.mwpWithoutBwFull, r.n);
+    }
+    r.memCycles = globalMemCycles + r.smemLoadCycles;
+    r.cwpFull = (r.memCycles + r.compCycles) / r.compCycles;
+    r.cwp = std::min(r.cwpFull, r.n);
+    r.timeCase = MwpCwpResult::Case::ComputeBound;
+    r.execCycles = (r.memCycles + r.compCycles) * r.rep;
+    r.totalCycles = r.execCycles;
+    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+    return r;
+  }
   if (memInsts <= 0) {
     r.timeCase = MwpCwpResult::Case::NoMemory;
     r.mwp = r.mwpWithoutBwFull = kInf;
@@ -122,8 +149,8 @@ MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in) {
     r.seconds = r.totalCycles / (in.clockGhz * 1e9);
     return r;
   }
-  // Eqs. 6-8.
-  r.memCycles = r.memLCoal * coal.insts + r.memLUncoal * uncoal.insts + r.memLConst * cnst.insts;
+  // Eqs. 6-8 (and Eq. 21).
+  r.memCycles = r.memLCoal * coal.insts + r.memLUncoal * uncoal.insts + r.memLConst * cnst.insts + r.smemLoadCycles;
   r.memL = r.memCycles / memInsts;
   r.departureDelay = (depCoal * coal.insts + depUncoal * uncoal.insts + depConst * cnst.insts) / memInsts;
   // Eqs. 13-14.
@@ -246,6 +273,11 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     in.l2DepartureDelay = m.l2DepartureDelay->value;
     in.dramDepartureDelay = m.dramDepartureDelay->value;
     in.instCycles = m.instCycles->value;
+    if (const MemoryLevel* smem = gpu.memoryLevel("shared")) in.smemLatency = smem->latency.value;
+    // smem_load_const (Table 3: 506 cycles on the TK1) is not a GPU key: it equals a DRAM access
+    // through the L2 plus one DRAM departure delay, 164 + 332 + 10 [inferred].
+    in.smemLoadLatency = m.memLatency.value + m.dramDepartureDelay->value;
+    in.smemRule = options.smemRule;
     r = evaluateCGPredict(in);
   } else {
     r = evaluateHongKim(in);
@@ -278,6 +310,10 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   add("CWP", r.cwp, "computation warp parallelism");
   add("Exec_cycles", r.execCycles, "cycles without synchronisation");
   add("Synch_cost", r.synchCost, "cycles of barrier cost");
+  if (cg && (r.smemLoadCycles > 0 || r.smemCycles > 0)) {
+    add("smem_load_cycles", r.smemLoadCycles, "global->shared load cycles per thread (Eq. 19)");
+    add("smem_cycles", r.smemCycles, "shared access cycles per thread, X-weighted (Eq. 20)");
+  }
 
   // Busy time of the two resources the model knows: issue slots and DRAM bandwidth.
   const double totalWarps = in.blocks * in.warpsPerBlock;
@@ -328,6 +364,16 @@ const char* mwpCwpVariantName(MwpCwpVariant v) {
     case MwpCwpVariant::CGPredict: return "cgpredict";
   }
   return "grophecy";
+}
+
+const char* smemRuleName(SmemRule r) {
+  return r == SmemRule::PaperLiteral ? "paper_literal" : "paper_fitted";
+}
+
+std::optional<SmemRule> parseSmemRule(const std::string& name) {
+  if (name == "paper_fitted") return SmemRule::PaperFitted;
+  if (name == "paper_literal") return SmemRule::PaperLiteral;
+  return std::nullopt;
 }
 
 std::optional<MwpCwpVariant> parseMwpCwpVariant(const std::string& name) {

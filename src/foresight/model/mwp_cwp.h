@@ -42,6 +42,10 @@ struct MwpCwpInputs {
   double dramDepartureDelay = 0;  ///< dd_dram
   double instCycles = 0;          ///< inst_cycle
   bool quantizeWaves = false;     ///< ceil(Rep) instead of fractional (CGPredict always ceils batch)
+  // CGPredict's shared-memory parameters (only with smem terms in the workload).
+  double smemLatency = 0;         ///< mem_ld_smem (the shared level's latency)
+  double smemLoadLatency = 0;     ///< smem_load_const
+  SmemRule smemRule = SmemRule::PaperFitted;
 };
 
 /// The equations' outputs, named as in the papers.
@@ -63,6 +67,8 @@ struct MwpCwpResult {
   double cwp = 0;                ///< capped by N
   double execCycles = 0;         ///< Exec_cycles_app (without synchronisation)
   double synchCost = 0;
+  double smemLoadCycles = 0;     ///< CGPredict Eq. 19
+  double smemCycles = 0;         ///< CGPredict Eq. 20
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Fits of the traced counts, the workload summary at the requested size, and the KernelIR.
+#include "foresight/frontend/cloop/workload.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "foresight/memory/coalescing.h"
+
+namespace foresight::cloop {
+
+double CountFit::at(double n) const { return degree == 0 ? a : a + b * std::pow(n, degree); }
+
+/// Fits value(n) = a + b n^d through the two largest sizes, d the rounded log-log slope
+/// (0..3); checks the fit at the smallest size. `n` and `v` are largest first.
+CountFit fitCount(const std::string& name, const std::array<double, 3>& n, const std::array<double, 3>& v) {
+  CountFit f;
+  f.quantity = name;
+  if (std::fabs(v[0] - v[1]) <= 1e-9 * std::max(1.0, std::fabs(v[0]))) {
+    f.degree = 0;
+    f.a = v[0];
+  } else {
+    double slope = 1;
+    if (v[0] > 0 && v[1] > 0) slope = std::log(v[0] / v[1]) / std::log(n[0] / n[1]);
+    f.degree = static_cast<int>(std::clamp(std::lround(slope), 0L, 3L));
+    if (f.degree == 0) f.degree = 1;  // the values differ, so the count grows with n
+    f.b = (v[0] - v[1]) / (std::pow(n[0], f.degree) - std::pow(n[1], f.degree));
+    f.a = v[0] - f.b * std::pow(n[0], f.degree);
+  }
+  const double predicted = f.at(n[2]);
+  f.checkError = std::fabs(v[2]) > 1e-12 ? std::fabs(predicted - v[2]) / std::fabs(v[2]) : std::fabs(predicted);
+  return f;
+}
+
+/// CGPredict's workload at the requested size from the fits and the traced size's classes.
+WorkloadSummary summaryAt(const KernelTrace& traced, const std::map<std::string, CountFit>& fits, double target,
+                          const InstrumentedProgram& prog, int kernel, int warpSize, int lineBytes) {
+  WorkloadSummary w;
+  w.compInsts = std::max(0.0, fits.at("comp").at(target));
+  // Per memory operation: its per-thread count at the target (fitted), split by the classes its
+  // warp instructions had in the analysed batches, with their L2 misses per warp instruction.
+  std::array<double, kNumAccessClasses> insts{}, dram{};
+  int elemBytes = 4;
+  double sharedAccesses = 0;
+  for (size_t i = 0; i < prog.memOps.size(); ++i) {
+    if (prog.memOps[i].kernel != kernel) continue;
+    const MemOpStats& s = traced.ops[i];
+    auto it = fits.find("op" + std::to_string(i));
+    if (it == fits.end()) continue;
+    const OpSpace space = prog.memOps[i].space;
+    if (space != OpSpace::Global) {
+      const double count = std::max(0.0, it->second.at(target));
+      if (space == OpSpace::GlobalToShared) {
+        w.smemLoadInsts += count;
+        w.synchInsts = std::max(w.synchInsts, count);  // one barrier after each tile load
+      } else if (space == OpSpace::Shared) {
+        w.smemConflictWeighted += count * (s.sharedInsts > 0 ? s.conflictSum / s.sharedInsts : 1);
+        sharedAccesses += count;
+      }
+      continue;
+    }
+    const double n = s.warpInsts[0] + s.warpInsts[1] + s.warpInsts[2];
+    if (n <= 0) continue;
+    elemBytes = prog.memOps[i].bytes;
+    const double count = std::max(0.0, it->second.at(target));
+    for (size_t c = 0; c < insts.size(); ++c) {
+      const double share = s.warpInsts[c] / n;
+      insts[c] += count * share;
+      dram[c] += count * share * s.misses / n;
+    }
+  }
+  for (int c = 0; c < kNumAccessClasses; ++c) {
+    MemoryClassStats& s = w.memory[static_cast<size_t>(c)];
+    s.insts = insts[static_cast<size_t>(c)];
+    // Paper mode (Table 3): 32 / 2 / 1 transactions per warp instruction for 32 4-byte lanes
+    // over 64-B lines; the coalesced count follows the warp's bytes over the line.
+    PaperTransactions table;
+    table.uncoalesced = warpSize;
+    table.coalesced = std::max(1, warpSize * elemBytes / lineBytes);
+    s.transactionsPerInst = paperTransactions(static_cast<AccessClass>(c), table);
+    s.dramTransactionsPerInst = s.insts > 0 ? dram[static_cast<size_t>(c)] / s.insts : 0;
+  }
+  // Shared accesses and barriers are instructions too (Eq. 12 counts them in no_total_insts).
+  w.compInsts += sharedAccesses + w.synchInsts;
+  w.loadBytesPerWarp = static_cast<double>(warpSize * elemBytes);
+  double byClassTotal = 0;
+  for (int c = 0; c < kNumInstrClasses; ++c) {
+    const std::string key = "class" + std::to_string(c);
+    w.compByClass[static_cast<size_t>(c)] = fits.count(key) ? std::max(0.0, fits.at(key).at(target)) : 0;
+    byClassTotal += w.compByClass[static_cast<size_t>(c)];
+  }
+  // Keep the split consistent with the fitted total.
+  if (byClassTotal > 0) {
+    for (double& v : w.compByClass) v *= w.compInsts / byClassTotal;
+  }
+  w.compByClass[static_cast<size_t>(InstrClass::Ldst)] += 0;
+  w.flopsPerThread = std::max(0.0, fits.at("flops").at(target));
+  return w;
+}
+
+/// KernelIR: one block per memory operation (executions = its per-thread count at the target;
+/// lane addresses of its first execution by the sample warp) and one per computation class.
+KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& traced, const InstrumentedProgram& prog,
+                   const WorkloadSummary& w, const std::map<std::string, CountFit>& fits, double target,
+                   const std::string& path) {
+  KernelIR ir;
+  ir.name = name;
+  for (size_t i = 0; i < prog.memOps.size(); ++i) {
+    const StaticMemOp& op = prog.memOps[i];
+    if (op.kernel != kernelId) continue;
+    auto fit = fits.find("op" + std::to_string(i));
+    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
+    if (count <= 0) continue;
+    const MemOpStats& s = traced.ops[i];
+    const bool shared = op.space == OpSpace::Shared || op.space == OpSpace::SharedFill;
+    Instruction in;
+    in.opcode = std::string(op.isStore ? "st." : "ld.") + (shared ? "shared" : "global");
+    in.cls = InstrClass::Ldst;
+    in.sourceFile = path;
+    in.sourceLine = op.line;
+    MemoryAccess m;
+    m.space = shared ? MemorySpace::Shared : MemorySpace::Global;
+    m.isStore = op.isStore;
+    m.widthBytes = op.bytes;
+    if (!shared && op.space == OpSpace::Global) {
+      const int major = static_cast<int>(std::max_element(s.warpInsts.begin(), s.warpInsts.end()) - s.warpInsts.begin());
+      m.pattern = static_cast<AccessClass>(major);
+    }
+    for (const auto& [sop, lanes] : traced.sampleWarp) {
+      if (sop == static_cast<int>(i)) {
+        m.laneAddresses = lanes;
+        break;
+      }
+    }
+    in.memory = m;
+    BasicBlock bb;
+    const std::string arr = op.array >= 0 ? prog.arrays[static_cast<size_t>(op.array)].name : "mem";
+    bb.label = fmt::format("{}_{}_line{}", op.isStore ? "store" : "load", arr, op.line);
+    bb.instructions.push_back(in);
+    bb.executionsPerWarp = count;
+    ir.blocks.push_back(bb);
+  }
+  if (w.synchInsts > 0) {
+    Instruction bar;
+    bar.opcode = "bar.sync";
+    bar.cls = InstrClass::Control;
+    bar.barrier = true;
+    BasicBlock bb;
+    bb.label = "barrier";
+    bb.instructions.push_back(bar);
+    bb.executionsPerWarp = w.synchInsts;
+    ir.blocks.push_back(bb);
+  }
+  for (int c = 0; c < kNumInstrClasses; ++c) {
+    const double count = w.compByClass[static_cast<size_t>(c)];
+    if (count <= 0) continue;
+    Instruction in;
+    in.opcode = "comp";
+    in.cls = static_cast<InstrClass>(c);
+    BasicBlock bb;
+    bb.label = std::string("comp_") + instrClassName(in.cls);
+    bb.instructions.push_back(in);
+    bb.executionsPerWarp = count;
+    ir.blocks.push_back(bb);
+  }
+  for (size_t b = 0; b + 1 < ir.blocks.size(); ++b) ir.blocks[b].successors.push_back(static_cast<int>(b + 1));
+  return ir;
+}
+
+}  // namespace foresight::cloop
