@@ -2,6 +2,7 @@
 /// \file
 /// Parsing of `#pragma cgpredict` lines and integer `#define`s (docs/input-cloop.md).
 #include "foresight/frontend/cloop/markers.h"
+#include "foresight/support/strings.h"
 
 #include <cctype>
 #include <sstream>
@@ -9,13 +10,6 @@
 namespace foresight::cloop {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 bool parseInt(const std::string& s, long long* out) {
   const std::string t = trim(s);

@@ -4,6 +4,7 @@
 /// read resources from the cubin, execute sampled warps of the PTX with the launch's values,
 /// and lower the averaged execution into a KernelIR.
 #include "foresight/frontend/cuda/cuda_frontend.h"
+#include "foresight/support/strings.h"
 
 #include <algorithm>
 #include <cctype>
@@ -72,13 +73,6 @@ std::string demangleBaseName(const std::string& m) {
 }
 
 namespace {
-
-std::string trimCopy(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -165,7 +159,7 @@ std::vector<SourceParam> sourceParams(const std::string& source, const std::stri
       const char c = src[i];
       if (c == '(' || c == '<' || c == '[') ++depth;
       if (c == ')' && depth == 0) {
-        if (!trimCopy(cur).empty()) out.push_back({cur, false});
+        if (!trim(cur).empty()) out.push_back({cur, false});
         break;
       }
       if (c == ')' || c == '>' || c == ']') --depth;
@@ -177,7 +171,7 @@ std::vector<SourceParam> sourceParams(const std::string& source, const std::stri
       cur += c;
     }
     // `k(void)` declares no parameters.
-    if (out.size() == 1 && trimCopy(out[0].name) == "void") out.clear();
+    if (out.size() == 1 && trim(out[0].name) == "void") out.clear();
     for (SourceParam& p : out) {
       std::string decl = stripAttributes(p.name);
       if (const size_t eq = decl.find('='); eq != std::string::npos) decl = decl.substr(0, eq);

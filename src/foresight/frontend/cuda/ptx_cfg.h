@@ -46,6 +46,22 @@ struct PtxCfg {
 /// the SASS CFG); `mayExit[b]` says that block b can leave the kernel.
 void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit);
 
+/// Whether `block` lies in a loop whose exit test is on source line `line`: some block of the
+/// loop has an edge out of it and ends with an instruction of that line (`lineOf(i)` gives
+/// instruction i's line). Loads inside such a loop are its body's data, not its bounds.
+template <class LineOf>
+[[nodiscard]] bool inLoopTestedOnLine(const PtxCfg& cfg, int block, int line, LineOf&& lineOf) {
+  for (int l = cfg.blocks[block].loop; l >= 0; l = cfg.loops[l].parent) {
+    for (int b : cfg.loops[l].blocks) {
+      if (lineOf(cfg.blocks[b].end - 1) != line) continue;
+      for (int succ : cfg.blocks[b].successors) {
+        if (!cfg.loops[l].contains(succ)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /// The innermost loop that the branch ending `block` leaves on one of its two edges; null when
 /// it leaves none (it is not a loop test).
 [[nodiscard]] const PtxLoop* exitedLoop(const PtxCfg& cfg, int block);

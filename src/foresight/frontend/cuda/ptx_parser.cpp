@@ -3,6 +3,7 @@
 /// A line-oriented PTX parser for nvcc's output: directives without ';' (.loc, .file, .target,
 /// .maxntid) are handled per line, everything else per ';'-terminated statement.
 #include "foresight/frontend/cuda/ptx_parser.h"
+#include "foresight/support/strings.h"
 
 #include <cctype>
 #include <cstring>
@@ -11,13 +12,6 @@
 namespace foresight::cuda {
 
 namespace {
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 

@@ -327,16 +327,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const SassInstruction& in = code[i];
       if (in.sourceLine != h.line || (in.mnemonic != "LDG" && in.mnemonic != "LD")) continue;
       if (!endsWithPath(in.sourceFile, h.file)) continue;
-      bool inBody = false;
-      for (int l = cfg.blocks[cfg.blockOf[i]].loop; l >= 0 && !inBody; l = cfg.loops[l].parent) {
-        for (int b : cfg.loops[l].blocks) {
-          const SassInstruction& last = code[cfg.blocks[b].end - 1];
-          for (int succ : cfg.blocks[b].successors) {
-            if (!cfg.loops[l].contains(succ) && last.sourceLine == h.line) inBody = true;
-          }
-        }
-      }
-      if (!inBody) loads.push_back(i);
+      if (!inLoopTestedOnLine(cfg, cfg.blockOf[i], h.line, [&](int k) { return code[k].sourceLine; })) loads.push_back(i);
     }
     for (int i : loads) boundLoads[i] = {h.trips, loads.size() > 1};
   }

@@ -4,6 +4,7 @@
 /// instructions (with `/* 0x… */` encodings, the high word on the next line), `.L_x_N:` are
 /// labels and `//## File "…", line N` comments carry line info.
 #include "foresight/frontend/cuda/sass_parser.h"
+#include "foresight/support/strings.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,13 +13,6 @@
 namespace foresight::cuda {
 
 namespace {
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 std::vector<std::string> splitTop(std::string_view s) {
   std::vector<std::string> out;

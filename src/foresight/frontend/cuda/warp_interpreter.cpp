@@ -235,16 +235,8 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
       if (std::find(inst.mods.begin(), inst.mods.end(), "param") != inst.mods.end()) continue;
       auto f = module_.files.find(inst.sourceFile);
       if (f == module_.files.end() || !endsWithPath(f->second, h.file)) continue;
-      bool inBody = false;
-      for (int l = cfg_.blocks[cfg_.blockOf[i]].loop; l >= 0 && !inBody; l = cfg_.loops[l].parent) {
-        for (int b : cfg_.loops[l].blocks) {
-          const PtxInstruction& last = kernel_.instructions[cfg_.blocks[b].end - 1];
-          for (int succ : cfg_.blocks[b].successors) {
-            if (!cfg_.loops[l].contains(succ) && last.sourceLine == h.line) inBody = true;
-          }
-        }
-      }
-      if (!inBody) loads.push_back(static_cast<int>(i));
+      const auto lineOf = [&](int k) { return kernel_.instructions[k].sourceLine; };
+      if (!inLoopTestedOnLine(cfg_, cfg_.blockOf[i], h.line, lineOf)) loads.push_back(static_cast<int>(i));
     }
     for (int i : loads) boundLoads_[i] = {h.trips, loads.size() > 1};
   }

@@ -2,19 +2,13 @@
 /// \file
 /// Counting PTX instructions between GROPHECY markers.
 #include "foresight/frontend/skeleton/ptx_counter.h"
+#include "foresight/support/strings.h"
 
 #include <sstream>
 
 namespace foresight::skeleton {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return {};
-  const size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
 
 bool isInstruction(const std::string& line) {
   if (line.empty()) return false;
