@@ -50,8 +50,11 @@ void PredictionView::printText(std::ostream& os) const {
   os << fmt::format("occupancy  {} blocks/SM, {} warps/SM ({:.1f}%), limited by {}\n",
                     p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100.0 * p.occupancy.fraction,
                     occupancyLimiterName(p.occupancy.limiter));
-  if (const NamedValue* active = p.value("Active_blocks_per_SM");
-      active && active->value < p.occupancy.blocksPerSm) {
+  // Blocks the model actually keeps on an SM (mwp-cwp: Active_blocks_per_SM; emulate:
+  // blocks_resident) when the grid is too small to fill the occupancy limit.
+  const NamedValue* active = p.value("Active_blocks_per_SM");
+  if (!active) active = p.value("blocks_resident");
+  if (active && active->value < p.occupancy.blocksPerSm) {
     os << fmt::format("           the grid fills {} of them per SM (fewer blocks than one wave)\n",
                       active->value);
   }
