@@ -239,9 +239,10 @@ TEST(Corpus, ShippedCorpusLoadsAndIsComplete) {
       for (size_t i = 0; i < params.size(); ++i) {
         const bool scalar = std::any_of(m.scalars.begin(), m.scalars.end(),
                                         [&](const ScalarSpec& sc) { return sc.name == l.args[i]; });
-        if (scalar)
+        if (scalar) {
           EXPECT_EQ(l.args[i], params[i])
               << m.path << ": kernel " << l.kernel << " parameter " << i;
+        }
       }
     }
   }

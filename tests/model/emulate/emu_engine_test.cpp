@@ -250,7 +250,9 @@ TEST(EmulateEngine, BarrierWaitsForEveryWarpsEarlierInstructions) {
   EmuListener* listeners[] = {&timeline};
   const double t = runEmulation(prog, m, {}, listeners).value().cycles;
   for (const auto& e : timeline.entries()) {
-    if (e.instr == 3) EXPECT_GE(e.cycle, 100);
+    if (e.instr == 3) {
+      EXPECT_GE(e.cycle, 100);
+    }
   }
   EXPECT_DOUBLE_EQ(t, 102);  // warp 1's "after" waits for the ctl unit admitted by warp 0 at 100
 }

@@ -148,7 +148,7 @@ SassOperand parseOperand(const std::string& text) {
           flush();
         } else if (inner[i] == '-' && i > 0) {
           flush();
-          cur = "-";
+          cur.assign(1, '-');  // (not `= "-"`: GCC 12 reports a false -Wrestrict there)
         } else {
           cur += inner[i];
         }
