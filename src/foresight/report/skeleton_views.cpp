@@ -196,7 +196,10 @@ void SkeletonPredictionView::printText(std::ostream& os) const {
   }
   // Several GPUs side by side.
   os << fmt::format("input      {} (skeleton frontend)\n", context_.input);
-  os << fmt::format("model      {} ({} variant)\n\n", context_.model, context_.variant);
+  // The model that made the reported predictions (--model emulate predicts the best layout with
+  // the emulator; the layout search itself always ranks with MWP-CWP).
+  const Prediction& first = gpus_.front().best;
+  os << fmt::format("model      {} ({} variant)\n\n", first.model, first.variant);
   for (const SkeletonSearchReport& g : gpus_) {
     os << fmt::format("{:<10} {}\n", g.gpu->name,
                       skeleton::describeLayout(g.result.layouts.front().layout, sk));
@@ -212,7 +215,7 @@ void SkeletonPredictionView::printText(std::ostream& os) const {
     os << line << "\n";
   };
   using G = SkeletonSearchReport;
-  row("time", [](const RankedLayout& r, const G&) { return timeText(r.seconds); });
+  row("time", [](const RankedLayout&, const G& g) { return timeText(g.best.seconds); });
   row("bound",
       [](const RankedLayout& r, const G&) { return std::string(grophecyBoundLabel(r.bound)); });
   row("MWP", [](const RankedLayout& r, const G&) { return num(r.mwp); });
@@ -240,9 +243,9 @@ void SkeletonPredictionView::printText(std::ostream& os) const {
   row("layouts searched", [](const RankedLayout&, const G& g) {
     return num(static_cast<double>(g.result.enumerated));
   });
-  const double base = gpus_.front().result.layouts.front().seconds;
+  const double base = gpus_.front().best.seconds;
   row("speed-up vs first",
-      [&](const RankedLayout& r, const G&) { return fmt::format("{:.2f}x", base / r.seconds); });
+      [&](const RankedLayout&, const G& g) { return fmt::format("{:.2f}x", base / g.best.seconds); });
 }
 
 nlohmann::json SkeletonPredictionView::toJson() const {
