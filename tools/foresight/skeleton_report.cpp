@@ -193,13 +193,21 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   if (!p) return std::move(p).takeError();
   p->model.model = ModelKind::MwpCwp;
   p->model.variant = MwpCwpVariant::Grophecy;
+  if (p->gpus.size() > 1) {
+    return makeError("explain takes one GPU; --gpu '" + o.gpu + "' names " +
+                     std::to_string(p->gpus.size()) + " (run it once per GPU)");
+  }
   const Gpu& gpu = p->gpus.front();
   skeleton::SearchOptions so;
   so.domain = p->hints.domain;
   so.characterizer.costs = p->hints.costs;
   so.model = p->model;
   Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p->sk, gpu, so);
-  if (!result) return std::move(result).takeError();
+  if (!result) {
+    Error e = std::move(result).takeError();
+    if (e.file.empty()) e.file = o.hints.empty() ? o.input : o.hints;  // as predict reports it
+    return e;
+  }
   Expected<skeleton::Characterizer> ch = skeleton::Characterizer::create(p->sk, gpu, so.characterizer);
   if (!ch) return std::move(ch).takeError();
   Expected<skeleton::LoweredLayout> lowered = skeleton::lowerLayout(*ch, result->layouts.front().layout);
