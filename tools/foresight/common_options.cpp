@@ -133,10 +133,20 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--policy", o.policy, "Emulate: warp scheduling policy")
       ->check(CLI::IsMember({"gto", "rr"}))
       ->capture_default_str();
+  // CLI::Range lets NaN through (every comparison with it is false); "nan" would then silently
+  // mean "no measured rate".
+  const CLI::Validator rate(
+      [](std::string& s) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(s, v) || !(v >= 0.0 && v <= 1.0))
+          return "Value " + s + " not in range 0 to 1";
+        return {};
+      },
+      "FLOAT in [0 - 1]");
   sub.add_option("--l1-hit-rate", o.l1HitRate, "Emulate: measured L1 hit rate overriding the prediction (0..1)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(rate);
   sub.add_option("--l2-hit-rate", o.l2HitRate, "Emulate: measured L2 hit rate overriding the prediction (0..1)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(rate);
   sub.add_option("--kernel", o.kernel, "Kernel to predict when the input has several");
   sub.add_option("--grid", o.grid, "Grid in blocks, X[,Y[,Z]] (overrides the input's)");
   sub.add_option("--block", o.block, "Block in threads, X[,Y[,Z]] (overrides the input's)");
