@@ -208,6 +208,10 @@ Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launc
   if (!o.grid.empty()) {
     Expected<Dim3> grid = parseDim3(o.grid, "grid");
     if (!grid) return std::move(grid).takeError();
+    // CUDA's grid limits (compute capability 3.0 and later): no GPU could launch more.
+    if (grid->x > 2147483647LL || grid->y > 65535 || grid->z > 65535) {
+      return makeError("--grid '" + o.grid + "' exceeds CUDA's grid limits (x up to 2147483647, y and z up to 65535)");
+    }
     launch.grid = *grid;
   }
   if (!o.block.empty()) {
