@@ -126,8 +126,8 @@ TEST(ValidateRun, FixturesWithTheRealModels) {
   o.measurementsDir = kFixtures + "/measurements";
   Expected<ValidationReport> r = validate(o);
   ASSERT_TRUE(r.ok()) << r.error().format();
-  ASSERT_EQ(r->models.size(), 3u);
-  ASSERT_EQ(r->rows.size(), 12u);  // 4 measurements x 3 models, none dropped
+  ASSERT_EQ(r->models.size(), 5u);  // three MWP-CWP variants, two emulate variants
+  ASSERT_EQ(r->rows.size(), 20u);  // 4 measurements x 5 models, none dropped
   // GROPHECY's tiled MatMul on fx5600 predicts 8.9002 ms (tests/model/predict_test.cpp);
   // measured 10.25 ms → -13.17 %.
   const ValidationRow& tiled = r->rows[1];
@@ -138,10 +138,15 @@ TEST(ValidateRun, FixturesWithTheRealModels) {
   // cgpredict needs L2 parameters fx5600 does not have: a reason, not a drop.
   EXPECT_FALSE(r->rows[2].predictedSeconds.has_value());
   EXPECT_NE(r->rows[2].reason.find("l2_latency"), std::string::npos) << r->rows[2].reason;
-  // The .cu experiment is listed with the frontend's reason.
-  EXPECT_EQ(r->rows[6].experiment, "cuda");
-  EXPECT_FALSE(r->rows[6].predictedSeconds.has_value());
-  EXPECT_FALSE(r->rows[6].reason.empty());
+  // The emulate variants predict the summary experiments too.
+  EXPECT_EQ(r->rows[3].model, "emulate/modern");
+  EXPECT_TRUE(r->rows[3].predictedSeconds.has_value()) << r->rows[3].reason;
+  EXPECT_EQ(r->rows[4].model, "emulate/saake");
+  EXPECT_TRUE(r->rows[4].predictedSeconds.has_value()) << r->rows[4].reason;
+  // The .cu experiment (third measurement) is listed with the frontend's reason.
+  EXPECT_EQ(r->rows[10].experiment, "cuda");
+  EXPECT_FALSE(r->rows[10].predictedSeconds.has_value());
+  EXPECT_FALSE(r->rows[10].reason.empty());
 }
 
 TEST(ValidateRun, NoMeasurementsIsNotAnError) {
@@ -152,7 +157,7 @@ TEST(ValidateRun, NoMeasurementsIsNotAnError) {
   ASSERT_TRUE(r.ok()) << r.error().format();
   EXPECT_EQ(r->measurements, 0);
   EXPECT_TRUE(r->rows.empty());
-  ASSERT_EQ(r->summaries.size(), 3u);
+  ASSERT_EQ(r->summaries.size(), 5u);
   EXPECT_EQ(r->summaries[0].predicted, 0);
 }
 

@@ -26,6 +26,12 @@ std::vector<ModelChoice> applicableModels() {
     o.variant = v;
     out.push_back({std::string("mwp-cwp/") + mwpCwpVariantName(v), o});
   }
+  for (EmulateVariant v : {EmulateVariant::Modern, EmulateVariant::Saake}) {
+    ModelOptions o;
+    o.model = ModelKind::Emulate;
+    o.emulate.variant = v;
+    out.push_back({std::string("emulate/") + emulateVariantName(v), o});
+  }
   return out;
 }
 
