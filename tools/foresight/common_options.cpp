@@ -177,12 +177,19 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
   if (o.l2HitRate >= 0) m.emulate.l2HitRate = o.l2HitRate;
   if (m.model == ModelKind::Emulate) {
-    // The emulate variants; "auto" (the default) and "grophecy" mean the default, modern.
-    const std::string ename = o.variant == "auto" || o.variant == "grophecy" ? "modern" : o.variant;
+    // The emulate variants; "auto" (the default) means modern.
+    const std::string ename = o.variant == "auto" ? "modern" : o.variant;
     const std::optional<EmulateVariant> ev = parseEmulateVariant(ename);
-    if (!ev) return makeError("unknown emulate variant '" + o.variant + "' (available: modern, saake)");
+    if (!ev) {
+      return makeError("variant '" + o.variant + "' belongs to the mwp-cwp model; the emulate variants are modern and saake");
+    }
     m.emulate.variant = *ev;
     return m;
+  }
+  // The emulate-only options would otherwise be ignored without a word.
+  if (o.l1HitRate >= 0 || o.l2HitRate >= 0 || o.policy != "gto") {
+    const char* option = o.l1HitRate >= 0 ? "--l1-hit-rate" : o.l2HitRate >= 0 ? "--l2-hit-rate" : "--policy";
+    return makeError(std::string(option) + " applies to the emulate model only; add --model emulate");
   }
   if (parseEmulateVariant(o.variant)) {
     return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");

@@ -58,7 +58,9 @@ int runExplain(const CommonOptions& o) {
     return reportError(makeError("explain uses the emulate model; drop --model " + o.model));
   }
   if (isSkeletonInput(o.input)) {
-    Expected<SkeletonKernel> sk = bestSkeletonKernel(o);
+    CommonOptions forced = o;  // the emulate options (--policy, hit rates) are explain's own
+    forced.model = "emulate";
+    Expected<SkeletonKernel> sk = bestSkeletonKernel(forced);
     if (!sk) return reportError(sk.error());
     return explain(o, sk->kernel, sk->launch, sk->gpu, "skeleton", {"explain: the best layout of the MWP-CWP layout search"});
   }
