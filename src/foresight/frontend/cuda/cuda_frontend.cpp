@@ -331,8 +331,6 @@ struct SassMemoryStats {
   std::vector<long long> first;  ///< lane addresses of the first known execution
 };
 
-bool isSharedMnemonic(const std::string& m) { return m == "LDS" || m == "STS" || m == "ATOMS" || m == "LDSM"; }
-
 /// Replaces the IR's blocks and loops by the SASS stream: one block per SASS basic block with
 /// its executions per warp from the SASS run, classes and flops from the family table,
 /// register operands, and memory accesses taken from the PTX instruction each SASS access was
@@ -394,7 +392,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
           // A spill (or an access without any PTX partner): the same offset in every lane of
           // interleaved local memory.
           MemoryAccess m;
-          m.space = p->second->spill || si.mnemonic == "STL" || si.mnemonic == "LDL" ? MemorySpace::Local : MemorySpace::Global;
+          m.space = p->second->spill || sassAccessKind(si).space == SassSpace::Local ? MemorySpace::Local : MemorySpace::Global;
           m.isStore = store;
           m.widthBytes = si.memoryWidthBytes;
           for (int lane = 0; lane < 32; ++lane) m.laneAddresses.push_back((1LL << 36) + lane * si.memoryWidthBytes);
@@ -842,7 +840,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
               ms.activeLanes += active;
               const SassInstruction& si = fn->instructions[a.instruction];
               const int width = std::max(1, si.memoryWidthBytes);
-              if (isSharedMnemonic(si.mnemonic)) {
+              if (sassAccessKind(si).space == SassSpace::Shared) {
                 Expected<BankConflicts> b = countBankConflicts(a.lanes, width);
                 if (!b) {
                   memoryError = b.error().message;

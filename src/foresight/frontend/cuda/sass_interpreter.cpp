@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "foresight/frontend/cuda/ptx_cfg.h"
+#include "foresight/frontend/cuda/sass_ptx_map.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
 
 namespace foresight::cuda {
@@ -711,8 +712,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       out.accesses.push_back(std::move(access));
       return;
     }
-    const Op op = decoded[index].op;
-    const bool local = op == Op::kLDL || op == Op::kSTL;
+    const bool local = sassAccessKind(in).space == SassSpace::Local;
     const bool desc = mem->text.find("desc[") != std::string::npos;
     const int width = std::max(1, in.memoryWidthBytes);
     std::vector<long long> lanesOut(kLanes, -1);

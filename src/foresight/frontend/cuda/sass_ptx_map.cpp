@@ -11,44 +11,43 @@ namespace foresight::cuda {
 
 namespace {
 
-/// (space, isStore) of a memory instruction, or space 0 when it is none.
-/// Spaces: 1 global, 2 shared, 3 local.
-std::pair<int, bool> ptxKind(const PtxInstruction& i) {
-  if (i.base != "ld" && i.base != "ldu" && i.base != "st" && i.base != "atom" && i.base != "red") return {0, false};
+/// (space, isStore) of a PTX memory instruction, with the spaces of SassSpace.
+std::pair<SassSpace, bool> ptxKind(const PtxInstruction& i) {
+  if (i.base != "ld" && i.base != "ldu" && i.base != "st" && i.base != "atom" && i.base != "red") return {SassSpace::None, false};
   auto has = [&](const char* m) { return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end(); };
-  if (has("param") || has("const")) return {0, false};
+  if (has("param") || has("const")) return {SassSpace::None, false};
   const bool store = i.base == "st" || i.base == "red";
-  if (has("shared")) return {2, store};
-  if (has("local")) return {3, store};
-  return {1, store};
-}
-
-std::pair<int, bool> sassKind(const SassInstruction& i) {
-  const std::string& m = i.mnemonic;
-  if (m == "LDG" || m == "LD") return {1, false};
-  if (m == "STG" || m == "ST" || m == "RED" || m == "ATOMG" || m == "ATOM") return {1, m != "ATOM" && m != "ATOMG"};
-  if (m == "LDS" || m == "LDSM") return {2, false};
-  if (m == "STS" || m == "ATOMS") return {2, true};
-  if (m == "LDL") return {3, false};
-  if (m == "STL") return {3, true};
-  return {0, false};
+  if (has("shared")) return {SassSpace::Shared, store};
+  if (has("local")) return {SassSpace::Local, store};
+  return {SassSpace::Global, store};
 }
 
 }  // namespace
 
+SassAccessKind sassAccessKind(const SassInstruction& i) {
+  const std::string& m = i.mnemonic;
+  if (m == "LDG" || m == "LD") return {SassSpace::Global, false};
+  if (m == "STG" || m == "ST" || m == "RED" || m == "ATOMG" || m == "ATOM") return {SassSpace::Global, m != "ATOM" && m != "ATOMG"};
+  if (m == "LDS" || m == "LDSM") return {SassSpace::Shared, false};
+  if (m == "STS" || m == "ATOMS") return {SassSpace::Shared, true};
+  if (m == "LDL") return {SassSpace::Local, false};
+  if (m == "STL") return {SassSpace::Local, true};
+  return {};
+}
+
 SassPtxMap mapSassToPtx(const PtxKernel& ptx, const SassFunction& sass) {
   SassPtxMap map;
   // Queue of PTX accesses per (line, space, store), in program order.
-  std::map<std::tuple<int, int, bool>, std::vector<int>> queues;
+  std::map<std::tuple<int, SassSpace, bool>, std::vector<int>> queues;
   for (size_t i = 0; i < ptx.instructions.size(); ++i) {
     const auto [space, store] = ptxKind(ptx.instructions[i]);
-    if (space) queues[{ptx.instructions[i].sourceLine, space, store}].push_back(static_cast<int>(i));
+    if (space != SassSpace::None) queues[{ptx.instructions[i].sourceLine, space, store}].push_back(static_cast<int>(i));
   }
-  std::map<std::tuple<int, int, bool>, size_t> taken;
+  std::map<std::tuple<int, SassSpace, bool>, size_t> taken;
   for (size_t s = 0; s < sass.instructions.size(); ++s) {
     const SassInstruction& si = sass.instructions[s];
-    const auto [space, store] = sassKind(si);
-    if (!space) continue;
+    const auto [space, store] = sassAccessKind(si);
+    if (space == SassSpace::None) continue;
     SassPtxPair pair;
     pair.sass = static_cast<int>(s);
     const auto key = std::make_tuple(si.sourceLine, space, store);
@@ -56,7 +55,7 @@ SassPtxMap mapSassToPtx(const PtxKernel& ptx, const SassFunction& sass) {
     size_t& next = taken[key];
     if (q != queues.end() && next < q->second.size()) {
       pair.ptx = q->second[next++];
-    } else if (space == 3) {
+    } else if (space == SassSpace::Local) {
       pair.spill = true;
       (store ? map.spillStores : map.spillLoads) += 1;
       (store ? map.spillStoreBytes : map.spillLoadBytes) += si.memoryWidthBytes;

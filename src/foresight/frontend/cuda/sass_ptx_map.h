@@ -14,6 +14,17 @@
 
 namespace foresight::cuda {
 
+/// The memory space a SASS instruction accesses (generic LD/ST count as global).
+enum class SassSpace { None, Global, Shared, Local };
+
+/// Space and direction of a SASS memory instruction (Space::None for any other instruction);
+/// the one classification the pairing, the SASS address run and the lowering share.
+struct SassAccessKind {
+  SassSpace space = SassSpace::None;
+  bool store = false;
+};
+[[nodiscard]] SassAccessKind sassAccessKind(const SassInstruction& i);
+
 /// One SASS memory instruction and its PTX counterpart.
 struct SassPtxPair {
   int sass = 0;   ///< index in SassFunction::instructions
