@@ -20,8 +20,6 @@
 #include "foresight/frontend/cuda/sass_interpreter.h"
 #include "foresight/frontend/cuda/sass_parser.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
-#include "foresight/memory/bank_conflicts.h"
-#include "foresight/memory/coalescing.h"
 #include "foresight/support/edit_distance.h"
 
 namespace foresight::cuda {
@@ -840,21 +838,13 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
               ms.activeLanes += active;
               const SassInstruction& si = fn->instructions[a.instruction];
               const int width = std::max(1, si.memoryWidthBytes);
-              if (sassAccessKind(si).space == SassSpace::Shared) {
-                Expected<BankConflicts> b = countBankConflicts(a.lanes, width);
-                if (!b) {
-                  memoryError = b.error().message;
-                  continue;
-                }
-                ms.units += b->wavefronts;
-              } else {
-                Expected<SectorCount> sc = countSectors(a.lanes, width);
-                if (!sc) {
-                  memoryError = sc.error().message;
-                  continue;
-                }
-                ms.units += sc->sectors;
+              const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
+              Expected<long long> units = accessUnits(a.lanes, width, space);
+              if (!units) {
+                memoryError = units.error().message;
+                continue;
               }
+              ms.units += *units;
               ++ms.known;
               if (ms.first.empty()) ms.first = a.lanes;
             }

@@ -184,6 +184,24 @@ struct WarpState {
 
 }  // namespace
 
+Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space) {
+  if (space == PtxSpace::Shared) {
+    Expected<BankConflicts> b = countBankConflicts(lanes, widthBytes);
+    if (!b) return std::move(b).takeError();
+    return static_cast<long long>(b->wavefronts);
+  }
+  if (space == PtxSpace::Const) {
+    std::set<long long> distinct;
+    for (long long a : lanes) {
+      if (a >= 0) distinct.insert(a);
+    }
+    return static_cast<long long>(distinct.size());
+  }
+  Expected<SectorCount> c = countSectors(lanes, widthBytes);
+  if (!c) return std::move(c).takeError();
+  return static_cast<long long>(c->sectors);
+}
+
 bool endsWithPath(const std::string& path, const std::string& name) {
   if (name.empty()) return false;
   if (path.size() < name.size()) return false;
@@ -384,21 +402,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     ++s.knownRequests;
     if (options_.recordStream && !trace.stream.empty()) trace.streamAddresses.emplace_back(trace.stream.size() - 1, lanes);
     if (s.firstAddresses.empty()) s.firstAddresses = lanes;
-    if (space == PtxSpace::Shared) {
-      Expected<BankConflicts> b = countBankConflicts(lanes, width);
-      if (!b) return makeError(where(inst) + ": " + b.error().message, fileName_, inst.ptxLine);
-      s.units += b->wavefronts;
-    } else if (space == PtxSpace::Const) {
-      std::set<long long> distinct;
-      for (long long a : lanes) {
-        if (a >= 0) distinct.insert(a);
-      }
-      s.units += static_cast<long long>(distinct.size());
-    } else {
-      Expected<SectorCount> c = countSectors(lanes, width);
-      if (!c) return makeError(where(inst) + ": " + c.error().message, fileName_, inst.ptxLine);
-      s.units += c->sectors;
-    }
+    Expected<long long> units = accessUnits(lanes, width, space);
+    if (!units) return makeError(where(inst) + ": " + units.error().message, fileName_, inst.ptxLine);
+    s.units += *units;
     return {};
   };
 

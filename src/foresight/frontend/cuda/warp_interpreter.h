@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,11 @@ struct WarpTrace {
 
 /// The memory space an address belongs to; also used to build lane addresses.
 enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };
+
+/// What one warp access with these lane addresses costs (negative = inactive lane): bank
+/// wavefronts for shared memory, distinct addresses for constant memory, 32-byte sectors
+/// otherwise. Shared by the PTX and the SASS runs.
+[[nodiscard]] Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space);
 
 /// Executes warps of one kernel.
 class WarpInterpreter {
