@@ -469,19 +469,25 @@ TEST(Provenance, GoodSpellingsParse) {
   EXPECT_EQ(p->kind, Provenance::Kind::Estimate);
   EXPECT_EQ(p->detail, "PORPLE Table 3: C1060");
   EXPECT_EQ(p->str(), "estimate:PORPLE Table 3: C1060");
+
+  p = parseProvenance("published:Luo et al. 2024 Table 3: H100");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->kind, Provenance::Kind::Published);
+  EXPECT_EQ(p->detail, "Luo et al. 2024 Table 3: H100");
+  EXPECT_EQ(p->str(), "published:Luo et al. 2024 Table 3: H100");
 }
 
 TEST(Provenance, BadSpellingsFail) {
   for (const char* bad : {"papers:000", "paper", "paper:", "measured:2026-13", "measured:2026-06-3",
                           "measured:2026/06/30", "measured", "datasheet:x", "Datasheet", "",
-                          "guess"}) {
+                          "guess", "published", "published:"}) {
     Expected<Provenance> p = parseProvenance(bad);
     EXPECT_FALSE(p.ok()) << "'" << bad << "' was accepted";
     if (!p.ok()) {
       EXPECT_EQ(p.error().message,
                 "provenance '" + std::string(bad) +
                     "' is not one of 'datasheet', 'paper:<3-digit seed>', 'measured:<YYYY-MM-DD>', "
-                    "'estimate[:<note>]'");
+                    "'published:<source>', 'estimate[:<note>]'");
     }
   }
 }
@@ -505,7 +511,7 @@ TEST(Provenance, BadProvenanceInFileHasLine) {
   const Error e = loadError(text);
   EXPECT_EQ(e.message,
             "'sm.count.source': provenance 'papers:000' is not one of 'datasheet', 'paper:<3-digit seed>', "
-            "'measured:<YYYY-MM-DD>', 'estimate[:<note>]'");
+            "'measured:<YYYY-MM-DD>', 'published:<source>', 'estimate[:<note>]'");
   EXPECT_EQ(e.line, 11);
 }
 

@@ -15,6 +15,7 @@ std::string Provenance::str() const {
     case Kind::Datasheet: return "datasheet";
     case Kind::Paper: return "paper:" + detail;
     case Kind::Measured: return "measured:" + detail;
+    case Kind::Published: return "published:" + detail;
     case Kind::Estimate: return detail.empty() ? "estimate" : "estimate:" + detail;
   }
   return "estimate";

@@ -78,7 +78,16 @@ struct MemoryLevel {
   std::optional<Param<int>> banks;
   std::optional<Param<int>> bankWidth;     ///< bytes per bank word (4, or 8 in Kepler 8-byte mode)
   Param<double> latency;                   ///< cycles, unloaded hit latency of this level
-  std::optional<Param<double>> bandwidth;  ///< GB/s, whole GPU (summed over SMs for SM scope)
+  std::optional<Param<double>> bandwidth;  ///< GB/s, whole GPU (summed over SMs for SM scope): peak
+  // Achievable (sustained, measured) bandwidth by direction, GB/s, whole GPU; absent = unknown
+  // (models fall back to `bandwidth`). Mixed counts the bytes read plus the bytes written.
+  std::optional<Param<double>> readBandwidth;   ///< read-only stream
+  std::optional<Param<double>> writeBandwidth;  ///< write-only stream
+  std::optional<Param<double>> mixedBandwidth;  ///< copy / triad-like read+write streams
+  /// Partitioned caches (Ampere/Hopper L2): number of partitions, and the unloaded hit latency
+  /// of a line homed in a far partition (`latency` is the near-partition hit).
+  std::optional<Param<int>> partitions;
+  std::optional<Param<double>> farLatency;  ///< cycles
   std::vector<std::string> lower;          ///< Next levels on a miss (PORPLE lowerLevels).
 };
 
@@ -110,6 +119,9 @@ struct Gpu {
   Param<int> warpSize;
   Param<int> schedulersPerSm;
   Param<double> issueWidth;      ///< warp instructions per cycle per scheduler
+  /// Time from one kernel launch to the next when kernels run back to back (an empty kernel's
+  /// launch-to-launch time), µs; absent = unknown (models use their own default).
+  std::optional<Param<double>> launchOverheadUs;
   GpuLimits limits;
   /// Indexed by InstrClass; empty for a class the GPU has no unit for (fp64 on CC 1.0, tensor
   /// before Volta). fp32, int, sfu, ldst and control are always present.

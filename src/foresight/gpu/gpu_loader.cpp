@@ -87,12 +87,14 @@ Expected<Provenance> parseProvenance(std::string_view text) {
     p.kind = Provenance::Kind::Paper;
   } else if (head == "measured" && isCalendarDate(tail)) {
     p.kind = Provenance::Kind::Measured;
+  } else if (head == "published" && !tail.empty()) {
+    p.kind = Provenance::Kind::Published;
   } else if (head == "estimate") {
     p.kind = Provenance::Kind::Estimate;
   } else {
     return makeError("provenance '" + std::string(text) +
                      "' is not one of 'datasheet', 'paper:<3-digit seed>', 'measured:<YYYY-MM-DD>', "
-                     "'estimate[:<note>]'");
+                     "'published:<source>', 'estimate[:<note>]'");
   }
   p.detail = std::string(tail);
   return p;
@@ -142,6 +144,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
     gpu.warpSize = r.param<int>("warp_size", Dim::Count);
     gpu.schedulersPerSm = r.param<int>("schedulers", Dim::Count);
     gpu.issueWidth = r.param<double>("issue_width", Dim::IssueRate);
+    gpu.launchOverheadUs = r.optionalParam<double>("launch_overhead", Dim::Duration);
     r.finish();
     if (!r.failed() && (gpu.smCount.value <= 0 || gpu.clockGhz.value <= 0 ||
                         gpu.warpSize.value <= 0 || gpu.schedulersPerSm.value <= 0 ||
@@ -204,6 +207,11 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.bankWidth = m.optionalParam<int>("bank_width", Dim::Bytes);
       level.latency = m.param<double>("latency", Dim::Cycles);
       level.bandwidth = m.optionalParam<double>("bandwidth", Dim::Bandwidth);
+      level.readBandwidth = m.optionalParam<double>("read_bandwidth", Dim::Bandwidth);
+      level.writeBandwidth = m.optionalParam<double>("write_bandwidth", Dim::Bandwidth);
+      level.mixedBandwidth = m.optionalParam<double>("mixed_bandwidth", Dim::Bandwidth);
+      level.partitions = m.optionalParam<int>("partitions", Dim::Count);
+      level.farLatency = m.optionalParam<double>("far_latency", Dim::Cycles);
       level.lower = m.stringArray("lower");
       m.finish();
       if (m.failed()) break;
@@ -212,7 +220,8 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
           {"line", level.line ? level.line->value : 1},
           {"sector", level.sector ? level.sector->value : 1},
           {"banks", level.banks ? level.banks->value : 1},
-          {"bank_width", level.bankWidth ? level.bankWidth->value : 1}};
+          {"bank_width", level.bankWidth ? level.bankWidth->value : 1},
+          {"partitions", level.partitions ? level.partitions->value : 1}};
       const char* nonPositive = nullptr;
       for (const auto& [key, value] : sizes) {
         if (value <= 0 && !nonPositive) nonPositive = key;
@@ -274,7 +283,9 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
 
   normalizeBandwidth(gpu.mwpCwp.memBandwidth, gpu);
   for (MemoryLevel& level : gpu.memory) {
-    if (level.bandwidth) normalizeBandwidth(*level.bandwidth, gpu);
+    for (auto* bw : {&level.bandwidth, &level.readBandwidth, &level.writeBandwidth, &level.mixedBandwidth}) {
+      if (*bw) normalizeBandwidth(**bw, gpu);
+    }
   }
   return gpu;
 }

@@ -19,7 +19,8 @@ namespace foresight {
 /// Reads and parses a GPU description file.
 [[nodiscard]] Expected<Gpu> loadGpuFile(const std::string& path);
 
-/// Parses "datasheet", "paper:<seed>", "measured:<YYYY-MM-DD>", "estimate[:<note>]".
+/// Parses "datasheet", "paper:<seed>", "measured:<YYYY-MM-DD>", "published:<source>",
+/// "estimate[:<note>]".
 [[nodiscard]] Expected<Provenance> parseProvenance(std::string_view text);
 
 }  // namespace foresight

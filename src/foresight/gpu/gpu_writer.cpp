@@ -39,6 +39,8 @@ double unitScale(const std::string& unit, const Gpu& gpu) {
   if (unit == "MiB") return 1024.0 * 1024.0;
   if (unit == "GiB") return 1024.0 * 1024.0 * 1024.0;
   if (unit == "TB/s") return 1000.0;
+  if (unit == "ns") return 1e-3;
+  if (unit == "ms") return 1e3;
   if (unit == "B/cycle/SM") return gpu.smCount.value * gpu.clockGhz.value;
   return 1.0;
 }
@@ -110,6 +112,7 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
   kv("warp_size", param(gpu.warpSize, gpu));
   kv("schedulers", param(gpu.schedulersPerSm, gpu));
   kv("issue_width", param(gpu.issueWidth, gpu));
+  if (gpu.launchOverheadUs) kv("launch_overhead", param(*gpu.launchOverheadUs, gpu));
 
   const GpuLimits& l = gpu.limits;
   os << "\n[limits]\n";
@@ -152,6 +155,11 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     if (m.bankWidth) kv("bank_width", param(*m.bankWidth, gpu));
     kv("latency", param(m.latency, gpu));
     if (m.bandwidth) kv("bandwidth", param(*m.bandwidth, gpu));
+    if (m.readBandwidth) kv("read_bandwidth", param(*m.readBandwidth, gpu));
+    if (m.writeBandwidth) kv("write_bandwidth", param(*m.writeBandwidth, gpu));
+    if (m.mixedBandwidth) kv("mixed_bandwidth", param(*m.mixedBandwidth, gpu));
+    if (m.partitions) kv("partitions", param(*m.partitions, gpu));
+    if (m.farLatency) kv("far_latency", param(*m.farLatency, gpu));
     if (!m.lower.empty()) {
       std::string list;
       for (const std::string& s : m.lower) list += (list.empty() ? "" : ", ") + quoted(s);

@@ -9,11 +9,12 @@
 namespace foresight {
 
 /// Where a GPU parameter comes from. Written in TOML as "datasheet", "paper:<seed>",
-/// "measured:<YYYY-MM-DD>" or "estimate" (optionally "estimate:<note>").
+/// "measured:<YYYY-MM-DD>", "published:<source and file>" (a public measurement: a paper's table,
+/// an artifact repository's result file) or "estimate" (optionally "estimate:<note>").
 struct Provenance {
-  enum class Kind { Datasheet, Paper, Measured, Estimate };
+  enum class Kind { Datasheet, Paper, Measured, Published, Estimate };
   Kind kind = Kind::Estimate;
-  std::string detail;  ///< seed id for Paper, date for Measured, free note for Estimate.
+  std::string detail;  ///< seed id for Paper, date for Measured, source for Published, note for Estimate.
 
   /// The TOML spelling, e.g. "paper:000".
   [[nodiscard]] std::string str() const;

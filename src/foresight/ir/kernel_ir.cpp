@@ -16,4 +16,17 @@ const char* memorySpaceName(MemorySpace s) {
   return "global";
 }
 
+const char* cacheOpName(CacheOp c) {
+  switch (c) {
+    case CacheOp::Default: return "default";
+    case CacheOp::Cg: return "cg";
+    case CacheOp::Cs: return "cs";
+    case CacheOp::Lu: return "lu";
+    case CacheOp::Cv: return "cv";
+    case CacheOp::Nc: return "nc";
+    case CacheOp::Wt: return "wt";
+  }
+  return "default";
+}
+
 }  // namespace foresight

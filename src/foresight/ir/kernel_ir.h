@@ -24,11 +24,27 @@ enum class MemorySpace { Global, Shared, Local, Constant, Texture };
 /// "global", "shared", "local", "constant", "texture".
 [[nodiscard]] const char* memorySpaceName(MemorySpace s);
 
+/// Cache operator of a global or local access (PTX `ld`/`st` qualifiers and `ld.global.nc`;
+/// the SASS equivalents). Default = `.ca` for loads (cached in L1 and L2 where the GPU caches
+/// global loads in L1), `.wb` for stores.
+enum class CacheOp {
+  Default,
+  Cg,  ///< cache in L2 only, bypass L1 (`ld.cg`, `__ldcg`, `st.cg`)
+  Cs,  ///< streaming, evict first (`ld.cs`, `st.cs`, `__ldcs`, `__stcs`)
+  Lu,  ///< last use (`ld.lu`)
+  Cv,  ///< volatile, fetch again (`ld.cv`, `__ldcv`)
+  Nc,  ///< read-only / texture path (`ld.global.nc`, `__ldg`)
+  Wt,  ///< write-through to system memory (`st.wt`)
+};
+/// "default", "cg", "cs", "lu", "cv", "nc", "wt".
+[[nodiscard]] const char* cacheOpName(CacheOp c);
+
 /// One warp-level memory access.
 struct MemoryAccess {
   MemorySpace space = MemorySpace::Global;
   bool isStore = false;
   int widthBytes = 4;  ///< bytes per lane
+  CacheOp cacheOp = CacheOp::Default;
   /// Byte address per lane for a representative execution (negative = inactive lane); empty
   /// when only a pattern summary is known.
   std::vector<long long> laneAddresses;

@@ -35,7 +35,7 @@ inline Expected<toml::table> parseToml(std::string_view text, const std::string&
 }
 
 /// The physical dimension of a key, which fixes the units it accepts.
-enum class Dim { Count, Frequency, Bytes, Cycles, Bandwidth, IssueRate };
+enum class Dim { Count, Frequency, Bytes, Cycles, Bandwidth, IssueRate, Duration };
 
 /// Reads one TOML table strictly. The first error is kept; later reads become no-ops so the
 /// loader can be written straight-line and check `failed()` at the end of each section.
@@ -340,6 +340,11 @@ class TableReader {
         return std::nullopt;
       case Dim::IssueRate:
         if (unit == "warp_inst/cycle") return 1.0;
+        break;
+      case Dim::Duration:  // canonical unit: µs
+        if (unit == "us") return 1.0;
+        if (unit == "ns") return 1e-3;
+        if (unit == "ms") return 1e3;
         return std::nullopt;
     }
     return std::nullopt;
@@ -353,6 +358,7 @@ class TableReader {
       case Dim::Cycles: return "'cycles'";
       case Dim::Bandwidth: return "'GB/s', 'TB/s' or 'B/cycle/SM'";
       case Dim::IssueRate: return "'warp_inst/cycle'";
+      case Dim::Duration: return "'ns', 'us' or 'ms'";
     }
     return "";
   }

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The memory-hierarchy engine: one answer, for every model, to "where is each global sector of
+/// this launch served from" (docs/models.md#memory-hierarchy-engine).
+///
+/// It samples warps of the blocks that run together (all SMs' resident blocks, in launch
+/// order), orders their accesses by estimated time, and computes reuse (stack) distances per
+/// access site: L1 per SM (capacity = what the shared-memory carveout leaves), L2 chip-wide
+/// (capacity in sectors), with cache operators (`.cg`/`.cv` bypass L1, stores write through L1
+/// without allocating, L2 is write-back) and compulsory misses. Measured hit rates, when given,
+/// replace the prediction.
+#pragma once
+
+#include <optional>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/kernel_ir.h"
+#include "foresight/ir/launch.h"
+#include "foresight/ir/workload_summary.h"
+#include "foresight/memory/memory_traffic.h"
+#include "foresight/support/error.h"
+
+namespace foresight {
+
+/// Options of analyzeMemory().
+struct MemoryAnalysisOptions {
+  /// Measured hit rates (e.g. from Nsight Compute): replace the predicted ones when set.
+  std::optional<double> l1HitRate;
+  std::optional<double> l2HitRate;
+  /// Warps sampled over the grid for the chip-wide (L2) reuse analysis.
+  int sampledWarps = 192;
+  /// Sectors analysed per sampled warp at most (longer streams are sampled evenly).
+  long long maxAccessesPerWarp = 1 << 16;
+};
+
+/// Predicts the memory traffic of one launch. `summary` is used when the IR has neither blocks
+/// nor streams (summary inputs). Errors for a launch that cannot run (occupancy).
+[[nodiscard]] Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,
+                                                    const Launch& launch, const Gpu& gpu,
+                                                    const MemoryAnalysisOptions& options = {});
+
+}  // namespace foresight

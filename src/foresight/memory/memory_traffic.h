@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `MemoryTraffic`: what the memory-hierarchy engine predicts for one kernel launch — where the
+/// global (and local) sectors of the whole launch are served from, what reaches DRAM in each
+/// direction, and the compulsory bytes (the launch's footprint: a DRAM floor with a cold L2).
+/// Every model reads it (emulate per access site, the closed forms as launch totals, the floor
+/// invariant as compulsory bytes), so there is one answer to "where is the data served from".
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace foresight {
+
+/// One static memory instruction (an access site) of the kernel, totals over the whole launch.
+struct SiteTraffic {
+  int block = 0;            ///< KernelIR basic block
+  int index = 0;            ///< instruction index in the block
+  bool isStore = false;
+  double requests = 0;      ///< warp requests (dynamic executions × warps)
+  double sectors = 0;       ///< sectors requested (after coalescing)
+  double l1Hits = 0;        ///< sectors served by L1 (loads only)
+  double l2Hits = 0;        ///< sectors served by L2 (loads), or absorbed by L2 (stores)
+  double dramSectors = 0;   ///< sectors read from DRAM (loads) or written back (stores)
+
+  [[nodiscard]] double l1HitRate() const { return sectors > 0 ? l1Hits / sectors : 0; }
+  /// Share of the L1 misses that hit in L2.
+  [[nodiscard]] double l2HitRate() const {
+    const double lookups = sectors - l1Hits;
+    return lookups > 0 ? l2Hits / lookups : 0;
+  }
+};
+
+/// Launch totals. Sector counts are in units of `sectorBytes`.
+struct MemoryTraffic {
+  double sectorBytes = 32;
+  double loadRequests = 0, storeRequests = 0;  ///< warp requests
+  double loadSectors = 0, storeSectors = 0;     ///< sectors requested
+  double l1HitSectors = 0;     ///< load sectors served by L1
+  double l2HitSectors = 0;     ///< load sectors served by L2
+  double dramReadSectors = 0;  ///< load sectors read from DRAM
+  double dramWriteSectors = 0; ///< store sectors written back to DRAM
+  /// Distinct bytes the launch reads / writes (its footprint): with a cold L2 every one of them
+  /// crosses the DRAM interface at least once.
+  double compulsoryReadBytes = 0;
+  double compulsoryWriteBytes = 0;
+  std::vector<SiteTraffic> sites;
+  std::vector<std::string> notes;  ///< how the traffic was obtained (sampling, fallbacks)
+
+  [[nodiscard]] double dramBytes() const { return (dramReadSectors + dramWriteSectors) * sectorBytes; }
+  [[nodiscard]] double compulsoryBytes() const { return compulsoryReadBytes + compulsoryWriteBytes; }
+  [[nodiscard]] double l1HitRate() const { return loadSectors > 0 ? l1HitSectors / loadSectors : 0; }
+  [[nodiscard]] double l2HitRate() const {
+    const double lookups = l2HitSectors + dramReadSectors;
+    return lookups > 0 ? l2HitSectors / lookups : 0;
+  }
+};
+
+}  // namespace foresight
