@@ -1,16 +1,217 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// The memory-hierarchy engine (provisional: launch totals from the workload summary, every
-/// sector served by DRAM; replaced by the reuse-distance engine).
+/// The memory-hierarchy engine (hierarchy.h): sampled block streams → L1 (per SM) and L2
+/// (chip-wide) reuse distances → where each site's sectors are served, DRAM traffic and the
+/// launch's footprint.
 #include "foresight/memory/hierarchy.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <unordered_set>
+
+#include "foresight/gpu/occupancy.h"
 #include "foresight/ir/summarize.h"
+#include "foresight/ir/warp_stream.h"
+#include "foresight/memory/reuse_distance.h"
 
 namespace foresight {
 
-Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,
-                                      const Launch& launch, const Gpu& gpu,
-                                      const MemoryAnalysisOptions& options) {
+namespace {
+
+/// Grids of at most this many blocks are analysed block by block, exactly.
+constexpr long long kExactBlocks = 8;
+/// Sector accesses analysed for L2 at most (spatial sampling keeps a share of the sectors).
+constexpr long long kSampledAccesses = 1 << 20;
+/// Lane addresses generated for the L2 window at most (extrapolated blocks).
+constexpr long long kGeneratedLanes = 1LL << 25;
+/// Dynamic instructions the frontend may run for the chip-wide sample (exact blocks).
+constexpr double kExactInstructions = 2e6;
+
+bool isGlobalLike(MemorySpace s) {
+  return s == MemorySpace::Global || s == MemorySpace::Local || s == MemorySpace::Texture;
+}
+
+/// One memory access of a warp: its site and the lane addresses (empty = unknown).
+struct WarpAccess {
+  int site = 0;
+  std::vector<long long> lanes;
+};
+
+/// The global/local/texture accesses of one warp, in order.
+using WarpAccesses = std::vector<WarpAccess>;
+
+/// Static facts of an access site.
+struct Site {
+  int block = 0, index = 0;
+  const MemoryAccess* access = nullptr;
+};
+
+/// Distinct sectors touched by the active lanes.
+void sectorsOf(const std::vector<long long>& lanes, int width, long long sector, std::vector<long long>& out) {
+  out.clear();
+  bool ascending = true;
+  for (long long a : lanes) {
+    if (a < 0) continue;
+    for (long long s = a / sector; s <= (a + std::max(1, width) - 1) / sector; ++s) {
+      if (!out.empty() && out.back() == s) continue;  // coalesced lanes: the same sector again
+      ascending = ascending && (out.empty() || out.back() < s);
+      out.push_back(s);
+    }
+  }
+  if (ascending) return;
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+/// Streams of any block of the launch: exact from the frontend for a few blocks, the rest by
+/// affine extrapolation in (blockIdx.x, .y, .z) from a base block in the middle of the grid and
+/// its neighbours, when a check block's exact streams agree with it.
+class BlockStreams {
+ public:
+  BlockStreams(const KernelIR& ir, const Launch& launch, int warpsPerBlock,
+               const std::map<std::pair<int, int>, int>& siteOf)
+      : ir_(ir), launch_(launch), warps_(warpsPerBlock), siteOf_(siteOf) {}
+
+  long long linear(long long x, long long y, long long z) const {
+    return x + launch_.grid.x * (y + launch_.grid.y * z);
+  }
+
+  Expected<const std::vector<WarpAccesses>*> exact(long long block) {
+    auto it = exact_.find(block);
+    if (it != exact_.end()) return &it->second;
+    std::vector<WarpAccesses> warps(static_cast<size_t>(warps_));
+    for (int w = 0; w < warps_; ++w) {
+      Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(block, w);
+      if (!s) return std::move(s).takeError();
+      instructionsFetched_ += static_cast<long long>(s->size());
+      for (DynamicInstruction& d : *s) {
+        auto site = siteOf_.find({d.block, d.index});
+        if (site == siteOf_.end()) continue;
+        const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
+        WarpAccess a;
+        a.site = site->second;
+        a.lanes = d.laneAddresses.empty() ? (m.dataDependent ? std::vector<long long>{} : m.laneAddresses)
+                                          : std::move(d.laneAddresses);
+        warps[static_cast<size_t>(w)].push_back(std::move(a));
+      }
+    }
+    ++exactFetched_;
+    return &exact_.emplace(block, std::move(warps)).first->second;
+  }
+
+  /// Decides whether affine extrapolation holds: fetches the base blocks — the middle of the
+  /// grid and its neighbours in x, y and z (typical blocks, away from the grid's edges) — and
+  /// a check block a quarter of the way in, and compares the check block's exact accesses with
+  /// the extrapolated ones (same sites and lanes for ≥ 99 % of the common prefix, lengths
+  /// within 20 %: grid-stride loops give edge blocks one iteration more or less).
+  Expected<bool> prepareAffine() {
+    const Dim3 g = launch_.grid;
+    if (launch_.blocks() <= kExactBlocks) return affine_ = false;  // every block runs exactly
+    const long long dims[3] = {g.x, g.y, g.z};
+    for (int d = 0; d < 3; ++d) origin_[d] = dims[d] >= 2 ? (dims[d] - 1) / 2 : 0;
+    Expected<const std::vector<WarpAccesses>*> b0 = exact(linear(origin_[0], origin_[1], origin_[2]));
+    if (!b0) return std::move(b0).takeError();
+    base_[0] = *b0;
+    for (int d = 0; d < 3; ++d) {
+      if (dims[d] < 2) continue;
+      long long c[3] = {origin_[0], origin_[1], origin_[2]};
+      ++c[d];
+      Expected<const std::vector<WarpAccesses>*> b = exact(linear(c[0], c[1], c[2]));
+      if (!b) return std::move(b).takeError();
+      base_[d + 1] = *b;
+    }
+    const long long cx = g.x / 4, cy = g.y / 4, cz = g.z / 4;
+    const long long check = linear(cx, cy, cz);
+    if (exact_.count(check)) return affine_ = false;
+    Expected<const std::vector<WarpAccesses>*> c = exact(check);
+    if (!c) return std::move(c).takeError();
+    std::vector<WarpAccesses> predicted;
+    if (!extrapolate(cx, cy, cz, predicted)) return affine_ = false;
+    long long agree = 0, common = 0;
+    bool lengthsClose = true;
+    for (size_t w = 0; w < predicted.size(); ++w) {
+      const WarpAccesses& p = predicted[w];
+      const WarpAccesses& e = (**c)[w];
+      const size_t n = std::min(p.size(), e.size());
+      lengthsClose = lengthsClose && 5 * std::max(p.size(), e.size()) <= 6 * std::max<size_t>(1, n);
+      common += static_cast<long long>(n);
+      for (size_t i = 0; i < n; ++i) agree += p[i].site == e[i].site && p[i].lanes == e[i].lanes;
+    }
+    affine_ = lengthsClose && agree * 100 >= common * 99;
+    return affine_;
+  }
+
+  /// All warps of block (x, y, z).
+  Expected<std::vector<WarpAccesses>> block(long long x, long long y, long long z) {
+    const long long b = linear(x, y, z);
+    if (auto it = exact_.find(b); it != exact_.end()) return it->second;
+    std::vector<WarpAccesses> out;
+    if (affine_ && extrapolate(x, y, z, out)) return out;
+    Expected<const std::vector<WarpAccesses>*> e = exact(b);
+    if (!e) return std::move(e).takeError();
+    return **e;
+  }
+
+  [[nodiscard]] bool affine() const { return affine_; }
+  [[nodiscard]] int exactFetched() const { return exactFetched_; }
+  /// Dynamic instructions the frontend ran for the exact blocks so far (its cost).
+  [[nodiscard]] long long instructionsFetched() const { return instructionsFetched_; }
+  /// Accesses of the base block (the size of one block's sample).
+  [[nodiscard]] long long baseAccesses() const {
+    long long n = 0;
+    if (base_[0]) {
+      for (const WarpAccesses& w : *base_[0]) n += static_cast<long long>(w.size());
+    }
+    return n;
+  }
+
+ private:
+  /// a0 + Δx·(ax − a0) + Δy·(ay − a0) + Δz·(az − a0) per warp, access and lane (Δ from the
+  /// base block), when every base
+  /// block ran the same accesses with the same active lanes.
+  bool extrapolate(long long x, long long y, long long z, std::vector<WarpAccesses>& out) const {
+    const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
+    out = *base_[0];
+    for (size_t w = 0; w < out.size(); ++w) {
+      for (int d = 0; d < 3; ++d) {
+        if (coord[d] == 0) continue;
+        if (!base_[d + 1]) return false;
+        const WarpAccesses& a0 = (*base_[0])[w];
+        const WarpAccesses& ad = (*base_[d + 1])[w];
+        if (a0.size() != ad.size()) return false;
+        for (size_t i = 0; i < a0.size(); ++i) {
+          if (a0[i].site != ad[i].site || a0[i].lanes.size() != ad[i].lanes.size()) return false;
+          for (size_t l = 0; l < a0[i].lanes.size(); ++l) {
+            if ((a0[i].lanes[l] < 0) != (ad[i].lanes[l] < 0)) return false;
+            if (a0[i].lanes[l] < 0) continue;
+            out[w][i].lanes[l] += coord[d] * (ad[i].lanes[l] - a0[i].lanes[l]);
+            if (out[w][i].lanes[l] < 0) out[w][i].lanes[l] = 0;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  const KernelIR& ir_;
+  const Launch& launch_;
+  int warps_;
+  const std::map<std::pair<int, int>, int>& siteOf_;
+  std::map<long long, std::vector<WarpAccesses>> exact_;
+  const std::vector<WarpAccesses>* base_[4] = {nullptr, nullptr, nullptr, nullptr};
+  long long origin_[3] = {0, 0, 0};
+  bool affine_ = false;
+  int exactFetched_ = 0;
+  long long instructionsFetched_ = 0;
+};
+
+/// Provisional totals for inputs without streams (summaries, skeletons, C loops): the
+/// workload summary's transactions, every sector from DRAM unless measured rates are given.
+Expected<MemoryTraffic> fromSummary(const KernelIR& ir, const WorkloadSummary* summary, const Launch& launch,
+                                    const Gpu& gpu, const MemoryAnalysisOptions& options, MemoryTraffic t) {
   WorkloadSummary s;
   if (summary) {
     s = *summary;
@@ -19,9 +220,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     if (!derived) return std::move(derived).takeError();
     s = *derived;
   }
-  MemoryTraffic t;
-  const MemoryLevel* dram = gpu.memoryForResource("dram");
-  t.sectorBytes = dram && dram->sector ? static_cast<double>(dram->sector->value) : 32.0;
   const long long warpSize = std::max(1, gpu.warpSize.value);
   const double warps = static_cast<double>(launch.blocks()) *
                        static_cast<double>((launch.threadsPerBlock() + warpSize - 1) / warpSize);
@@ -33,8 +231,410 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   t.l1HitSectors = t.loadSectors * h1;
   t.l2HitSectors = t.loadSectors * (1 - h1) * h2;
   t.dramReadSectors = t.loadSectors * (1 - h1) * (1 - h2);
-  t.notes.push_back("memory: provisional totals from the workload summary");
+  t.notes.push_back("memory: no per-warp addresses for this input; every global sector is charged to DRAM and the footprint is unknown");
   return t;
+}
+
+}  // namespace
+
+Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,
+                                      const Launch& launch, const Gpu& gpu,
+                                      const MemoryAnalysisOptions& options) {
+  MemoryTraffic t;
+  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
+  const MemoryLevel* l2Level = gpu.memoryForResource("l2");
+  const MemoryLevel* dram = gpu.memoryForResource("dram");
+  const MemoryLevel* shared = gpu.memoryForResource("shared");
+  const long long sectorBytes = l2Level && l2Level->sector ? l2Level->sector->value
+                                : dram && dram->sector     ? dram->sector->value
+                                                           : 32;
+  t.sectorBytes = static_cast<double>(sectorBytes);
+  if (!ir.streams) return fromSummary(ir, summary, launch, gpu, options, t);
+
+  // Occupancy: resident blocks per SM, the shared memory they take from a unified L1.
+  BlockResources br;
+  br.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
+  br.registersPerThread = ir.resources.registers;
+  br.sharedPerBlock = ir.resources.staticSharedBytes + launch.dynamicSharedBytes;
+  Expected<Occupancy> occ = computeOccupancy(gpu, br);
+  if (!occ) return std::move(occ).takeError();
+  const int warpSize = std::max(1, gpu.warpSize.value);
+  const int warpsPerBlock = static_cast<int>((launch.threadsPerBlock() + warpSize - 1) / warpSize);
+  const long long blocks = launch.blocks();
+  const int sms = std::max(1, gpu.smCount.value);
+  const int perSm = std::max(1, occ->blocksPerSm);
+  const long long resident = std::min<long long>(blocks, static_cast<long long>(perSm) * sms);
+  long long l1Bytes = l1Level ? l1Level->size.value : 0;
+  if (l1Level && shared && l1Level->size.value > gpu.limits.sharedPerSm.value) {
+    // Unified L1/shared array: L1 gets what the resident blocks' shared memory leaves.
+    l1Bytes = std::max(l1Level->size.value - gpu.limits.sharedPerSm.value,
+                       l1Level->size.value - perSm * occ->sharedAllocatedPerBlock);
+  }
+  // Global loads are cached in L1 by default on Fermi and from Volta on; Kepler to Pascal cache
+  // only the read-only (texture) path and local memory.
+  const bool l1CachesGlobal = gpu.ccMajor == 2 || gpu.ccMajor >= 7;
+
+  // Access sites: every global/local/texture memory instruction.
+  std::map<std::pair<int, int>, int> siteOf;
+  std::vector<Site> sites;
+  for (size_t b = 0; b < ir.blocks.size(); ++b) {
+    for (size_t i = 0; i < ir.blocks[b].instructions.size(); ++i) {
+      const Instruction& in = ir.blocks[b].instructions[i];
+      if (!in.memory || !isGlobalLike(in.memory->space)) continue;
+      siteOf[{static_cast<int>(b), static_cast<int>(i)}] = static_cast<int>(sites.size());
+      sites.push_back({static_cast<int>(b), static_cast<int>(i), &*in.memory});
+    }
+  }
+  t.sites.resize(sites.size());
+  for (size_t s = 0; s < sites.size(); ++s) {
+    t.sites[s].block = sites[s].block;
+    t.sites[s].index = sites[s].index;
+    t.sites[s].isStore = sites[s].access->isStore;
+  }
+  if (sites.empty()) return t;
+  auto l1Eligible = [&](const MemoryAccess& m) {
+    if (!l1Level || m.isStore || m.cacheOp == CacheOp::Cg || m.cacheOp == CacheOp::Cv) return false;
+    return m.space != MemorySpace::Global || l1CachesGlobal || m.cacheOp == CacheOp::Nc;
+  };
+
+  BlockStreams streams(ir, launch, warpsPerBlock, siteOf);
+  Expected<bool> affine = streams.prepareAffine();
+  if (!affine) return std::move(affine).takeError();
+  auto coords = [&](long long b) {
+    const long long gx = launch.grid.x, gy = launch.grid.y;
+    return std::array<long long, 3>{b % gx, (b / gx) % gy, b / (gx * gy)};
+  };
+
+  // Converts sampled warps into time-ordered sector accesses: a block of wave v runs from v to
+  // v + 1, its warps' accesses spread evenly over that interval.
+  std::vector<long long> sectorBuf;
+  struct Timed {
+    double time;
+    SampledAccess access;
+    double sectorsOfRequest;
+  };
+  auto collect = [&](const std::vector<WarpAccesses>& warps, long long blockId, int cluster, int& warpCounter,
+                     double wave, std::vector<Timed>& out, std::vector<double>& unknownSectors) {
+    for (const WarpAccesses& w : warps) {
+      const int warpId = warpCounter++;
+      const double n = static_cast<double>(w.size());
+      const size_t stride = w.size() > static_cast<size_t>(options.maxAccessesPerWarp)
+                                ? (w.size() + options.maxAccessesPerWarp - 1) / options.maxAccessesPerWarp
+                                : 1;
+      for (size_t i = 0; i < w.size(); i += stride) {
+        const WarpAccess& a = w[i];
+        const MemoryAccess& m = *sites[static_cast<size_t>(a.site)].access;
+        if (a.lanes.empty()) {
+          const double tx = m.transactionsPerInst.value_or(1.0);
+          unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride);
+          continue;
+        }
+        sectorsOf(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
+        for (long long s : sectorBuf) {
+          SampledAccess sa;
+          sa.unit = s;
+          sa.cluster = cluster;
+          sa.warp = warpId;
+          sa.site = a.site;
+          sa.store = m.isStore;
+          out.push_back({wave + (static_cast<double>(i) + 0.5) / std::max(1.0, n), sa, static_cast<double>(stride)});
+        }
+      }
+    }
+    (void)blockId;
+  };
+
+  // ---- L1: the blocks resident on SM 0 (0, S, 2S, …), all their warps, one wave. ----
+  std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0);
+  {
+    const int maxBlocks = streams.affine() ? perSm : std::min(perSm, 2);
+    std::vector<Timed> timed;
+    std::vector<double> unknown(sites.size(), 0);
+    int warpCounter = 0, sampled = 0;
+    for (int i = 0; i < maxBlocks; ++i) {
+      const long long b = static_cast<long long>(i) * sms;
+      if (b >= blocks) break;
+      const auto c = coords(b);
+      Expected<std::vector<WarpAccesses>> w = streams.block(c[0], c[1], c[2]);
+      if (!w) return std::move(w).takeError();
+      collect(*w, b, sampled++, warpCounter, 0.0, timed, unknown);
+    }
+    std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    std::vector<SampledAccess> stream;
+    std::vector<double> mult;
+    for (const Timed& x : timed) {
+      const MemoryAccess& m = *sites[static_cast<size_t>(x.access.site)].access;
+      if (!l1Eligible(m) && !m.isStore) continue;
+      SampledAccess a = x.access;
+      a.allocates = !m.isStore;  // write-through, no allocate
+      a.counted = !m.isStore;
+      stream.push_back(a);
+      mult.push_back(x.sectorsOfRequest);
+    }
+    const double residentOnSm = static_cast<double>(std::min<long long>(perSm, (blocks + sms - 1) / sms));
+    SamplePopulation pop{static_cast<double>(std::max(1, sampled)), std::max<double>(residentOnSm, sampled)};
+    const double capacity = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes);
+    ReuseResult r = analyzeReuse(stream, pop, capacity);
+    for (size_t i = 0; i < stream.size(); ++i) {
+      if (!stream[i].counted) continue;
+      l1Hit[static_cast<size_t>(stream[i].site)] += r.outcomes[i].hit * mult[i];
+      l1Seen[static_cast<size_t>(stream[i].site)] += mult[i];
+    }
+  }
+
+  // ---- L2: the first blocks of the launch order, every warp, every access (a time window of
+  // the whole chip: neighbours and the blocks of whole waves run together, so sharing is seen
+  // as it happens), sectors sampled spatially (a sector is kept iff its hash falls below the
+  // rate; capacity and counts scale with it). ----
+  const long long perBlockAccesses = std::max<long long>(1, streams.baseAccesses());
+  long long windowBlocks = blocks;
+  if (streams.affine() || blocks <= kExactBlocks) {
+    windowBlocks = std::min<long long>(blocks, std::max<long long>(1, kGeneratedLanes / (perBlockAccesses * warpSize)));
+  } else {
+    const double perBlock = static_cast<double>(streams.instructionsFetched()) / std::max(1, streams.exactFetched());
+    windowBlocks = std::min<long long>(blocks, std::max<long long>(2, static_cast<long long>(kExactInstructions / std::max(1.0, perBlock))));
+  }
+  // Sectors per access, from the base block, to choose the spatial rate.
+  double sectorsPerAccess = 4;
+  {
+    Expected<std::vector<WarpAccesses>> b0 = streams.block(0, 0, 0);
+    if (!b0) return std::move(b0).takeError();
+    double n = 0, sec = 0;
+    for (const WarpAccesses& w : *b0) {
+      for (const WarpAccess& a : w) {
+        if (a.lanes.empty()) continue;
+        sectorsOf(a.lanes, sites[static_cast<size_t>(a.site)].access->widthBytes, sectorBytes, sectorBuf);
+        sec += static_cast<double>(sectorBuf.size());
+        n += 1;
+      }
+    }
+    if (n > 0) sectorsPerAccess = std::max(1.0, sec / n);
+  }
+  const double expected = static_cast<double>(windowBlocks) * static_cast<double>(perBlockAccesses) * sectorsPerAccess;
+  const double rate = std::min(1.0, static_cast<double>(kSampledAccesses) / std::max(1.0, expected));
+  const unsigned long long threshold = static_cast<unsigned long long>(rate * 18446744073709551615.0);
+  auto keep = [&](long long sector) {
+    if (rate >= 1) return true;
+    unsigned long long h = static_cast<unsigned long long>(sector) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    return h < threshold;
+  };
+  std::vector<Timed> timed;
+  std::vector<double> unknown(sites.size(), 0), requests(sites.size(), 0), sectors(sites.size(), 0);
+  int warpCounter = 0;
+  // Distinct sampled sectors of the window's first half, for the footprint's growth per block.
+  std::unordered_set<long long> firstHalf;
+  const long long half = windowBlocks / 2;
+  for (long long b = 0; b < windowBlocks; ++b) {
+    const auto c = coords(b);
+    Expected<std::vector<WarpAccesses>> w = streams.block(c[0], c[1], c[2]);
+    if (!w) return std::move(w).takeError();
+    const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
+    for (const WarpAccesses& wa : *w) {
+      const int warpId = warpCounter++;
+      const double n = static_cast<double>(wa.size());
+      for (size_t i = 0; i < wa.size(); ++i) {
+        const WarpAccess& a = wa[i];
+        const size_t site = static_cast<size_t>(a.site);
+        const MemoryAccess& m = *sites[site].access;
+        requests[site] += 1;
+        if (a.lanes.empty()) {
+          unknown[site] += m.transactionsPerInst.value_or(1.0);
+          continue;
+        }
+        sectorsOf(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
+        sectors[site] += static_cast<double>(sectorBuf.size());
+        for (long long sec : sectorBuf) {
+          if (!keep(sec)) continue;
+          if (b < half) firstHalf.insert(sec);
+          SampledAccess sa;
+          sa.unit = sec;
+          sa.warp = warpId;
+          sa.site = a.site;
+          sa.store = m.isStore;
+          timed.push_back({wave + (static_cast<double>(i) + 0.5) / std::max(1.0, n), sa, 1.0});
+        }
+      }
+    }
+  }
+  std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+  std::vector<SampledAccess> stream;
+  stream.reserve(timed.size());
+  for (const Timed& x : timed) stream.push_back(x.access);
+  // A window smaller than the chip's resident blocks gets their share of L2.
+  const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
+  const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * rate : 0;
+  ReuseResult r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
+
+  // Per site: L1 hit rate from the SM analysis; L2 outcome of the window, conditioned on an L1
+  // miss (an access that hits in L1 would have hit in L2: P(L2 | L1 miss) =
+  // (P(L2) − P(L1)) / (1 − P(L1))).
+  std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0);
+  for (size_t i = 0; i < stream.size(); ++i) {
+    const size_t site = static_cast<size_t>(stream[i].site);
+    sampledSectors[site] += 1;
+    l2Hit[site] += r.outcomes[i].hit;
+    writeBacks[site] += r.outcomes[i].writeBack;
+  }
+  // ---- L2, second view: clusters of neighbouring blocks spread over the whole grid, weighted
+  // (Horvitz–Thompson, reuse_distance.h). The window sees sharing between blocks close in launch
+  // order; the spread clusters see sharing between distant blocks (a row of B shared by every
+  // block row, a buffer revisited by blocks far apart). Each view only misses sharing, it does
+  // not invent it, so per site the higher hit share (and the lower write-back share) is kept,
+  // and the smaller footprint. ----
+  std::vector<double> spreadSeen(sites.size(), 0), spreadHit(sites.size(), 0), spreadWb(sites.size(), 0);
+  double spreadFootprint = -1, spreadWrittenShare = 0;
+  if (windowBlocks < blocks && l2Level) {
+    const bool twoD = launch.grid.y > 1;
+    const int clusterX = static_cast<int>(std::min<long long>(launch.grid.x, twoD ? 2 : 4));
+    const int clusterY = twoD ? 2 : 1;
+    const int clusterBlocks = clusterX * clusterY;
+    const long long clusters = std::max<long long>(1, blocks / clusterBlocks);
+    int wanted = 0;
+    if (streams.affine()) {
+      const long long perCluster = std::max<long long>(1, perBlockAccesses * clusterBlocks);
+      wanted = static_cast<int>(std::clamp<long long>(kSampledAccesses / static_cast<long long>(perCluster * sectorsPerAccess), 2, 64));
+    } else {
+      const double perBlock = static_cast<double>(streams.instructionsFetched()) / std::max(1, streams.exactFetched());
+      wanted = static_cast<int>(std::clamp(kExactInstructions / std::max(1.0, perBlock * clusterBlocks), 2.0, 8.0));
+    }
+    wanted = static_cast<int>(std::min<long long>(wanted, clusters));
+    std::vector<Timed> spread;
+    std::vector<double> ignored(sites.size(), 0);
+    int warps = 0, sampled = 0;
+    for (int k = 0; k < wanted; ++k) {
+      // Origins spread over the grid (golden-ratio steps in x against even steps in y, so they
+      // do not all fall in one column of a 2-D grid).
+      const double u = static_cast<double>(k) / wanted;
+      std::array<long long, 3> c{0, 0, 0};
+      if (twoD) {
+        c[0] = static_cast<long long>(std::fmod(0.5 + k * 0.6180339887498949, 1.0) * static_cast<double>(launch.grid.x));
+        c[1] = static_cast<long long>(u * static_cast<double>(launch.grid.y));
+        c[2] = 0;
+      } else {
+        c = coords(static_cast<long long>(u * static_cast<double>(blocks)));
+      }
+      c[0] = std::clamp<long long>(c[0], 0, launch.grid.x - clusterX);
+      c[1] = std::clamp<long long>(c[1], 0, launch.grid.y - clusterY);
+      for (int dy = 0; dy < clusterY; ++dy) {
+        for (int dx = 0; dx < clusterX; ++dx) {
+          const long long b = streams.linear(c[0] + dx, c[1] + dy, c[2]);
+          Expected<std::vector<WarpAccesses>> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
+          if (!w) return std::move(w).takeError();
+          collect(*w, b, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
+        }
+      }
+      ++sampled;
+    }
+    std::stable_sort(spread.begin(), spread.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    std::vector<SampledAccess> sstream;
+    sstream.reserve(spread.size());
+    for (const Timed& x : spread) sstream.push_back(x.access);
+    const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes);
+    ReuseResult sr = analyzeReuse(sstream, SamplePopulation{static_cast<double>(sampled), static_cast<double>(clusters)}, capacity);
+    for (size_t i = 0; i < sstream.size(); ++i) {
+      const size_t site = static_cast<size_t>(sstream[i].site);
+      spreadSeen[site] += spread[i].sectorsOfRequest;
+      spreadHit[site] += sr.outcomes[i].hit * spread[i].sectorsOfRequest;
+      spreadWb[site] += sr.outcomes[i].writeBack * spread[i].sectorsOfRequest;
+    }
+    spreadFootprint = sr.distinctUnits;
+    spreadWrittenShare = sr.distinctUnits > 0 ? sr.distinctWrittenUnits / sr.distinctUnits : 0;
+  }
+
+  const double scale = static_cast<double>(blocks) / static_cast<double>(windowBlocks);
+  for (size_t site = 0; site < sites.size(); ++site) {
+    requests[site] *= scale;
+    // Share of the site's sectors that hit / write back, applied to all its sectors.
+    const double seen = sampledSectors[site];
+    double hitShare = seen > 0 ? l2Hit[site] / seen : 0;
+    double wbShare = seen > 0 ? writeBacks[site] / seen : 1;
+    if (spreadSeen[site] > 0) {
+      hitShare = std::max(hitShare, spreadHit[site] / spreadSeen[site]);
+      wbShare = std::min(wbShare, spreadWb[site] / spreadSeen[site]);
+    }
+    l2Hit[site] = hitShare * sectors[site];
+    writeBacks[site] = wbShare * sectors[site];
+  }
+  double unknownTotal = 0;
+  for (size_t s = 0; s < sites.size(); ++s) {
+    SiteTraffic& st = t.sites[s];
+    const MemoryAccess& m = *sites[s].access;
+    const double known = sectors[s] * scale;
+    const double dark = unknown[s] * scale;
+    unknownTotal += dark;
+    st.requests = requests[s];
+    st.sectors = known + dark;
+    if (m.isStore) {
+      st.l2Hits = st.sectors;
+      st.dramSectors = writeBacks[s] * scale + dark;
+      t.storeRequests += st.requests;
+      t.storeSectors += st.sectors;
+      t.dramWriteSectors += st.dramSectors;
+      continue;
+    }
+    double h1 = l1Eligible(m) && l1Seen[s] > 0 ? l1Hit[s] / l1Seen[s] : 0.0;
+    const double h2all = sectors[s] > 0 ? l2Hit[s] / sectors[s] : 0.0;
+    double h2 = h1 < 1 ? std::max(0.0, (h2all - h1) / (1 - h1)) : 0.0;
+    if (options.l1HitRate) h1 = *options.l1HitRate;
+    if (options.l2HitRate) h2 = *options.l2HitRate;
+    st.l1Hits = known * h1;
+    st.l2Hits = known * (1 - h1) * h2;
+    st.dramSectors = known * (1 - h1) * (1 - h2) + dark;
+    t.loadRequests += st.requests;
+    t.loadSectors += st.sectors;
+    t.l1HitSectors += st.l1Hits;
+    t.l2HitSectors += st.l2Hits;
+    t.dramReadSectors += st.dramSectors;
+  }
+  // Footprint: the window's distinct sectors, plus, for the blocks beyond it, the growth per
+  // block seen over the window's second half (new data per block in steady state).
+  double distinct = r.distinctUnits;
+  if (windowBlocks < blocks && windowBlocks - half > 0) {
+    const double growth = std::max(0.0, r.distinctUnits - static_cast<double>(firstHalf.size())) /
+                          static_cast<double>(windowBlocks - half);
+    distinct += growth * static_cast<double>(blocks - windowBlocks);
+  }
+  double writtenShare = r.distinctUnits > 0 ? r.distinctWrittenUnits / r.distinctUnits : 0;
+  distinct /= rate;
+  if (spreadFootprint >= 0 && spreadFootprint < distinct) {
+    distinct = spreadFootprint;
+    writtenShare = spreadWrittenShare;
+  }
+  t.compulsoryReadBytes = distinct * (1 - writtenShare) * static_cast<double>(sectorBytes);
+  t.compulsoryWriteBytes = distinct * writtenShare * static_cast<double>(sectorBytes);
+  char note[240];
+  std::snprintf(note, sizeof note,
+                "memory: L2 over the first %lld of %lld blocks (%s), %.3g of the sectors analysed; L1 %lld KiB per SM",
+                windowBlocks, blocks, streams.affine() ? "addresses affine in the block index" : "exact streams", rate,
+                l1Bytes / 1024);
+  t.notes.push_back(note);
+  if (unknownTotal > 0) {
+    std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses: charged to DRAM, left out of the footprint",
+                  100.0 * unknownTotal / std::max(1.0, t.loadSectors + t.storeSectors));
+    t.notes.push_back(note);
+  }
+  return t;
+}
+
+double achievableBandwidth(const MemoryLevel& level, double readShare) {
+  const double peak = level.bandwidth ? level.bandwidth->value : 0.0;
+  const double read = level.readBandwidth ? level.readBandwidth->value : peak;
+  const double write = level.writeBandwidth ? level.writeBandwidth->value : peak;
+  const double mixed = level.mixedBandwidth ? level.mixedBandwidth->value : peak;
+  if (read <= 0 || write <= 0 || mixed <= 0) return peak;
+  const double r = std::clamp(readShare, 0.0, 1.0);
+  const double perByte = r >= 0.5 ? (1 / mixed) + (2 * r - 1) * (1 / read - 1 / mixed)
+                                  : (1 / write) + 2 * r * (1 / mixed - 1 / write);
+  return 1 / perByte;
+}
+
+double averageHitLatency(const MemoryLevel& level) {
+  if (!level.farLatency || !level.partitions || level.partitions->value <= 1) return level.latency.value;
+  const double near = 1.0 / level.partitions->value;
+  return near * level.latency.value + (1 - near) * level.farLatency->value;
 }
 
 }  // namespace foresight

@@ -28,7 +28,7 @@ struct MemoryAnalysisOptions {
   std::optional<double> l1HitRate;
   std::optional<double> l2HitRate;
   /// Warps sampled over the grid for the chip-wide (L2) reuse analysis.
-  int sampledWarps = 192;
+  int sampledWarps = 512;
   /// Sectors analysed per sampled warp at most (longer streams are sampled evenly).
   long long maxAccessesPerWarp = 1 << 16;
 };
@@ -38,5 +38,18 @@ struct MemoryAnalysisOptions {
 [[nodiscard]] Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,
                                                     const Launch& launch, const Gpu& gpu,
                                                     const MemoryAnalysisOptions& options = {});
+
+/// The achievable bandwidth (GB/s, whole GPU) of a level for a stream whose bytes are a share
+/// `readShare` reads and the rest writes: the calibrated read-only, write-only and mixed
+/// (copy-like) bandwidths, time per byte interpolated linearly in the read share between the
+/// pure ends and the mixed point at 1/2 (`read_bandwidth`, `write_bandwidth`,
+/// `mixed_bandwidth`; a missing one falls back to `bandwidth`, the peak). 0 when the level has
+/// no bandwidth at all.
+[[nodiscard]] double achievableBandwidth(const MemoryLevel& level, double readShare);
+
+/// The unloaded hit latency of a (partitioned) level averaged over where lines are homed: with
+/// P partitions and lines spread evenly, 1/P of the hits are near (`latency`) and the rest far
+/// (`far_latency`). Without partitions: `latency`.
+[[nodiscard]] double averageHitLatency(const MemoryLevel& level);
 
 }  // namespace foresight

@@ -693,6 +693,14 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     m.space = *space;
     m.isStore = pi.base == "st" || pi.base == "red";
     m.widthBytes = accessWidth(pi);
+    for (const std::string& mod : pi.mods) {
+      if (mod == "cg") m.cacheOp = CacheOp::Cg;
+      else if (mod == "cs") m.cacheOp = CacheOp::Cs;
+      else if (mod == "lu") m.cacheOp = CacheOp::Lu;
+      else if (mod == "cv" || mod == "volatile") m.cacheOp = CacheOp::Cv;
+      else if (mod == "nc") m.cacheOp = CacheOp::Nc;
+      else if (mod == "wt") m.cacheOp = CacheOp::Wt;
+    }
     const std::string where = fileOf(pi) + ":" + std::to_string(pi.sourceLine);
     if (s.knownRequests > 0) {
       m.laneAddresses = s.firstAddresses;

@@ -14,7 +14,7 @@
 #include "foresight/ir/warp_stream.h"
 #include "foresight/memory/bank_conflicts.h"
 #include "foresight/memory/coalescing.h"
-#include "foresight/model/emulate/units/cache_level.h"
+#include "foresight/memory/hierarchy.h"
 
 namespace foresight {
 
@@ -64,7 +64,19 @@ double gapFor(const MemoryLevel* m, const Gpu& gpu, int sharers, double bytes) {
   return bpc > 0 ? bytes / bpc : 0;
 }
 
-std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions& o, int activeSms) {
+/// Cycles between two sectors of one SM's share of a device-wide level at its achievable
+/// bandwidth for the launch's read/write mix.
+double achievableGap(const MemoryLevel* m, const Gpu& gpu, int sharers, double bytes, double readShare) {
+  if (!m) return 0;
+  const double bw = achievableBandwidth(*m, readShare);
+  if (bw <= 0) return 0;
+  const double perSm = bw / (gpu.smCount.value * gpu.clockGhz.value);
+  const double bpc = m->scope == Scope::Sm ? perSm : perSm * gpu.smCount.value / std::max(1, sharers);
+  return bytes / bpc;
+}
+
+std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions& o, int activeSms,
+                                            double dramReadShare = 1.0) {
   EmuMachine m;
   UnitMap map;
   m.schedulers = std::max(1, gpu.schedulersPerSm.value);
@@ -107,12 +119,12 @@ std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions
     if (l2) {
       const double sector = l2->sector ? l2->sector->value : 32;
       map.l2 = static_cast<int>(m.units.size());
-      m.units.push_back({"l2", Resource::L2, l2->latency.value, infinite ? 0 : gapFor(l2, gpu, activeSms, sector), UnitScope::Sm, memQueue, 0});
+      m.units.push_back({"l2", Resource::L2, averageHitLatency(*l2), infinite ? 0 : achievableGap(l2, gpu, activeSms, sector, 1.0), UnitScope::Sm, memQueue, 0});
     }
     if (dram) {
       const double sector = dram->sector ? dram->sector->value : 32;
       map.dram = static_cast<int>(m.units.size());
-      m.units.push_back({"dram", Resource::Dram, dram->latency.value, infinite ? 0 : gapFor(dram, gpu, activeSms, sector), UnitScope::Sm, memQueue, 0});
+      m.units.push_back({"dram", Resource::Dram, dram->latency.value, infinite ? 0 : achievableGap(dram, gpu, activeSms, sector, dramReadShare), UnitScope::Sm, memQueue, 0});
     }
   } else {
     // SAAKE: one global-memory resource "gm" per SM (128-B transactions), L2 only with a rate.
@@ -332,6 +344,15 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
     }
   }
   if (b.regionNames_.empty()) b.regionNames_.push_back("all");
+  if (options.variant == EmulateVariant::Modern) {
+    MemoryAnalysisOptions mo;
+    mo.l1HitRate = options.l1HitRate;
+    mo.l2HitRate = options.l2HitRate;
+    Expected<MemoryTraffic> traffic = analyzeMemory(b.ir_, kernel.summary ? &*kernel.summary : nullptr, launch, gpu, mo);
+    if (!traffic) return std::move(traffic).takeError();
+    for (size_t s = 0; s < traffic->sites.size(); ++s) b.siteIndex_[{traffic->sites[s].block, traffic->sites[s].index}] = static_cast<int>(s);
+    b.memory_ = std::make_shared<const MemoryTraffic>(std::move(*traffic));
+  }
   if (options.whatIf.noAddressArithmetic) {
     b.removed_ = addressArithmetic(b.ir_);
   } else {
@@ -373,7 +394,11 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   const int blocksPerSm = std::max(slots, emulatedBlocks);
   const Gpu& gpu = *gpu_;
   LoweredSm out;
-  auto [machine, map] = buildMachine(gpu, options_, activeSms);
+  double dramReadShare = 1.0;
+  if (memory_ && memory_->dramReadSectors + memory_->dramWriteSectors > 0) {
+    dramReadShare = memory_->dramReadSectors / (memory_->dramReadSectors + memory_->dramWriteSectors);
+  }
+  auto [machine, map] = buildMachine(gpu, options_, activeSms, dramReadShare);
   out.machine = std::move(machine);
   out.blocks = slots;
   out.activeSms = activeSms;
@@ -460,87 +485,15 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
     return idx;
   };
 
-  // Memory hierarchy state for hit prediction.
-  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
-  const MemoryLevel* l2Level = gpu.memoryForResource("l2");
+  // Where each global site's sectors are served: the memory-hierarchy engine (one analysis per
+  // kernel, shared by the what-if builders).
   const MemoryLevel* shLevel = gpu.memoryForResource("shared");
-  const long long sectorBytes = l2Level && l2Level->sector ? l2Level->sector->value : 32;
-  long long l1Bytes = l1Level ? l1Level->size.value : 0;
-  if (l1Level && shLevel && l1Level->size.value > gpu.limits.sharedPerSm.value) {
-    // Unified L1/shared: L1 gets what the resident blocks' shared memory leaves.
-    l1Bytes = std::max(l1Level->size.value - gpu.limits.sharedPerSm.value,
-                       l1Level->size.value - blocksPerSm * occupancy_.sharedAllocatedPerBlock);
-  }
-  CacheLevel l1(l1Bytes, l1Level && l1Level->line ? l1Level->line->value : 128, sectorBytes, 4);
-  const long long l2Share = l2Level ? l2Level->size.value / std::max(1, activeSms) : 0;
-  CacheLevel l2(l2Share, l2Level && l2Level->line ? l2Level->line->value : 128, sectorBytes, 16);
-
-  // Sharing between blocks: unique sectors over all emulated blocks vs per block (loads).
-  double sharing = 0;
-  if (modern && !options_.l2HitRate && blocksPerSm > 1) {
-    std::vector<std::unordered_set<long long>> perBlock(blocksPerSm);
-    std::unordered_set<long long> all;
-    for (size_t w = 0; w < streams.size(); ++w) {
-      for (const DynamicInstruction& d : streams[w]) {
-        const Instruction& in = ir_.blocks[d.block].instructions[d.index];
-        if (!in.memory || in.memory->isStore || !isGlobalLike(in.memory->space)) continue;
-        const std::vector<long long>& lanes = d.laneAddresses.empty() ? in.memory->laneAddresses : d.laneAddresses;
-        for (long long s : sectorsOf(lanes, in.memory->widthBytes, sectorBytes)) {
-          perBlock[warpBlock[w]].insert(s);
-          all.insert(s);
-        }
-      }
-    }
-    double sum = 0;
-    for (const auto& s : perBlock) sum += static_cast<double>(s.size());
-    if (sum > 0) {
-      sharing = 1.0 - static_cast<double>(all.size()) / sum;
-      const double footprint = static_cast<double>(all.size()) * sectorBytes / blocksPerSm * static_cast<double>(totalBlocks);
-      if (l2Level && footprint > static_cast<double>(l2Level->size.value)) sharing *= static_cast<double>(l2Level->size.value) / footprint;
-    }
-  }
-
-  // Chip-wide reuse with exact streams: warp 0 of kSampledBlocks blocks spread over the grid.
-  // If each sampled warp's load sectors number f and two of them share O on average, sets drawn
-  // from a footprint F overlap by f²/F, so F ≈ f²/O; the launch requests B·f sectors of this
-  // warp class (B blocks), of which F are first touches chip-wide: a first-touch miss of this SM
-  // is an L2 hit with probability 1 - F/(B·f) = 1 - f/(O·B), when F fits in L2.
-  if (modern && !options_.l2HitRate && ir_.streams && totalBlocks >= 4 && l2Level) {
-    constexpr int kSampledBlocks = 8;
-    std::vector<std::unordered_set<long long>> sets;
-    for (int k = 0; k < kSampledBlocks; ++k) {
-      const long long block = totalBlocks * k / kSampledBlocks;
-      Expected<const CachedStream*> st = cachedStream(block, 0);
-      if (!st) return std::move(st).takeError();
-      std::unordered_set<long long> set;
-      for (const DynamicInstruction& d : (*st)->prefix) {
-        const Instruction& in = ir_.blocks[d.block].instructions[d.index];
-        if (!in.memory || in.memory->isStore || !isGlobalLike(in.memory->space)) continue;
-        for (long long sec : sectorsOf(d.laneAddresses, in.memory->widthBytes, sectorBytes)) set.insert(sec);
-      }
-      sets.push_back(std::move(set));
-    }
-    double f = 0, overlap = 0;
-    int pairs = 0;
-    for (size_t a = 0; a < sets.size(); ++a) {
-      f += static_cast<double>(sets[a].size()) / static_cast<double>(sets.size());
-      for (size_t b = a + 1; b < sets.size(); ++b) {
-        const auto& small = sets[a].size() < sets[b].size() ? sets[a] : sets[b];
-        const auto& large = sets[a].size() < sets[b].size() ? sets[b] : sets[a];
-        double common = 0;
-        for (long long x : small) common += large.count(x) ? 1 : 0;
-        overlap += common;
-        ++pairs;
-      }
-    }
-    overlap /= std::max(1, pairs);
-    if (f > 0 && overlap > 0) {
-      const double footprintBytes = f * f / overlap * sectorBytes * warpsPerBlock;  // all warp classes
-      double chip = std::max(0.0, 1.0 - f / (overlap * static_cast<double>(totalBlocks)));
-      if (footprintBytes > static_cast<double>(l2Level->size.value)) chip *= static_cast<double>(l2Level->size.value) / footprintBytes;
-      sharing = std::max(sharing, chip);
-    }
-  }
+  const long long sectorBytes = static_cast<long long>(memory_ ? memory_->sectorBytes : 32);
+  auto siteRates = [&](int b, int i) -> const SiteTraffic* {
+    if (!memory_) return nullptr;
+    auto it = siteIndex_.find({b, i});
+    return it == siteIndex_.end() ? nullptr : &memory_->sites[static_cast<size_t>(it->second)];
+  };
 
   // Ops, visited round robin over warps so the caches see an interleaved access order.
   out.program.warps.resize(streams.size());
@@ -617,31 +570,28 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
           } else {
             const double coalesce = options_.whatIf.perfectCoalescing && count > 0 ? std::min(1.0, std::max(minimum, 1.0) / count) : 1.0;
             double inL1 = 0, inL2 = 0, inDram = 0;
+            const SiteTraffic* site = siteRates(d.block, d.index);
             if (m.isStore) {
-              // Write-through L1 (no allocate), write-back L2: each sector is written to DRAM
-              // eventually unless the what-if keeps everything in L2.
+              // Write-through L1 (no allocate), write-back L2: the engine says which stores add
+              // a DRAM write-back; the what-if keeps everything in L2.
               inL2 = count;
-              inDram = options_.whatIf.allL2Hits ? 0 : count;
+              const double wb = site && site->sectors > 0 ? site->dramSectors / site->sectors : 1.0;
+              inDram = options_.whatIf.allL2Hits ? 0 : count * wb;
             } else if (options_.whatIf.allL1Hits) {
               inL1 = count;
-            } else if (options_.l1HitRate || options_.l2HitRate || sectors.empty()) {
-              const double h1 = options_.l1HitRate.value_or(m.pattern == AccessClass::Constant ? 1.0 : 0.0);
-              const double h2 = options_.whatIf.allL2Hits ? 1.0 : options_.l2HitRate.value_or(0.0);
+            } else {
+              double h1 = m.pattern == AccessClass::Constant && lanes.empty() ? 1.0 : 0.0;
+              double h2 = 0;
+              if (site) {
+                h1 = site->l1HitRate();
+                h2 = site->l2HitRate();
+              }
+              if (options_.l1HitRate) h1 = *options_.l1HitRate;
+              if (options_.l2HitRate) h2 = *options_.l2HitRate;
+              if (options_.whatIf.allL2Hits) h2 = 1.0;
               inL1 = count * h1;
               inL2 = count * (1 - h1) * h2;
               inDram = count * (1 - h1) * (1 - h2);
-            } else {
-              for (long long s : sectors) {
-                const long long byte = s * sectorBytes;
-                if (l1Level && l1.access(byte, true)) {
-                  inL1 += 1;
-                } else if (options_.whatIf.allL2Hits || (l2Level && l2.access(byte, true))) {
-                  inL2 += 1;
-                } else {
-                  inL2 += sharing;
-                  inDram += 1 - sharing;
-                }
-              }
             }
             inL1 *= coalesce;
             inL2 *= coalesce;

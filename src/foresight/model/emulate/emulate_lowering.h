@@ -6,14 +6,11 @@
 /// L1/L2/DRAM and shared accesses in bank wavefronts.
 ///
 /// Hit levels are predicted before timing, deterministically, so every perturbed run of the
-/// sensitivity analysis sees the same split (saake.md §4, common random numbers):
-/// - L1: a set-associative LRU cache (sector-valid lines) over this SM's emulated loads, visited
-///   in round-robin order over warps; stores are write-through, no-allocate;
-/// - L2: an LRU of this SM's share of L2 (size / active SMs) over the L1 misses, plus a
-///   footprint/sharing term: a first-touch sector is an L2 hit with probability
-///   1 - unique(all emulated blocks) / Σ unique(each block), the data other SMs' blocks will
-///   have fetched, when the launch's footprint fits in L2 (scaled down when it does not).
-/// Measured rates (EmulateOptions::l1HitRate / l2HitRate) replace the prediction when given.
+/// sensitivity analysis sees the same split (saake.md §4, common random numbers): the
+/// memory-hierarchy engine (memory/hierarchy.h) gives each global access site its L1 and L2
+/// hit rates and its DRAM write-backs over the whole launch, and each emulated op splits its
+/// sectors accordingly. Measured rates (EmulateOptions::l1HitRate / l2HitRate) replace the
+/// prediction when given.
 #pragma once
 
 #include <map>
@@ -26,6 +23,7 @@
 
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/launch.h"
+#include "foresight/memory/memory_traffic.h"
 #include "foresight/model/emulate/emu_program.h"
 #include "foresight/model/emulate/emulate_options.h"
 #include "foresight/model/predict.h"
@@ -87,6 +85,8 @@ class EmulationBuilder {
   [[nodiscard]] const EmulateOptions& options() const { return options_; }
   [[nodiscard]] const std::vector<std::string>& regionNames() const { return regionNames_; }
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
+  /// The memory engine's traffic of the whole launch (null for the saake variant).
+  [[nodiscard]] const MemoryTraffic* memory() const { return memory_.get(); }
 
  private:
   EmulationBuilder() = default;
@@ -101,6 +101,8 @@ class EmulationBuilder {
   std::vector<std::string> regionNames_;
   std::vector<std::string> notes_;
   std::shared_ptr<StreamCache> cache_;
+  std::shared_ptr<const MemoryTraffic> memory_;
+  std::map<std::pair<int, int>, int> siteIndex_;  ///< (block, index) → memory_->sites
   [[nodiscard]] Expected<const CachedStream*> cachedStream(long long block, int warp) const;
 };
 

@@ -56,7 +56,11 @@ Expected<KernelEmulation> KernelEmulation::fromBuilder(EmulationBuilder builder)
     e.full_ = std::move(*f);
     e.fullWaves_ = std::ceil(static_cast<double>(blocks) / static_cast<double>(perWave));
   }
-  e.launchOverhead_ = options.launchOverheadCycles >= 0 ? options.launchOverheadCycles : (modern ? 3000.0 : 0.0);
+  // Launch overhead: the option, else the GPU's calibrated launch-to-launch time, else 3000
+  // cycles (modern); the faithful variant has none.
+  double defaultOverhead = 0;
+  if (modern) defaultOverhead = gpu.launchOverheadUs ? gpu.launchOverheadUs->value * 1e3 * gpu.clockGhz.value : 3000.0;
+  e.launchOverhead_ = options.launchOverheadCycles >= 0 ? options.launchOverheadCycles : defaultOverhead;
   return e;
 }
 
@@ -145,6 +149,11 @@ Prediction makeEmulatePrediction(const KernelEmulation& emulation, const KernelT
       p.values.push_back({"l1_hit_rate", full.l1Hits / std::max(1e-12, full.sectors), "share of global sectors served by L1"});
       p.values.push_back({"l2_hit_rate", full.l2Hits / std::max(1e-12, full.l2Hits + full.dramSectors), "share of L2 lookups that hit"});
     }
+  }
+  if (const MemoryTraffic* mem = emulationPtr->builder().memory(); mem && mem->loadSectors + mem->storeSectors > 0) {
+    p.values.push_back({"dram_read_bytes", mem->dramReadSectors * mem->sectorBytes, "launch, memory engine"});
+    p.values.push_back({"dram_write_bytes", mem->dramWriteSectors * mem->sectorBytes, "launch, memory engine"});
+    p.values.push_back({"footprint_bytes", mem->compulsoryBytes(), "distinct bytes the launch touches (compulsory DRAM traffic)"});
   }
   if (full.sharedRequests > 0) {
     p.values.push_back({"wavefronts_per_shared_request", full.wavefronts / full.sharedRequests, "bank wavefronts"});

@@ -45,8 +45,9 @@ struct EmulateOptions {
   /// Dynamic warp instructions emulated per SM and run; longer streams are sampled and the SM
   /// time scaled (docs/models.md). At least 256 per warp are kept.
   long long maxOpsPerRun = 12000;
-  /// Kernel launch overhead in cycles; negative = the variant's default (modern: 3000, the
-  /// gpgpu-sim SM90 launch latency, anchors.md §5; saake: 0).
+  /// Kernel launch overhead in cycles; negative = the variant's default (modern: the GPU's
+  /// `sm.launch_overhead` when it has one, else 3000, the gpgpu-sim SM90 launch latency,
+  /// anchors.md §5; saake: 0).
   double launchOverheadCycles = -1;
   /// Requests a memory unit's queue holds before issue stalls (modern); 0 = unbounded.
   double memoryQueue = 64;

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Weighted reuse distances (see reuse_distance.h).
+#include "foresight/memory/reuse_distance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace foresight {
+
+namespace {
+
+/// Prefix sums over positions 0..n-1 with point updates (Fenwick tree).
+class Fenwick {
+ public:
+  explicit Fenwick(size_t n) : tree_(n + 1, 0.0) {}
+  void add(size_t pos, double v) {
+    for (size_t i = pos + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += v;
+  }
+  /// Sum over positions [0, pos).
+  [[nodiscard]] double prefix(size_t pos) const {
+    double s = 0;
+    for (size_t i = pos; i > 0; i -= i & (~i + 1)) s += tree_[i];
+    return s;
+  }
+
+ private:
+  std::vector<double> tree_;
+};
+
+struct UnitState {
+  long long pos = -1;      ///< position holding its weight in the tree (last resident touch)
+  int lastWarp = -1;
+  int clusters = 0;        ///< distinct sampled clusters touching it
+  bool written = false;
+  bool dirty = false;
+  double weight = 1;
+  double estimatedTouchers = 1;  ///< n̂: clusters of the population touching it
+  double crossHits = 0;    ///< hits among re-touches by another warp
+  double crossCount = 0;
+};
+
+}  // namespace
+
+ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SamplePopulation& population,
+                         double capacityUnits) {
+  ReuseResult out;
+  const size_t n = stream.size();
+  out.outcomes.resize(n);
+  out.weights.resize(n);
+  const double k = std::max(1.0, population.sampledClusters);
+  const double p = std::max(k, population.clusters);
+
+  // Pass 0: how many sampled clusters touch each unit → n̂ and the weight 1/π.
+  std::unordered_map<long long, UnitState> units;
+  units.reserve(n / 2 + 16);
+  {
+    std::unordered_set<unsigned long long> seen;
+    seen.reserve(n / 2 + 16);
+    for (const SampledAccess& a : stream) {
+      UnitState& u = units[a.unit];
+      u.written = u.written || a.store;
+      const unsigned long long key = static_cast<unsigned long long>(a.unit) * 1048573ULL ^
+                                     (static_cast<unsigned long long>(a.cluster) << 1);
+      if (seen.insert(key).second) ++u.clusters;
+    }
+  }
+  for (auto& [unit, u] : units) {
+    const double touched = std::min<double>(u.clusters, k);
+    u.estimatedTouchers = k > 1 ? 1 + (touched - 1) * (p - 1) / (k - 1) : 1;
+    const double pi = p <= k ? 1.0 : 1.0 - std::pow(1.0 - k / p, u.estimatedTouchers);
+    u.weight = 1.0 / std::max(pi, 1e-12);
+    out.distinctUnits += u.weight;
+    (u.written ? out.distinctWrittenUnits : out.distinctReadUnits) += u.weight;
+  }
+
+  // Pass 1: distances of re-touches; cold accesses are resolved in pass 2.
+  Fenwick tree(n);
+  for (size_t i = 0; i < n; ++i) {
+    const SampledAccess& a = stream[i];
+    UnitState& u = units[a.unit];
+    AccessOutcome& o = out.outcomes[i];
+    out.weights[i] = u.weight;
+    bool hit = false;
+    if (u.pos >= 0) {
+      o.distance = tree.prefix(i) - tree.prefix(static_cast<size_t>(u.pos) + 1);
+      hit = o.distance < capacityUnits;
+      o.hit = hit ? 1.0 : 0.0;
+      if (a.counted && a.warp != u.lastWarp) {
+        u.crossHits += o.hit;
+        u.crossCount += 1;
+      }
+    }
+    if (a.store) {
+      o.writeBack = u.dirty && hit ? 0.0 : 1.0;
+      u.dirty = true;
+    } else if (!hit && u.pos >= 0) {
+      u.dirty = false;  // evicted (and written back) since
+    }
+    if (a.allocates || hit) {
+      if (u.pos >= 0) tree.add(static_cast<size_t>(u.pos), -u.weight);
+      tree.add(i, u.weight);
+      u.pos = static_cast<long long>(i);
+    }
+    u.lastWarp = a.warp;
+  }
+
+  // Pass 2: a unit's first touch in the sample is the population's first with chance k/n̂;
+  // otherwise another cluster touched it before, and it hits as often as the sample's own
+  // re-touches by other warps did.
+  std::unordered_set<long long> first;
+  first.reserve(units.size());
+  for (size_t i = 0; i < n; ++i) {
+    const SampledAccess& a = stream[i];
+    if (!first.insert(a.unit).second) continue;
+    const UnitState& u = units[a.unit];
+    AccessOutcome& o = out.outcomes[i];
+    const double firstChance = std::min(1.0, u.clusters / std::max(1.0, u.estimatedTouchers));
+    const double q = u.crossCount > 0 ? u.crossHits / u.crossCount : 0.0;
+    o.hit = (1.0 - firstChance) * q;
+    o.distance = -1;
+    if (a.store) o.writeBack = 1.0 - o.hit;
+  }
+  return out;
+}
+
+}  // namespace foresight

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// Weighted reuse distances: each expectation is worked out by hand next to it.
+#include "foresight/memory/reuse_distance.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace foresight {
+namespace {
+
+SampledAccess at(long long unit, int cluster = 0, int warp = 0, bool store = false) {
+  SampledAccess a;
+  a.unit = unit;
+  a.cluster = cluster;
+  a.warp = warp;
+  a.store = store;
+  return a;
+}
+
+TEST(ReuseDistance, ExhaustiveStreamIsPlainLruStackDistance) {
+  // a b c a b: the second a has {b, c} between its accesses (distance 2), the second b {c, a}.
+  const std::vector<SampledAccess> s{at(1), at(2), at(3), at(1), at(2)};
+  ReuseResult two = analyzeReuse(s, {1, 1}, 2);
+  ASSERT_EQ(two.outcomes.size(), 5u);
+  EXPECT_DOUBLE_EQ(two.outcomes[3].distance, 2);
+  EXPECT_DOUBLE_EQ(two.outcomes[4].distance, 2);
+  for (const AccessOutcome& o : two.outcomes) EXPECT_DOUBLE_EQ(o.hit, 0);  // 2 is not < 2
+  ReuseResult three = analyzeReuse(s, {1, 1}, 3);
+  EXPECT_DOUBLE_EQ(three.outcomes[3].hit, 1);
+  EXPECT_DOUBLE_EQ(three.outcomes[4].hit, 1);
+  EXPECT_DOUBLE_EQ(three.outcomes[0].hit, 0);  // cold
+  EXPECT_DOUBLE_EQ(three.distinctUnits, 3);
+}
+
+TEST(ReuseDistance, SampledPrivateUnitsWeighOneOverTheSamplingRate) {
+  // One of four clusters sampled; every unit is seen by one cluster, so n̂ = 1 and
+  // π = 1 − (1 − 1/4)¹ = 1/4: each unit stands for 4. a b a: the second a is 4 units away.
+  const std::vector<SampledAccess> s{at(1), at(2), at(1)};
+  ReuseResult r = analyzeReuse(s, {1, 4}, 4);
+  EXPECT_DOUBLE_EQ(r.outcomes[2].distance, 4);
+  EXPECT_DOUBLE_EQ(r.outcomes[2].hit, 0);  // 4 is not < 4
+  EXPECT_DOUBLE_EQ(analyzeReuse(s, {1, 4}, 5).outcomes[2].hit, 1);
+  EXPECT_DOUBLE_EQ(r.distinctUnits, 8);  // two units × 4
+}
+
+TEST(ReuseDistance, SharedUnitFirstTouchIsRarelyTheFirstOfThePopulation) {
+  // Both sampled clusters of 10 touch x: n̂ = 1 + (2−1)(10−1)/(2−1) = 10 clusters touch it.
+  // The sample's first touch is the population's first with chance 2/10; otherwise it hits as
+  // often as the sample's re-touch by the other warp did (distance 0 → hit): 0.8.
+  const std::vector<SampledAccess> s{at(7, 0, 0), at(7, 1, 1)};
+  ReuseResult r = analyzeReuse(s, {2, 10}, 100);
+  EXPECT_NEAR(r.outcomes[0].hit, 0.8, 1e-12);
+  EXPECT_DOUBLE_EQ(r.outcomes[1].hit, 1);
+  // π = 1 − (1 − 2/10)^10 = 0.892626; the footprint is 1/π.
+  EXPECT_NEAR(r.distinctUnits, 1 / (1 - std::pow(0.8, 10)), 1e-9);
+  // Exhaustive (K = P = 2): the first touch is the first, a miss.
+  EXPECT_DOUBLE_EQ(analyzeReuse(s, {2, 2}, 100).outcomes[0].hit, 0);
+}
+
+TEST(ReuseDistance, StoresWriteBackOncePerResidencyOfADirtyUnit) {
+  // store a (cold: 1 write-back), store a (dirty and resident: 0), load b, store a with
+  // capacity 1: b is between, distance 1 is not < 1, a was evicted (written back): 1 more.
+  const std::vector<SampledAccess> s{at(1, 0, 0, true), at(1, 0, 0, true), at(2), at(1, 0, 0, true)};
+  ReuseResult r = analyzeReuse(s, {1, 1}, 1);
+  EXPECT_DOUBLE_EQ(r.outcomes[0].writeBack, 1);
+  EXPECT_DOUBLE_EQ(r.outcomes[1].writeBack, 0);
+  EXPECT_DOUBLE_EQ(r.outcomes[3].writeBack, 1);
+  EXPECT_DOUBLE_EQ(r.distinctWrittenUnits, 1);
+  EXPECT_DOUBLE_EQ(r.distinctReadUnits, 1);
+}
+
+TEST(ReuseDistance, NonAllocatingMissesLeaveTheCacheAlone) {
+  // L1 stores (write-through, no allocate): a store miss to a does not bring a in, so the load
+  // of a after it is still cold.
+  std::vector<SampledAccess> s{at(1, 0, 0, true), at(1)};
+  s[0].allocates = false;
+  ReuseResult r = analyzeReuse(s, {1, 1}, 10);
+  EXPECT_DOUBLE_EQ(r.outcomes[1].hit, 0);
+  EXPECT_LT(r.outcomes[1].distance, 0);
+}
+
+}  // namespace
+}  // namespace foresight
