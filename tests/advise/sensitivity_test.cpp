@@ -51,9 +51,10 @@ TEST(EmulateSensitivity, TwoRegionsNoClearWinner) {
   Expected<SensitivityReport> s = analyzeSensitivity(*e);
   ASSERT_TRUE(s.ok());
   // The MUFU chain issues at 0, 23, ..., 207; the first LDS issues at 208; shared admits the 8
-  // loads every 32 cycles from 208, the last done at 208 + 7·32 + 31 + 29 = 492.
-  // T = 9·L_sfu + 1·issue + (7·32 + 31)·G_shared + L_shared = 207 + 1 + 255 + 29 = 492.
-  EXPECT_DOUBLE_EQ(s->cycles, 492);
+  // loads every 32 cycles from 208, the last done at 208 + 7·32 + 31 + 29.88 = 492.88 (shared
+  // latency 29.88: MT4G's H100 SXM measurement, docs/gpu-presets.md).
+  // T = 9·L_sfu + 1·issue + (7·32 + 31)·G_shared + L_shared = 207 + 1 + 255 + 29.88 = 492.88.
+  EXPECT_DOUBLE_EQ(s->cycles, 492.88);
   auto find = [&](const std::vector<Elasticity>& list, const std::string& unit, BoundMode p,
                   const std::string& region) {
     for (const Elasticity& x : list) {
@@ -61,17 +62,17 @@ TEST(EmulateSensitivity, TwoRegionsNoClearWinner) {
     }
     return -99.0;
   };
-  EXPECT_NEAR(find(s->entries, "shared", BoundMode::Throughput, ""), 255.0 / 492, 1e-9);
-  EXPECT_NEAR(find(s->entries, "sfu", BoundMode::Latency, ""), 207.0 / 492, 1e-9);
-  EXPECT_NEAR(find(s->entries, "shared", BoundMode::Latency, ""), 29.0 / 492, 1e-9);
-  EXPECT_NEAR(find(s->entries, "issue", BoundMode::Throughput, ""), 1.0 / 492, 1e-9);
+  EXPECT_NEAR(find(s->entries, "shared", BoundMode::Throughput, ""), 255.0 / 492.88, 1e-9);
+  EXPECT_NEAR(find(s->entries, "sfu", BoundMode::Latency, ""), 207.0 / 492.88, 1e-9);
+  EXPECT_NEAR(find(s->entries, "shared", BoundMode::Latency, ""), 29.88 / 492.88, 1e-9);
+  EXPECT_NEAR(find(s->entries, "issue", BoundMode::Throughput, ""), 1.0 / 492.88, 1e-9);
   EXPECT_NEAR(s->sum, 1.0, 1e-9);
   EXPECT_EQ(s->bound, (Bound{Resource::Shared, BoundMode::Throughput}));
   // 0.421 >= 0.75 x 0.518: no clear winner → per-region analysis of the two significant ones.
   EXPECT_FALSE(s->clearWinner);
-  EXPECT_NEAR(find(s->regional, "sfu", BoundMode::Latency, "k.cu:10-10"), 207.0 / 492, 1e-9);
+  EXPECT_NEAR(find(s->regional, "sfu", BoundMode::Latency, "k.cu:10-10"), 207.0 / 492.88, 1e-9);
   EXPECT_NEAR(find(s->regional, "sfu", BoundMode::Latency, "k.cu:20-20"), 0, 1e-9);
-  EXPECT_NEAR(find(s->regional, "shared", BoundMode::Throughput, "k.cu:20-20"), 255.0 / 492, 1e-9);
+  EXPECT_NEAR(find(s->regional, "shared", BoundMode::Throughput, "k.cu:20-20"), 255.0 / 492.88, 1e-9);
   EXPECT_NEAR(find(s->regional, "shared", BoundMode::Throughput, "k.cu:10-10"), 0, 1e-9);
   // uiCA-style: shared alone needs 8·32·1 = 256 cycles.
   EXPECT_EQ(s->alone.front().unit, "shared");

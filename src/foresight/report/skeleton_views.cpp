@@ -206,12 +206,13 @@ void SkeletonPredictionView::printText(std::ostream& os) const {
   }
   os << "\n";
   std::string header = fmt::format("{:<22}", "");
-  for (const SkeletonSearchReport& g : gpus_) header += fmt::format("{:>14}", g.gpu->name);
+  // " {:>13}": 14 columns per GPU, and a space even when a cell is longer ("parallelism-bound").
+  for (const SkeletonSearchReport& g : gpus_) header += fmt::format(" {:>13}", g.gpu->name);
   os << header << "\n";
   const auto row = [&](const char* name, auto value) {
     std::string line = fmt::format("{:<22}", name);
     for (const SkeletonSearchReport& g : gpus_)
-      line += fmt::format("{:>14}", value(g.result.layouts.front(), g));
+      line += fmt::format(" {:>13}", value(g.result.layouts.front(), g));
     os << line << "\n";
   };
   using G = SkeletonSearchReport;

@@ -44,27 +44,28 @@ TEST(EmulateModel, BankConflictChainAndWhatIf) {
   const Gpu gpu = loadPreset("h100").value();
   EmulateOptions o;
   o.launchOverheadCycles = 0;
-  // H100: shared L=29, G = 128 B / 128 B/cycle = 1 per wavefront; 32 wavefronts per load:
-  // done = admit + 31·1 + 29 = +60 (the LSU pipe's 4 is hidden); 10 in a chain → 600.
+  // H100: shared L=29.88 (MT4G, docs/gpu-presets.md), G = 128 B / 128 B/cycle = 1 per
+  // wavefront; 32 wavefronts per load: done = admit + 31·1 + 29.88 = +60.88 (the LSU pipe's 4 is
+  // hidden); 10 in a chain → 608.8.
   Expected<Prediction> p = predict(conflictChain(), oneWarp(), gpu, {.model = ModelKind::Emulate, .emulate = o});
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_DOUBLE_EQ(p->cycles, 600);
+  EXPECT_DOUBLE_EQ(p->cycles, 608.8);
   EXPECT_EQ(p->model, "emulate");
-  // T = 10·(31 G + L): e_G = 310/600 = 0.517, e_L = 290/600 = 0.483 → shared, throughput.
+  // T = 10·(31 G + L): e_G = 310/608.8 = 0.509, e_L = 298.8/608.8 = 0.491 → shared, throughput.
   EXPECT_EQ(p->bound, (Bound{Resource::Shared, BoundMode::Throughput}));
   Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(conflictChain(), oneWarp(), gpu, o);
   ASSERT_TRUE(e.ok());
   Expected<SensitivityReport> s = analyzeSensitivity(*e);
   ASSERT_TRUE(s.ok());
-  EXPECT_NEAR(s->entries[0].elasticity, 310.0 / 600, 1e-9);
+  EXPECT_NEAR(s->entries[0].elasticity, 310.0 / 608.8, 1e-9);
   EXPECT_EQ(s->entries[0].unit, "shared");
-  EXPECT_NEAR(s->entries[1].elasticity, 290.0 / 600, 1e-9);
+  EXPECT_NEAR(s->entries[1].elasticity, 298.8 / 608.8, 1e-9);
   EXPECT_NEAR(s->sum, 1.0, 1e-9);
-  // Conflict-free: 1 wavefront → 29 per load → 290; the conflicts cost 310 cycles.
+  // Conflict-free: 1 wavefront → 29.88 per load → 298.8; the conflicts cost 310 cycles.
   Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(conflictChain(), oneWarp(), gpu, o, p->cycles);
   ASSERT_TRUE(w.ok());
   EXPECT_EQ((*w)[0].name, "conflict-free-shared");
-  EXPECT_DOUBLE_EQ((*w)[0].cycles, 290);
+  EXPECT_DOUBLE_EQ((*w)[0].cycles, 298.8);
   EXPECT_DOUBLE_EQ((*w)[0].penalty, 310);
   EXPECT_EQ((*w)[1].name, "perfect-coalescing");
   EXPECT_DOUBLE_EQ((*w)[1].penalty, 0);  // no global access
@@ -78,10 +79,14 @@ TEST(EmulateModel, VecaddSummaryIsDramThroughputBound) {
   ASSERT_TRUE(p.ok()) << p.error().message;
   // 2^21 warps x 3 requests x 4 sectors x 32 B = 805.3 MB; at 3.35 TB/s: 240.4 us =
   // 475,963 cycles at 1.98 GHz, + 3000 launch overhead = 478,963. That is a floor: DRAM cannot
-  // go faster. Block refill and the latency ramp may add a little (streams on an H100 reach
-  // ~90% of peak, anchors.md §5), so allow up to 12% above it.
+  // go faster. Block refill and the latency ramp add to it (834.5-cycle DRAM latency, MT4G); the
+  // DRAM unit streams at the read rate MT4G measured on an H100 SXM, 2749.9 GB/s
+  // (docs/gpu-presets.md): 805.3 MB / 2749.9 GB/s = 292.85 us = 579,843 cycles, + the preset's
+  // 2.43 us launch overhead (4,811 cycles) = 584,654. Each warp issues only 3 loads, so blocks
+  // retire and refill every ~3 DRAM latencies and the ramp costs up to 15 %: ceiling 1.15 x
+  // 579,843 + 4,811 = 671,630.
   EXPECT_GE(p->cycles, 478963.0 * 0.999);
-  EXPECT_LE(p->cycles, 478963.0 * 1.12);
+  EXPECT_LE(p->cycles, 671630.0);
   EXPECT_EQ(p->bound, (Bound{Resource::Dram, BoundMode::Throughput}));
 }
 
@@ -96,8 +101,9 @@ TEST(EmulateModel, ElasticitiesSumToOne) {
     Expected<SensitivityReport> s = analyzeSensitivity(*e);
     ASSERT_TRUE(s.ok());
     // Euler: T is homogeneous of degree 1 in all latencies, gaps, the issue gap and the launch
-    // overhead; +10% steps of a piecewise-linear T stay close to it.
-    EXPECT_NEAR(s->sum, 1.0, 0.05) << name;
+    // overhead; ±10/20% steps of a piecewise-linear T (block refills shift by whole ops) stay
+    // within 8 % of it.
+    EXPECT_NEAR(s->sum, 1.0, 0.08) << name;
     EXPECT_TRUE(s->warnings.empty());
   }
   // The barrier-phased matmul summary on GPUs where its schedule is regular enough.
@@ -124,12 +130,13 @@ TEST(EmulateModel, SaakeVariantUsesOneGlobalMemoryResource) {
   bool gm = false;
   for (const emu::UnitSpec& u : e->units()) gm = gm || u.name == "gm";
   EXPECT_TRUE(gm);
-  // SAAKE: coalesced = one 128-B transaction; gap = 128 / (3350 / (132·1.98)) = 9.982 cycles
-  // per SM. One wave (8 blocks, 64 warps x 3 requests) takes 192 x 9.982 of GM gap plus the
-  // last request's 571 latency = 2487.6; ceil(262144 / (8·132)) = 249 waves → 619,400.
+  // SAAKE: coalesced = one 128-B transaction; gap = 128 / (3350 / (132·1.98)) = 9.983 cycles
+  // per SM. One wave (8 blocks, 64 warps x 3 requests) takes 192 x 9.983 of GM gap plus the
+  // last request's 834.5 latency (MT4G H100 SXM) = 2751.3; ceil(262144 / (8·132)) = 249 waves
+  // → 685,071.
   Expected<Prediction> p = predict(in->kernels[0], *in->launch, gpu, {.model = ModelKind::Emulate, .emulate = o});
   ASSERT_TRUE(p.ok());
-  EXPECT_NEAR(p->cycles / 619400.0, 1.0, 0.02);
+  EXPECT_NEAR(p->cycles / 685071.0, 1.0, 0.02);
   EXPECT_EQ(p->variant, "saake");
 }
 
@@ -147,16 +154,17 @@ double unitGap(const emu::KernelEmulation& e, const std::string& name) {
 }
 
 TEST(EmulateModel, PresetGapsMatchTheDigestsPerSmShares) {
-  // saake.md §2.3 / §10.4: per-SM DRAM gap per 32-B sector = 32 / (bandwidth / (SMs x clock)):
-  // H100 SXM 32 / (3350 / (132 x 1.98)) = 2.50; H100 PCIe 32 / (2000 / (114 x 1.755)) = 3.20;
-  // H200 32 / (4800 / (132 x 1.98)) = 1.74. Shared: 128 B wavefront / 128 B/cycle = 1;
-  // L1: 32 B / 128 B/cycle = 0.25.
+  // saake.md §2.3 / §10.4: per-SM DRAM gap per 32-B sector = 32 / (bandwidth / (SMs x clock)),
+  // at the achievable read bandwidth of a read-only stream (the summary has no stores):
+  // H100 SXM 32 / (2749.9 / (132 x 1.98)) = 3.041; H100 PCIe 32 / (1972.1 / (114 x 1.755)) =
+  // 3.246; H200 32 / (3888.8 / (132 x 1.98)) = 2.151. Shared: 128 B wavefront / 128 B/cycle =
+  // 1; L1: 32 B / 128 B/cycle = 0.25.
   Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
   ASSERT_TRUE(in.ok());
   const struct {
     const char* gpu;
     double dram;
-  } cases[] = {{"h100", 2.50}, {"h100-pcie", 3.20}, {"h200", 1.74}};
+  } cases[] = {{"h100", 3.041}, {"h100-pcie", 3.246}, {"h200", 2.151}};
   for (const auto& c : cases) {
     const Gpu gpu = loadPreset(c.gpu).value();
     Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(in->kernels[0], *in->launch, gpu, {});
