@@ -30,30 +30,43 @@ bool shifts(const MemoryAccess& m) {
 
 }  // namespace
 
-SampledStream sampleStream(std::vector<DynamicInstruction> full, const StreamSampling& sampling) {
-  SampledStream out;
-  const long long n = static_cast<long long>(full.size());
-  out.fullLength = static_cast<double>(n);
+std::vector<StreamWindow> systematicWindows(long long n, const StreamSampling& sampling) {
+  std::vector<StreamWindow> out;
+  if (n <= 0) return out;
   if (sampling.budget <= 0 || n <= sampling.budget) {
-    out.instructions = std::move(full);
-    if (n > 0) out.windows.push_back({0, static_cast<size_t>(n), 0, 1});
+    out.push_back({0, static_cast<size_t>(n), 0, 1});
     return out;
   }
   const long long window = std::clamp<long long>(sampling.window, 1, sampling.budget);
   const long long k = std::max<long long>(1, sampling.budget / window);
-  out.instructions.reserve(static_cast<size_t>(k * window));
+  size_t kept = 0;
   for (long long i = 0; i < k; ++i) {
     // Stratum i is [i·n/k, (i+1)·n/k); its window sits in the middle of it.
     const long long lo = i * n / k, hi = (i + 1) * n / k;
     const long long len = std::min(window, hi - lo);
-    const long long start = lo + (hi - lo - len) / 2;
     StreamWindow w;
-    w.begin = out.instructions.size();
-    w.origin = static_cast<double>(start);
-    for (long long j = start; j < start + len; ++j) out.instructions.push_back(std::move(full[static_cast<size_t>(j)]));
-    w.end = out.instructions.size();
+    w.begin = kept;
+    w.end = kept + static_cast<size_t>(len);
+    w.origin = static_cast<double>(lo + (hi - lo - len) / 2);
     w.weight = static_cast<double>(hi - lo) / static_cast<double>(std::max<long long>(1, len));
-    out.windows.push_back(w);
+    kept = w.end;
+    out.push_back(w);
+  }
+  return out;
+}
+
+SampledStream sampleStream(std::vector<DynamicInstruction> full, const StreamSampling& sampling) {
+  SampledStream out;
+  const long long n = static_cast<long long>(full.size());
+  out.fullLength = static_cast<double>(n);
+  out.windows = systematicWindows(n, sampling);
+  if (out.windows.size() == 1 && out.windows[0].end == full.size()) {
+    out.instructions = std::move(full);
+    return out;
+  }
+  for (const StreamWindow& w : out.windows) {
+    const size_t start = static_cast<size_t>(w.origin);
+    for (size_t j = start; j < start + (w.end - w.begin); ++j) out.instructions.push_back(std::move(full[j]));
   }
   out.scale = out.fullLength / static_cast<double>(std::max<size_t>(1, out.instructions.size()));
   return out;

@@ -54,6 +54,10 @@ struct SampledStream {
   double scale = 1;
 };
 
+/// The windows sampleStream() keeps of a stream of `length` instructions: `begin`/`end` index
+/// the concatenated sample, `origin` is the window's first position in the full stream.
+[[nodiscard]] std::vector<StreamWindow> systematicWindows(long long length, const StreamSampling& sampling);
+
 /// Reduces `full` to a systematic sample (see StreamSampling). A stream within the budget is
 /// kept whole (one window of weight 1).
 [[nodiscard]] SampledStream sampleStream(std::vector<DynamicInstruction> full, const StreamSampling& sampling);

@@ -201,7 +201,15 @@ WarpStreams::WarpStreams(PtxModule module, int kernelIndex, PtxCfg cfg, Interpre
 Expected<WarpTrace> WarpStreams::trace(long long block, int warp) const {
   if (block < 0 || block >= options_.launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
   if (warp < 0 || warp >= (options_.launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
-  const WarpInterpreter interpreter(module_, module_.kernels[kernelIndex_], cfg_, options_, fileName_);
+  return trace(block, warp, options_.foldLoops);
+}
+
+Expected<WarpTrace> WarpStreams::trace(long long block, int warp, bool foldLoops) const {
+  if (block < 0 || block >= options_.launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
+  if (warp < 0 || warp >= (options_.launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
+  InterpreterOptions o = options_;
+  o.foldLoops = foldLoops;
+  const WarpInterpreter interpreter(module_, module_.kernels[kernelIndex_], cfg_, std::move(o), fileName_);
   return interpreter.run(block, warp);
 }
 

@@ -75,6 +75,8 @@ class WarpStreams {
   /// Executes warp `warp` of block `block` (linear index) and returns its trace, with the
   /// ordered (PTX instruction, active mask) stream.
   [[nodiscard]] Expected<WarpTrace> trace(long long block, int warp) const;
+  /// The same with loop folding (InterpreterOptions::foldLoops) switched on or off.
+  [[nodiscard]] Expected<WarpTrace> trace(long long block, int warp, bool foldLoops) const;
   /// The kernel's PTX instructions (indices of WarpTrace::stream refer to them).
   [[nodiscard]] const std::vector<PtxInstruction>& instructions() const;
 

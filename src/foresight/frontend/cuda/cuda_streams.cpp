@@ -70,9 +70,47 @@ Expected<std::vector<DynamicInstruction>> CudaStreamSource::stream(long long blo
   }
   Expected<WarpTrace> trace = ptx_->trace(block, warp);
   if (!trace) return std::move(trace).takeError();
-  using Record = std::pair<size_t, std::vector<long long>>;
-  return assemble(trace->stream, trace->streamAddresses, locations_, [](const Record& r) { return r.first; },
-                  [](Record& r) -> std::vector<long long>& { return r.second; });
+  std::vector<DynamicInstruction> out;
+  out.reserve(static_cast<size_t>(expandedLength(*trace)));
+  Expected<void> ok = expand(*trace, 0, expandedLength(*trace), out);
+  if (!ok) return std::move(ok).takeError();
+  return out;
+}
+
+Expected<void> CudaStreamSource::expand(const WarpTrace& trace, long long begin, long long end,
+                                        std::vector<DynamicInstruction>& out) const {
+  std::string error;
+  expandStream(trace, begin, end, [&](int instruction, std::uint32_t mask, const std::vector<long long>* lanes) {
+    if (instruction < 0 || instruction >= static_cast<int>(locations_.size()) || locations_[instruction].first < 0) {
+      error = "internal: executed instruction " + std::to_string(instruction) + " has no KernelIR location";
+      return;
+    }
+    DynamicInstruction d;
+    d.block = locations_[instruction].first;
+    d.index = locations_[instruction].second;
+    d.activeMask = mask;
+    if (lanes) d.laneAddresses = *lanes;
+    out.push_back(std::move(d));
+  });
+  if (!error.empty()) return makeError(error);
+  return {};
+}
+
+Expected<SampledStream> CudaStreamSource::sampled(long long block, int warp, const StreamSampling& sampling) const {
+  if (sass_) return WarpStreamSource::sampled(block, warp, sampling);
+  Expected<WarpTrace> trace = ptx_->trace(block, warp);
+  if (!trace) return std::move(trace).takeError();
+  SampledStream out;
+  const long long n = expandedLength(*trace);
+  out.fullLength = static_cast<double>(n);
+  out.windows = systematicWindows(n, sampling);
+  for (const StreamWindow& w : out.windows) {
+    const long long start = static_cast<long long>(w.origin);
+    Expected<void> ok = expand(*trace, start, start + static_cast<long long>(w.end - w.begin), out.instructions);
+    if (!ok) return std::move(ok).takeError();
+  }
+  out.scale = out.instructions.empty() ? 1 : out.fullLength / static_cast<double>(out.instructions.size());
+  return out;
 }
 
 }  // namespace foresight::cuda

@@ -32,8 +32,14 @@ class CudaStreamSource final : public WarpStreamSource {
   CudaStreamSource(SassFunction fn, CubinKernel layout, SassRunOptions options, std::vector<std::pair<int, int>> locations);
 
   [[nodiscard]] Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override;
+  /// The PTX run's windows are taken from its folded trace without expanding the rest (the run
+  /// itself is flat in the trip counts of folded loops); the SASS run samples its full stream.
+  [[nodiscard]] Expected<SampledStream> sampled(long long block, int warp, const StreamSampling& sampling) const override;
 
  private:
+  /// Appends positions [begin, end) of a PTX trace's full stream, mapped onto the KernelIR.
+  [[nodiscard]] Expected<void> expand(const WarpTrace& trace, long long begin, long long end,
+                                      std::vector<DynamicInstruction>& out) const;
   std::shared_ptr<const WarpStreams> ptx_;
   std::shared_ptr<const SassFunction> sass_;
   std::shared_ptr<const CubinKernel> layout_;
