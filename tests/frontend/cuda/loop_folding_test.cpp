@@ -5,7 +5,9 @@
 
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/cuda_frontend.h"
+#include "foresight/frontend/cuda/fixture_toolchain.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
+#include "foresight/ir/warp_stream.h"
 
 namespace foresight::cuda {
 namespace {
@@ -94,6 +96,67 @@ TEST(LoopFolding, InterpretationIsFlatInTheTripCount) {
   }
   EXPECT_EQ(recorded[1], recorded[0]);
   EXPECT_EQ(recorded[2], recorded[0]);
+}
+
+}  // namespace
+}  // namespace foresight::cuda
+
+namespace foresight::cuda {
+namespace {
+
+/// The whole analysis with and without folding (PTX and SASS runs): the same KernelIR counts,
+/// SASS count and per-warp KernelIR streams.
+void expectSameProgram(const std::string& file, const std::string& kernel, const Launch& l) {
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = l;
+  o.kernel = kernel;
+  Expected<CudaProgram> folded = loadCuda(testing::fixture(file), o, *tc);
+  o.foldLoops = false;
+  Expected<CudaProgram> plain = loadCuda(testing::fixture(file), o, *tc);
+  ASSERT_TRUE(folded) << folded.error().format();
+  ASSERT_TRUE(plain) << plain.error().format();
+  const CudaKernel &a = folded->kernels[0], &b = plain->kernels[0];
+  ASSERT_TRUE(a.sass && b.sass);
+  EXPECT_EQ(a.sass->dynamicInstructionsPerWarp, b.sass->dynamicInstructionsPerWarp);
+  ASSERT_EQ(a.ir.blocks.size(), b.ir.blocks.size());
+  for (size_t i = 0; i < a.ir.blocks.size(); ++i) {
+    EXPECT_DOUBLE_EQ(a.ir.blocks[i].executionsPerWarp, b.ir.blocks[i].executionsPerWarp) << "block " << i;
+    ASSERT_EQ(a.ir.blocks[i].instructions.size(), b.ir.blocks[i].instructions.size());
+    for (size_t k = 0; k < a.ir.blocks[i].instructions.size(); ++k) {
+      const auto &x = a.ir.blocks[i].instructions[k].memory, &y = b.ir.blocks[i].instructions[k].memory;
+      ASSERT_EQ(x.has_value(), y.has_value());
+      if (x) {
+        EXPECT_EQ(x->transactionsPerInst, y->transactionsPerInst) << "block " << i << " instruction " << k;
+      }
+    }
+  }
+  Expected<std::vector<DynamicInstruction>> sa = a.ir.streams->stream(1, 2), sb = b.ir.streams->stream(1, 2);
+  ASSERT_TRUE(sa && sb);
+  ASSERT_EQ(sa->size(), sb->size());
+  for (size_t i = 0; i < sa->size(); ++i) {
+    ASSERT_EQ((*sa)[i].block, (*sb)[i].block) << i;
+    ASSERT_EQ((*sa)[i].index, (*sb)[i].index) << i;
+    ASSERT_EQ((*sa)[i].activeMask, (*sb)[i].activeMask) << i;
+    ASSERT_EQ((*sa)[i].laneAddresses, (*sb)[i].laneAddresses) << i;
+  }
+  // The sample of the folded run is the sample of the full stream.
+  Expected<SampledStream> wa = a.ir.streams->sampled(1, 2, {512, 64});
+  ASSERT_TRUE(wa);
+  const SampledStream wb = sampleStream(*sb, {512, 64});
+  ASSERT_EQ(wa->instructions.size(), wb.instructions.size());
+  EXPECT_DOUBLE_EQ(wa->fullLength, wb.fullLength);
+  for (size_t i = 0; i < wb.instructions.size(); ++i) {
+    ASSERT_EQ(wa->instructions[i].index, wb.instructions[i].index) << i;
+    ASSERT_EQ(wa->instructions[i].laneAddresses, wb.instructions[i].laneAddresses) << i;
+  }
+}
+
+TEST(LoopFolding, SassAndPtxAnalysesAgreeWithAndWithoutFolding) {
+  expectSameProgram("matmul.cu", "matmul_naive", launch({16, 16, 1}, {16, 16, 1}, {{"n", 256}}));
+  expectSameProgram("matmul.cu", "matmul_tiled", launch({16, 16, 1}, {16, 16, 1}, {{"n", 256}}));
+  expectSameProgram("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}));
 }
 
 }  // namespace

@@ -44,6 +44,9 @@ struct CudaOptions {
   /// Build the KernelIR from the SASS stream when SASS is available and its control flow could
   /// be executed; false keeps the PTX stream.
   bool sassStream = true;
+  /// Fold loops whose iterations repeat in the PTX and SASS runs (LoopFold, warp_interpreter.h):
+  /// the same counts and streams, in time that does not grow with their trip counts.
+  bool foldLoops = true;
 };
 
 /// Static SASS statistics of one kernel.

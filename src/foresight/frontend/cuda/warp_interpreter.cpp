@@ -6,6 +6,8 @@
 /// memory/bank_conflicts.h).
 #include "foresight/frontend/cuda/warp_interpreter.h"
 
+#include "foresight/frontend/cuda/loop_folding.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -182,89 +184,24 @@ struct WarpState {
   int warp = 0;
 };
 
-/// A known integer comparison of a setp, in the domain it compares in.
-struct Comparison {
-  int index = 0;
-  int lane = 0;
-  char kind = 'l';  ///< l: <, L: <=, g: >, G: >=, e: ==, n: !=, ?: other
-  Int128 a = 0, b = 0;
-  Int128 lo = 0, hi = 0;  ///< the domain's range (the type's signed or unsigned range)
-};
+using folding::Comparison;
+using folding::firstChange;
+using folding::kHashBase;
+using folding::kNever;
+using folding::power;
 
 Comparison comparison(int index, int lane, const std::string& cmp, TypeInfo t, long long x, long long y,
                       std::uint64_t ux, std::uint64_t uy) {
-  Comparison c;
-  c.index = index;
-  c.lane = lane;
   const bool unsignedCmp = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs" || t.kind != 's';
-  const int bits = std::clamp(t.bits, 1, 64);
-  if (unsignedCmp) {
-    c.a = static_cast<Int128>(ux);
-    c.b = static_cast<Int128>(uy);
-    c.lo = 0;
-    c.hi = (static_cast<Int128>(1) << bits) - 1;
-  } else {
-    c.a = x;
-    c.b = y;
-    c.lo = -(static_cast<Int128>(1) << (bits - 1));
-    c.hi = (static_cast<Int128>(1) << (bits - 1)) - 1;
-  }
-  if (cmp == "lt" || cmp == "lo") c.kind = 'l';
-  else if (cmp == "le" || cmp == "ls") c.kind = 'L';
-  else if (cmp == "gt" || cmp == "hi") c.kind = 'g';
-  else if (cmp == "ge" || cmp == "hs") c.kind = 'G';
-  else if (cmp == "eq") c.kind = 'e';
-  else if (cmp == "ne") c.kind = 'n';
-  else c.kind = '?';
-  return c;
-}
-
-constexpr Int128 kNever = static_cast<Int128>(1) << 100;
-
-/// Smallest j >= 1 with (A + j·dA < 0) != (A < 0); kNever when none.
-Int128 firstSignChange(Int128 A, Int128 dA) {
-  if (dA == 0) return kNever;
-  if (A < 0 && dA > 0) return (-A + dA - 1) / dA;
-  if (A >= 0 && dA < 0) return A / -dA + 1;
-  return kNever;
-}
-
-/// Smallest j >= 1 at which the comparison, with operands a + j·da and b + j·db, changes its
-/// outcome or an operand leaves its type's range; kNever when never.
-Int128 firstChange(const Comparison& c, Int128 da, Int128 db) {
-  Int128 j = kNever;
-  auto range = [&](Int128 v, Int128 d) {
-    if (d > 0) j = std::min(j, (c.hi - v) / d + 1);
-    if (d < 0) j = std::min(j, (v - c.lo) / -d + 1);
-  };
-  range(c.a, da);
-  range(c.b, db);
-  const Int128 A = c.a - c.b, dA = da - db;
-  switch (c.kind) {
-    case 'l': return std::min(j, firstSignChange(A, dA));
-    case 'L': return std::min(j, firstSignChange(A - 1, dA));
-    case 'g': return std::min(j, firstSignChange(-A, -dA));
-    case 'G': return std::min(j, firstSignChange(-A - 1, -dA));
-    case 'e':
-    case 'n':
-      if (dA == 0) return j;
-      if (A == 0) return 1;
-      if ((-A) % dA == 0 && (-A) / dA > 0) return std::min(j, (-A) / dA);
-      return j;
-    default: return dA == 0 ? j : 1;
-  }
-}
-
-constexpr std::uint64_t kHashBase = 0x100000001B3ULL;
-
-std::uint64_t power(std::uint64_t b, std::uint64_t e) {
-  std::uint64_t r = 1;
-  while (e) {
-    if (e & 1) r *= b;
-    b *= b;
-    e >>= 1;
-  }
-  return r;
+  char kind = '?';
+  if (cmp == "lt" || cmp == "lo") kind = 'l';
+  else if (cmp == "le" || cmp == "ls") kind = 'L';
+  else if (cmp == "gt" || cmp == "hi") kind = 'g';
+  else if (cmp == "ge" || cmp == "hs") kind = 'G';
+  else if (cmp == "eq") kind = 'e';
+  else if (cmp == "ne") kind = 'n';
+  return unsignedCmp ? folding::comparison(index, lane, kind, true, t.bits, static_cast<Int128>(ux), static_cast<Int128>(uy))
+                     : folding::comparison(index, lane, kind, false, t.bits, x, y);
 }
 
 /// The state at one visit of a loop header (what folding compares and advances).
@@ -326,51 +263,10 @@ long long expandedLength(const WarpTrace& trace) {
 
 void expandStream(const WarpTrace& trace, long long begin, long long end,
                   const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit) {
-  const auto& addresses = trace.streamAddresses;
-  // The address record of recorded position q, or null.
-  auto recordOf = [&](size_t q) -> const std::pair<size_t, std::vector<long long>>* {
-    auto it = std::lower_bound(addresses.begin(), addresses.end(), q,
-                               [](const std::pair<size_t, std::vector<long long>>& r, size_t v) { return r.first < v; });
-    return it != addresses.end() && it->first == q ? &*it : nullptr;
-  };
-  long long pos = 0;  // expanded position of recorded instruction `rec`
-  size_t rec = 0;
-  auto recorded = [&](size_t to) {  // recorded instructions [rec, to)
-    const long long length = static_cast<long long>(to - rec);
-    const long long lo = std::max(begin, pos), hi = std::min(end, pos + length);
-    for (long long p = lo; p < hi; ++p) {
-      const size_t q = rec + static_cast<size_t>(p - pos);
-      const auto* r = recordOf(q);
-      emit(trace.stream[q].first, trace.stream[q].second, r ? &r->second : nullptr);
-    }
-    pos += length;
-    rec = to;
-  };
-  std::vector<long long> lanes;
-  for (const LoopFold& f : trace.folds) {
-    if (pos >= end) return;
-    recorded(f.streamEnd);
-    const long long length = static_cast<long long>(f.streamEnd - f.streamBegin);
-    const long long total = f.repeats * length;
-    const long long lo = std::max(begin, pos), hi = std::min(end, pos + total);
-    for (long long p = lo; p < hi; ++p) {
-      const long long repeat = (p - pos) / length + 1;
-      const size_t q = f.streamBegin + static_cast<size_t>((p - pos) % length);
-      const auto* r = recordOf(q);
-      if (!r) {
-        emit(trace.stream[q].first, trace.stream[q].second, nullptr);
-        continue;
-      }
-      const std::vector<long long>& step = f.addressStep[static_cast<size_t>(r - addresses.data()) - f.addressBegin];
-      lanes = r->second;
-      for (size_t l = 0; l < lanes.size(); ++l) {
-        if (lanes[l] >= 0) lanes[l] += repeat * step[l];
-      }
-      emit(trace.stream[q].first, trace.stream[q].second, &lanes);
-    }
-    pos += total;
-  }
-  if (pos < end) recorded(trace.stream.size());
+  const auto& records = trace.streamAddresses;
+  folding::expandFolded(
+      trace.stream, trace.folds, records.size(), [&](size_t k) { return records[k].first; },
+      [&](size_t k) -> const std::vector<long long>& { return records[k].second; }, begin, end, emit);
 }
 
 long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
