@@ -3,9 +3,9 @@
 /// Speed of `explain` (issue 11): the frontend's warp runs, the emulation with its sensitivity
 /// and what-if re-runs, as tools/foresight/commands/explain.cpp does them.
 ///
-/// - BM_ExplainTripCount/n: matmul_naive from the stored sm_90 PTX (no disassembler: the PTX
-///   run, whose loops fold) with one 16x16 block and n = 256, 2560, 25600: the k loop's trip
-///   count at 1x, 10x, 100x. Analysis time should not grow with n.
+/// - BM_ExplainTripCount/n: `explain` of matmul_naive from the stored sm_90 PTX
+///   (tests/frontend/cuda/fixtures/matmul.sm_90.ptx) with one 16x16 block and n = 256, 2560,
+///   25600: the k loop's trip count at 1x, 10x, 100x. Analysis time should not grow with n.
 /// - BM_ExplainCorpus/<experiment>: every launch of each corpus experiment (validation/**.toml,
 ///   first variant) on an H100 through the system toolchain (compile cache warm after the
 ///   first iteration). Run with --benchmark_filter=Corpus where nvcc is installed.
@@ -47,31 +47,32 @@ std::string explainOnce(const KernelInput& kernel, const Launch& launch, const G
 }
 
 void BM_ExplainTripCount(benchmark::State& state) {
-  auto tc = cuda::createFixtureToolchain({std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures", false});
   const Gpu gpu = *loadPreset("h100");
-  cuda::CudaOptions o;
-  o.arch = "sm_90";
-  o.kernel = "matmul_naive";
-  o.launch.grid = {1, 1, 1};
-  o.launch.block = {16, 16, 1};
-  o.launch.args["n"] = state.range(0);
-  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/matmul.cu";
-  double dynamic = 0;
+  InputOptions options;
+  options.gpu = &gpu;
+  Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {16, 16, 1};
+  launch.args["n"] = state.range(0);
+  options.launch = launch;
+  options.kernel = "matmul_naive";
+  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/matmul.sm_90.ptx";
   for (auto _ : state) {
-    Expected<cuda::CudaProgram> p = cuda::loadCuda(path, o, *tc);
-    if (!p) {
-      state.SkipWithError(p.error().message.c_str());
+    Expected<LoadedInput> input = loadInput(path, options);
+    if (!input) {
+      state.SkipWithError(input.error().message.c_str());
       break;
     }
-    KernelInput k;
-    k.ir = p->kernels[0].ir;
-    dynamic = p->kernels[0].dynamicInstructionsPerWarp;
-    if (std::string err = explainOnce(k, o.launch, gpu); !err.empty()) {
+    Expected<const KernelInput*> k = selectKernel(*input, "matmul_naive");
+    if (!k) {
+      state.SkipWithError(k.error().message.c_str());
+      break;
+    }
+    if (std::string err = explainOnce(**k, launch, gpu); !err.empty()) {
       state.SkipWithError(err.c_str());
       break;
     }
   }
-  state.counters["warp_insts"] = dynamic;  // PTX instructions per warp the analysis stands for
 }
 BENCHMARK(BM_ExplainTripCount)->Arg(256)->Arg(2560)->Arg(25600)->Unit(benchmark::kMillisecond);
 
