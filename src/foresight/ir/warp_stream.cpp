@@ -30,6 +30,87 @@ bool shifts(const MemoryAccess& m) {
 
 }  // namespace
 
+std::vector<StreamWindow> systematicWindows(long long n, const StreamSampling& sampling) {
+  std::vector<StreamWindow> out;
+  if (n <= 0) return out;
+  if (sampling.budget <= 0 || n <= sampling.budget) {
+    out.push_back({0, static_cast<size_t>(n), 0, 1});
+    return out;
+  }
+  const long long window = std::clamp<long long>(sampling.window, 1, sampling.budget);
+  const long long k = std::max<long long>(1, sampling.budget / window);
+  size_t kept = 0;
+  for (long long i = 0; i < k; ++i) {
+    // Stratum i is [i·n/k, (i+1)·n/k); its window sits in the middle of it.
+    const long long lo = i * n / k, hi = (i + 1) * n / k;
+    const long long len = std::min(window, hi - lo);
+    StreamWindow w;
+    w.begin = kept;
+    w.end = kept + static_cast<size_t>(len);
+    w.origin = static_cast<double>(lo + (hi - lo - len) / 2);
+    w.weight = static_cast<double>(hi - lo) / static_cast<double>(std::max<long long>(1, len));
+    kept = w.end;
+    out.push_back(w);
+  }
+  return out;
+}
+
+SampledStream sampleStream(std::vector<DynamicInstruction> full, const StreamSampling& sampling) {
+  SampledStream out;
+  const long long n = static_cast<long long>(full.size());
+  out.fullLength = static_cast<double>(n);
+  out.windows = systematicWindows(n, sampling);
+  if (out.windows.size() == 1 && out.windows[0].end == full.size()) {
+    out.instructions = std::move(full);
+    return out;
+  }
+  for (const StreamWindow& w : out.windows) {
+    const size_t start = static_cast<size_t>(w.origin);
+    for (size_t j = start; j < start + (w.end - w.begin); ++j) out.instructions.push_back(std::move(full[j]));
+  }
+  out.scale = out.fullLength / static_cast<double>(std::max<size_t>(1, out.instructions.size()));
+  return out;
+}
+
+SampledStream subsampleStream(const SampledStream& sample, const StreamSampling& sampling) {
+  const long long budget = sampling.budget;
+  if (budget <= 0 || static_cast<long long>(sample.instructions.size()) <= budget) return sample;
+  // Chunks of at most `window` instructions of the sample's windows, each standing for its
+  // share of its window's full-stream instructions; a systematic sample of the chunks.
+  const long long window = std::clamp<long long>(sampling.window, 1, budget);
+  struct Chunk {
+    size_t begin, end;
+    double origin, stands;
+  };
+  std::vector<Chunk> chunks;
+  for (const StreamWindow& w : sample.windows) {
+    for (size_t b = w.begin; b < w.end; b += static_cast<size_t>(window)) {
+      const size_t e = std::min(w.end, b + static_cast<size_t>(window));
+      chunks.push_back({b, e, w.origin + static_cast<double>(b - w.begin), w.weight * static_cast<double>(e - b)});
+    }
+  }
+  SampledStream out;
+  out.fullLength = sample.fullLength;
+  const size_t keep = std::clamp<size_t>(static_cast<size_t>(budget / window), 1, chunks.size());
+  for (size_t i = 0; i < keep; ++i) {
+    // The middle chunk of the i-th of `keep` equal groups of chunks stands for the group.
+    const size_t lo = i * chunks.size() / keep, hi = (i + 1) * chunks.size() / keep;
+    const Chunk& c = chunks[(lo + hi - 1) / 2];
+    StreamWindow w;
+    w.begin = out.instructions.size();
+    w.origin = c.origin;
+    out.instructions.insert(out.instructions.end(), sample.instructions.begin() + static_cast<long long>(c.begin),
+                            sample.instructions.begin() + static_cast<long long>(c.end));
+    w.end = out.instructions.size();
+    double stands = 0;
+    for (size_t g = lo; g < hi; ++g) stands += chunks[g].stands;
+    w.weight = stands / static_cast<double>(std::max<size_t>(1, c.end - c.begin));
+    out.windows.push_back(w);
+  }
+  out.scale = out.fullLength / static_cast<double>(std::max<size_t>(1, out.instructions.size()));
+  return out;
+}
+
 Expected<SynthesizedStream> synthesizeStream(const KernelIR& kernel, const StreamSynthesis& options) {
   SynthesizedStream out;
   double maxCount = 0;

@@ -25,13 +25,64 @@ struct DynamicInstruction {
   std::vector<long long> laneAddresses;
 };
 
+/// How to reduce a warp's stream to a representative sample: systematic windows.
+struct StreamSampling {
+  /// Most instructions kept (0 = keep the whole stream). A longer stream keeps K windows of
+  /// `window` consecutive instructions, K = max(1, budget / window), one from the middle of
+  /// each of K equal strata of the stream (systematic sampling, as SMARTS samples a program:
+  /// Wunderlich et al., ISCA 2003), so every phase of the run is represented in proportion to
+  /// its dynamic count and each loop by iterations from its steady state, not the prefix.
+  long long budget = 0;
+  long long window = 256;  ///< consecutive instructions per window (several loop iterations)
+};
+
+/// One window of a sampled stream.
+struct StreamWindow {
+  size_t begin = 0;   ///< first instruction of the window in SampledStream::instructions
+  size_t end = 0;     ///< one past its last
+  double origin = 0;  ///< position of its first instruction in the full stream
+  double weight = 1;  ///< full-stream instructions each kept instruction of the window stands for
+};
+
+/// A warp's stream reduced to windows that stand for the whole run.
+struct SampledStream {
+  std::vector<DynamicInstruction> instructions;  ///< the windows, concatenated in stream order
+  std::vector<StreamWindow> windows;
+  double fullLength = 0;  ///< dynamic instructions of the whole stream
+  /// fullLength / instructions.size(): every window of a systematic sample has the same
+  /// weight, so the sample's time scaled by this stands for the whole stream's.
+  double scale = 1;
+};
+
+/// The windows sampleStream() keeps of a stream of `length` instructions: `begin`/`end` index
+/// the concatenated sample, `origin` is the window's first position in the full stream.
+[[nodiscard]] std::vector<StreamWindow> systematicWindows(long long length, const StreamSampling& sampling);
+
+/// Reduces `full` to a systematic sample (see StreamSampling). A stream within the budget is
+/// kept whole (one window of weight 1).
+[[nodiscard]] SampledStream sampleStream(std::vector<DynamicInstruction> full, const StreamSampling& sampling);
+
+/// Keeps at most `sampling.budget` instructions of an already sampled stream: its windows cut
+/// into chunks of at most `sampling.window` instructions, and a systematic sample of those
+/// chunks (the middle chunk of each of budget / window equal groups), with weights and scale
+/// adjusted so that the result still stands for `sample.fullLength` instructions.
+[[nodiscard]] SampledStream subsampleStream(const SampledStream& sample, const StreamSampling& sampling);
+
 /// Produces the dynamic instruction stream of any warp of one launch.
 class WarpStreamSource {
  public:
   virtual ~WarpStreamSource() = default;
   /// The stream of warp `warp` (0-based within its block) of block `block` (linear index), in
-  /// execution order.
+  /// execution order: every instruction, from the first to the last.
   [[nodiscard]] virtual Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const = 0;
+  /// A representative sample of that stream (sampleStream()) with its full length: what models
+  /// that replay a bounded number of instructions (emulate) should ask for. The default samples
+  /// the full stream(); a source may produce the windows without materialising the rest.
+  [[nodiscard]] virtual Expected<SampledStream> sampled(long long block, int warp, const StreamSampling& sampling) const {
+    Expected<std::vector<DynamicInstruction>> s = stream(block, warp);
+    if (!s) return std::move(s).takeError();
+    return sampleStream(std::move(*s), sampling);
+  }
 };
 
 /// Options of synthesizeStream().

@@ -201,7 +201,15 @@ WarpStreams::WarpStreams(PtxModule module, int kernelIndex, PtxCfg cfg, Interpre
 Expected<WarpTrace> WarpStreams::trace(long long block, int warp) const {
   if (block < 0 || block >= options_.launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
   if (warp < 0 || warp >= (options_.launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
-  const WarpInterpreter interpreter(module_, module_.kernels[kernelIndex_], cfg_, options_, fileName_);
+  return trace(block, warp, options_.foldLoops);
+}
+
+Expected<WarpTrace> WarpStreams::trace(long long block, int warp, bool foldLoops) const {
+  if (block < 0 || block >= options_.launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
+  if (warp < 0 || warp >= (options_.launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
+  InterpreterOptions o = options_;
+  o.foldLoops = foldLoops;
+  const WarpInterpreter interpreter(module_, module_.kernels[kernelIndex_], cfg_, std::move(o), fileName_);
   return interpreter.run(block, warp);
 }
 
@@ -591,6 +599,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   InterpreterOptions io;
   io.launch = o.launch;
   io.trips = o.trips;
+  io.foldLoops = o.foldLoops;
   io.branches = o.branches;
   io.kernelName = out.name;
   for (size_t i = 0; i < kernel.params.size(); ++i) {
@@ -819,6 +828,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           so.scalarArgs = io.scalarArgs;
           so.pointerParams = io.pointerParams;
           so.trips = o.trips;
+          so.foldLoops = o.foldLoops;
           so.branches = o.branches;
           so.recordAddresses = true;
           double total = 0;
@@ -834,16 +844,24 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             }
             total += static_cast<double>(c->instructions) / sampled;
             for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->perInstruction[i]) / sampled;
-            for (const SassAccess& a : c->accesses) {
+            // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):
+            // each counts 1 + repeats times, with the sectors of the recorded one.
+            std::vector<long long> times(c->accesses.size(), 1);
+            for (const LoopFold& f : c->folds) {
+              for (size_t k = f.addressBegin; k < f.addressEnd && k < times.size(); ++k) times[k] += f.repeats;
+            }
+            for (size_t ai = 0; ai < c->accesses.size(); ++ai) {
+              const SassAccess& a = c->accesses[ai];
+              const long long w = times[ai];
               SassMemoryStats& ms = sassMemory[a.instruction];
               if (a.lanes.empty()) {
-                ++ms.dataDependent;
-                ms.activeLanes += 32;
+                ms.dataDependent += w;
+                ms.activeLanes += 32 * w;
                 continue;
               }
               long long active = 0;
               for (long long x : a.lanes) active += x >= 0 ? 1 : 0;
-              ms.activeLanes += active;
+              ms.activeLanes += active * w;
               const SassInstruction& si = fn->instructions[a.instruction];
               const int width = std::max(1, si.memoryWidthBytes);
               const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
@@ -852,8 +870,8 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                 memoryError = units.error().message;
                 continue;
               }
-              ms.units += *units;
-              ++ms.known;
+              ms.units += *units * w;
+              ms.known += w;
               if (ms.first.empty()) ms.first = a.lanes;
             }
             if (!sassCfg) sassCfg = std::move(c->cfg);

@@ -44,6 +44,9 @@ struct CudaOptions {
   /// Build the KernelIR from the SASS stream when SASS is available and its control flow could
   /// be executed; false keeps the PTX stream.
   bool sassStream = true;
+  /// Fold loops whose iterations repeat in the PTX and SASS runs (LoopFold, warp_interpreter.h):
+  /// the same counts and streams, in time that does not grow with their trip counts.
+  bool foldLoops = true;
 };
 
 /// Static SASS statistics of one kernel.
@@ -75,6 +78,8 @@ class WarpStreams {
   /// Executes warp `warp` of block `block` (linear index) and returns its trace, with the
   /// ordered (PTX instruction, active mask) stream.
   [[nodiscard]] Expected<WarpTrace> trace(long long block, int warp) const;
+  /// The same with loop folding (InterpreterOptions::foldLoops) switched on or off.
+  [[nodiscard]] Expected<WarpTrace> trace(long long block, int warp, bool foldLoops) const;
   /// The kernel's PTX instructions (indices of WarpTrace::stream refer to them).
   [[nodiscard]] const std::vector<PtxInstruction>& instructions() const;
 

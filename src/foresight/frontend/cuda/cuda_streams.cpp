@@ -3,6 +3,8 @@
 /// Per-warp KernelIR streams of CUDA kernels from the PTX or SASS warp runs.
 #include "foresight/frontend/cuda/cuda_streams.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 
 namespace foresight::cuda {
@@ -65,14 +67,76 @@ Expected<std::vector<DynamicInstruction>> CudaStreamSource::stream(long long blo
     if (warp < 0 || warp >= (launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
     Expected<SassWarpCount> run = runSassWarp(*sass_, options_, block, warp);
     if (!run) return std::move(run).takeError();
-    return assemble(run->stream, run->accesses, locations_, [](const SassAccess& a) { return a.position; },
-                    [](SassAccess& a) -> std::vector<long long>& { return a.lanes; });
+    if (run->folds.empty()) {
+      return assemble(run->stream, run->accesses, locations_, [](const SassAccess& a) { return a.position; },
+                      [](SassAccess& a) -> std::vector<long long>& { return a.lanes; });
+    }
+    std::vector<DynamicInstruction> out;
+    Expected<void> ok = expandInto(
+        [&](long long b, long long e, const Emit& emit) { expandSassStream(*run, b, e, emit); }, 0, run->instructions, out);
+    if (!ok) return std::move(ok).takeError();
+    return out;
   }
   Expected<WarpTrace> trace = ptx_->trace(block, warp);
   if (!trace) return std::move(trace).takeError();
-  using Record = std::pair<size_t, std::vector<long long>>;
-  return assemble(trace->stream, trace->streamAddresses, locations_, [](const Record& r) { return r.first; },
-                  [](Record& r) -> std::vector<long long>& { return r.second; });
+  std::vector<DynamicInstruction> out;
+  out.reserve(static_cast<size_t>(expandedLength(*trace)));
+  Expected<void> ok = expandInto([&](long long b, long long e, const Emit& emit) { expandStream(*trace, b, e, emit); }, 0,
+                                 expandedLength(*trace), out);
+  if (!ok) return std::move(ok).takeError();
+  return out;
+}
+
+Expected<void> CudaStreamSource::expandInto(const std::function<void(long long, long long, const Emit&)>& expander,
+                                            long long begin, long long end, std::vector<DynamicInstruction>& out) const {
+  std::string error;
+  expander(begin, end, [&](int instruction, std::uint32_t mask, const std::vector<long long>* lanes) {
+    if (instruction < 0 || instruction >= static_cast<int>(locations_.size()) || locations_[instruction].first < 0) {
+      error = "internal: executed instruction " + std::to_string(instruction) + " has no KernelIR location";
+      return;
+    }
+    DynamicInstruction d;
+    d.block = locations_[instruction].first;
+    d.index = locations_[instruction].second;
+    d.activeMask = mask;
+    if (lanes) d.laneAddresses = *lanes;
+    out.push_back(std::move(d));
+  });
+  if (!error.empty()) return makeError(error);
+  return {};
+}
+
+Expected<SampledStream> CudaStreamSource::sampled(long long block, int warp, const StreamSampling& sampling) const {
+  std::function<void(long long, long long, const Emit&)> expander;
+  long long n = 0;
+  std::optional<SassWarpCount> run;
+  std::optional<WarpTrace> trace;
+  if (sass_) {
+    const Launch& launch = options_.launch;
+    if (block < 0 || block >= launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
+    if (warp < 0 || warp >= (launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
+    Expected<SassWarpCount> r = runSassWarp(*sass_, options_, block, warp);
+    if (!r) return std::move(r).takeError();
+    run = std::move(*r);
+    n = run->instructions;
+    expander = [&](long long b, long long e, const Emit& emit) { expandSassStream(*run, b, e, emit); };
+  } else {
+    Expected<WarpTrace> t = ptx_->trace(block, warp);
+    if (!t) return std::move(t).takeError();
+    trace = std::move(*t);
+    n = expandedLength(*trace);
+    expander = [&](long long b, long long e, const Emit& emit) { expandStream(*trace, b, e, emit); };
+  }
+  SampledStream out;
+  out.fullLength = static_cast<double>(n);
+  out.windows = systematicWindows(n, sampling);
+  for (const StreamWindow& w : out.windows) {
+    const long long start = static_cast<long long>(w.origin);
+    Expected<void> ok = expandInto(expander, start, start + static_cast<long long>(w.end - w.begin), out.instructions);
+    if (!ok) return std::move(ok).takeError();
+  }
+  out.scale = out.instructions.empty() ? 1 : out.fullLength / static_cast<double>(out.instructions.size());
+  return out;
 }
 
 }  // namespace foresight::cuda

@@ -7,6 +7,7 @@
 /// that very execution where they are known (data-dependent ones keep the static access).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -32,8 +33,16 @@ class CudaStreamSource final : public WarpStreamSource {
   CudaStreamSource(SassFunction fn, CubinKernel layout, SassRunOptions options, std::vector<std::pair<int, int>> locations);
 
   [[nodiscard]] Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override;
+  /// The windows are taken from the run's folded stream without expanding the rest (the run
+  /// itself is flat in the trip counts of folded loops).
+  [[nodiscard]] Expected<SampledStream> sampled(long long block, int warp, const StreamSampling& sampling) const override;
 
  private:
+  using Emit = std::function<void(int, std::uint32_t, const std::vector<long long>*)>;
+  /// Appends positions [begin, end) of a run's full stream (`expander` emits them: PTX trace or
+  /// SASS run, folds expanded), mapped onto the KernelIR.
+  [[nodiscard]] Expected<void> expandInto(const std::function<void(long long, long long, const Emit&)>& expander,
+                                          long long begin, long long end, std::vector<DynamicInstruction>& out) const;
   std::shared_ptr<const WarpStreams> ptx_;
   std::shared_ptr<const SassFunction> sass_;
   std::shared_ptr<const CubinKernel> layout_;

@@ -94,6 +94,17 @@ class SimtStack {
   /// Ends the block `next()` returned: `exitNow` lanes exited in it; when its terminator is a
   /// branch, `taken` holds the lanes that take it.
   Edges finish(std::uint32_t exitNow, bool branch, std::uint32_t taken);
+  /// The whole stack (entries and exited lanes) as numbers: two warps' stacks with equal states
+  /// continue alike (loop folding compares the stack at successive visits of a loop header).
+  [[nodiscard]] std::vector<std::int64_t> state() const {
+    std::vector<std::int64_t> s{static_cast<std::int64_t>(exited_)};
+    for (const Entry& e : stack_) {
+      s.push_back(e.pc);
+      s.push_back(static_cast<std::int64_t>(e.mask));
+      s.push_back(e.rpc);
+    }
+    return s;
+  }
 
  private:
   struct Entry {

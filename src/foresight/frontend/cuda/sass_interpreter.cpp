@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "foresight/frontend/cuda/loop_folding.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
@@ -414,7 +415,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   };
 
   SassWarpCount out;
+  long long executed = 0;       // instructions executed (not folded)
+  long long resolvedCount = 0;  // branches and bound loads resolved by hints
   auto note = [&](int index, std::string how) {
+    ++resolvedCount;
     if (out.hinted.empty() || out.hinted.back().first != index) out.hinted.emplace_back(index, std::move(how));
   };
   auto execute = [&](int index, int lane) {
@@ -706,7 +710,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     }
     if (!mem || mask == 0) return;
     SassAccess access;
-    access.position = static_cast<size_t>(out.instructions - 1);
+    access.position = static_cast<size_t>(executed - 1);
     access.instruction = index;
     if (unknownGuard) {
       out.accesses.push_back(std::move(access));
@@ -754,8 +758,182 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   SimtStack simt(cfg, valid);
   int pc = 0;
   std::uint32_t msk = 0;
+
+  // Loop folding (LoopFold in warp_interpreter.h).
+  using folding::Comparison;
+  using folding::Int128;
+  struct Snapshot {
+    std::unique_ptr<Lanes> regs;
+    std::vector<std::int64_t> simt;
+    long long instructions = 0;
+    size_t streamSize = 0, accessSize = 0, setpSize = 0;
+    std::uint64_t nonAffine = 0;
+    size_t resolved = 0;
+    std::vector<long long> perInstruction;
+  };
+  struct Track {
+    long long lastExecuted = -1;
+    std::uint64_t lastHash = 0;
+    long long lastLength = -1;
+    std::uint64_t lastIterationHash = 0;
+    std::vector<Snapshot> snaps;
+    long long cooldown = 0, backoff = 4;
+  };
+  const bool fold = o.foldLoops;
+  std::vector<char> isHeader(cfg.blocks.size(), 0);
+  for (const PtxLoop& l : cfg.loops) isHeader[l.header] = fold ? 1 : 0;
+  std::map<int, Track> tracks;
+  int armed = 0;
+  bool logging = false;
+  std::vector<Comparison> setpLog;
+  std::uint64_t nonAffine = 0, pathHash = 0;
+  auto isAffine = [&](int index) {
+    const Op op = decoded[index].op;
+    const unsigned mods = decoded[index].mods;
+    switch (op) {
+      case Op::kMOV: case Op::kUMOV: case Op::kIADD3: case Op::kUIADD3: case Op::kSEL: case Op::kUSEL: case Op::kFSEL:
+      case Op::kISETP: case Op::kUISETP: case Op::kR2UR: case Op::kS2R: case Op::kS2UR: case Op::kLDC: case Op::kULDC:
+      case Op::kPLOP3: case Op::kUPLOP3: case Op::kVIADD:
+        return true;
+      case Op::kIMAD: case Op::kUIMAD: case Op::kLEA: case Op::kULEA:
+        return !(mods & kModHI);
+      default:
+        return false;
+    }
+  };
+  auto noteNonAffine = [&](int index, std::uint32_t mask) {
+    const SassInstruction& in = code[index];
+    std::uint64_t h = static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ULL;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (!(mask >> lane & 1)) continue;
+      for (const SassOperand& op : in.operands) {
+        if (op.kind == SassOperand::Kind::Memory) continue;
+        const V v = read(op, lane);
+        h = (h ^ v.v ^ (v.known ? 0x5555ULL << 40 : 0)) * folding::kHashBase + static_cast<std::uint64_t>(lane);
+      }
+    }
+    nonAffine += h;
+  };
+  auto snapshot = [&](Snapshot& s) {
+    s.regs = std::make_unique<Lanes>(*lanes);
+    s.simt = simt.state();
+    s.instructions = out.instructions;
+    s.streamSize = out.stream.size();
+    s.accessSize = out.accesses.size();
+    s.setpSize = setpLog.size();
+    s.nonAffine = nonAffine;
+    s.resolved = out.hinted.size() + static_cast<size_t>(resolvedCount);
+    s.perInstruction = out.perInstruction;
+  };
+  auto tryFold = [&](Track& t, int header) -> bool {
+    const Snapshot &s0 = t.snaps[0], &s1 = t.snaps[1], &s2 = t.snaps[2], &s3 = t.snaps[3];
+    if (s1.simt != s0.simt || s2.simt != s0.simt || s3.simt != s0.simt || s3.resolved != s0.resolved) return false;
+    if (s1.nonAffine - s0.nonAffine != s2.nonAffine - s1.nonAffine || s2.nonAffine - s1.nonAffine != s3.nonAffine - s2.nonAffine) return false;
+    Int128 repeats = folding::kNever;
+    // Registers: the same known-ness, constant 32-bit steps, no wrap-around.
+    struct Move {
+      int file, reg, lane;
+      std::uint32_t step;
+    };
+    std::vector<Move> moves;
+    auto check = [&](int file, int count, auto get) -> bool {
+      for (int lane = 0; lane < kLanes; ++lane) {
+        for (int r = 0; r < count; ++r) {
+          const V a = get(*s0.regs, lane, r), b = get(*s1.regs, lane, r), c = get(*s2.regs, lane, r), e = get(*s3.regs, lane, r);
+          if (a.known != b.known || b.known != c.known || c.known != e.known) return false;
+          if (!e.known) continue;
+          const std::uint32_t d1 = b.v - a.v, d2 = c.v - b.v, d3 = e.v - c.v;
+          if (d1 != d2 || d2 != d3) return false;
+          if (d3 == 0) continue;
+          if (file >= 2) return false;  // predicates do not move
+          const Int128 d = static_cast<std::int32_t>(d3);
+          repeats = std::min(repeats, d > 0 ? (static_cast<Int128>(0xffffffffu) - e.v) / d : static_cast<Int128>(e.v) / -d);
+          moves.push_back({file, r, lane, d3});
+        }
+      }
+      return true;
+    };
+    if (!check(0, 256, [](const Lanes& l, int lane, int r) { return l.r[lane][r]; })) return false;
+    if (!check(1, 64, [](const Lanes& l, int lane, int r) { return l.ur[lane][r]; })) return false;
+    if (!check(2, 8, [](const Lanes& l, int lane, int r) { return l.p[lane][r]; })) return false;
+    if (!check(3, 8, [](const Lanes& l, int lane, int r) { return l.up[lane][r]; })) return false;
+    const size_t n1 = s1.setpSize - s0.setpSize, n2 = s2.setpSize - s1.setpSize, n3 = s3.setpSize - s2.setpSize;
+    if (n1 != n2 || n2 != n3) return false;
+    for (size_t k = 0; k < n3; ++k) {
+      const Comparison &c1 = setpLog[s0.setpSize + k], &c2 = setpLog[s1.setpSize + k], &c3 = setpLog[s2.setpSize + k];
+      if (c1.index != c3.index || c2.index != c3.index || c1.lane != c3.lane || c2.lane != c3.lane) return false;
+      if (c2.a - c1.a != c3.a - c2.a || c2.b - c1.b != c3.b - c2.b) return false;
+      repeats = std::min(repeats, folding::firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
+    }
+    if (repeats == folding::kNever || repeats < 1) return false;
+    if (!out.folds.empty() && out.folds.back().streamEnd > s2.streamSize && o.recordStream) return false;
+    if (!out.folds.empty() && out.folds.back().addressEnd > s2.accessSize) return false;
+    const size_t a1 = s1.accessSize - s0.accessSize, a2 = s2.accessSize - s1.accessSize, a3 = s3.accessSize - s2.accessSize;
+    if (a1 != a2 || a2 != a3) return false;
+    std::vector<std::vector<long long>> addressStep;
+    for (size_t k = 0; k < a3; ++k) {
+      const std::vector<long long>& x = out.accesses[s0.accessSize + k].lanes;
+      const std::vector<long long>& y = out.accesses[s1.accessSize + k].lanes;
+      const std::vector<long long>& z = out.accesses[s2.accessSize + k].lanes;
+      if (x.size() != z.size() || y.size() != z.size()) return false;
+      std::vector<long long> step(z.size(), 0);
+      for (size_t lane = 0; lane < z.size(); ++lane) {
+        if ((x[lane] < 0) != (z[lane] < 0) || (y[lane] < 0) != (z[lane] < 0)) return false;
+        if (z[lane] < 0) continue;
+        if (y[lane] - x[lane] != z[lane] - y[lane]) return false;
+        step[lane] = z[lane] - y[lane];
+        if (step[lane] < 0) repeats = std::min<Int128>(repeats, z[lane] / -step[lane]);
+      }
+      addressStep.push_back(std::move(step));
+    }
+    if (repeats < 1) return false;
+    const long long f = static_cast<long long>(std::min<Int128>(repeats, o.maxInstructions));
+    for (const Move& mv : moves) {
+      V& v = mv.file == 0 ? lanes->r[mv.lane][mv.reg] : lanes->ur[mv.lane][mv.reg];
+      v.v += mv.step * static_cast<std::uint32_t>(f);
+    }
+    for (int i = 0; i < n; ++i) out.perInstruction[i] += f * (s3.perInstruction[i] - s2.perInstruction[i]);
+    out.instructions += f * (s3.instructions - s2.instructions);
+    out.foldedIterations += f;
+    out.folds.push_back({header, s2.streamSize, s3.streamSize, s2.accessSize, s3.accessSize, f, std::move(addressStep)});
+    return true;
+  };
+  auto visitHeader = [&](int header) {
+    Track& t = tracks[header];
+    const long long len = executed - t.lastExecuted;
+    const std::uint64_t iterationHash = pathHash - t.lastHash * folding::power(folding::kHashBase, static_cast<std::uint64_t>(len));
+    const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
+    t.lastLength = t.lastExecuted >= 0 ? len : -1;
+    t.lastIterationHash = iterationHash;
+    t.lastExecuted = executed;
+    t.lastHash = pathHash;
+    const bool had = !t.snaps.empty();
+    if (!alike || t.cooldown > 0) {
+      t.cooldown = alike ? t.cooldown - 1 : 0;
+      t.snaps.clear();
+    } else {
+      if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
+      t.snaps.emplace_back();
+      snapshot(t.snaps.back());
+      if (t.snaps.size() == 4) {
+        if (tryFold(t, header)) {
+          t.backoff = 4;
+          t.lastExecuted = -1;
+        } else {
+          t.cooldown = t.backoff;
+          t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
+        }
+        t.snaps.clear();
+      }
+    }
+    armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+    logging = armed > 0;
+    if (!logging && !setpLog.empty()) setpLog.clear();
+  };
+
   while (simt.next(pc, msk)) {
     const PtxBlock& blk = cfg.blocks[pc];
+    if (isHeader[pc]) visitHeader(pc);
     std::uint32_t exitNow = 0, taken = 0;
     bool isBranch = false;
     for (int i = blk.first; i < blk.end; ++i) {
@@ -776,6 +954,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           else if ((p.v != 0) != in.guardNegated) g |= 1u << lane;
         }
       }
+      ++executed;
+      pathHash = pathHash * folding::kHashBase + (static_cast<std::uint64_t>(i) << 32 | (g | unknown));
       if (o.recordStream) out.stream.emplace_back(i, g | unknown);
       if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown, unknown != 0);
       if (op == Op::kBRA && !(mods & kModDIV)) {
@@ -799,10 +979,40 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           if (!in.operands.empty()) write(in.operands[0], lane, V{});
         }
       }
+      if (logging && (g | unknown)) {
+        if (!isAffine(i)) {
+          noteNonAffine(i, g | unknown);
+        } else if ((op == Op::kISETP || op == Op::kUISETP) && in.mods.size() >= 2) {
+          // The comparison of every lane with known operands (.EX: the high words; the low
+          // words' comparison is logged where it is made).
+          const Cmp cmp = decoded[i].cmp;
+          const char kind = cmp == Cmp::kLt ? 'l' : cmp == Cmp::kLe ? 'L' : cmp == Cmp::kGt ? 'g' : cmp == Cmp::kGe ? 'G'
+                          : cmp == Cmp::kEq ? 'e' : cmp == Cmp::kNe ? 'n' : '?';
+          const bool u32 = (mods & kModU32);
+          for (int lane = 0; lane < kLanes; ++lane) {
+            if (!((g | unknown) >> lane & 1) || in.operands.size() < 4) continue;
+            const V a = read(in.operands[2], lane), b = read(in.operands[3], lane);
+            if (!a.known || !b.known) continue;
+            const Int128 x = u32 ? static_cast<Int128>(a.v) : static_cast<Int128>(static_cast<std::int32_t>(a.v));
+            const Int128 y = u32 ? static_cast<Int128>(b.v) : static_cast<Int128>(static_cast<std::int32_t>(b.v));
+            setpLog.push_back(folding::comparison(i, lane, (mods & kModEX) ? '?' : kind, u32, 32, x, y));
+          }
+        }
+      }
     }
     simt.finish(exitNow, isBranch, taken);
   }
   return out;
+}
+
+void expandSassStream(const SassWarpCount& run, long long begin, long long end,
+                      const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit) {
+  const auto& records = run.accesses;
+  // Data-dependent accesses (no lanes) stand for no address: emitted without lanes.
+  folding::expandFolded(
+      run.stream, run.folds, records.size(), [&](size_t k) { return records[k].position; },
+      [&](size_t k) -> const std::vector<long long>& { return records[k].lanes; }, begin, end,
+      [&](int i, std::uint32_t m, const std::vector<long long>* lanes) { emit(i, m, lanes && !lanes->empty() ? lanes : nullptr); });
 }
 
 }  // namespace foresight::cuda

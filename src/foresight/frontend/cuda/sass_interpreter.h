@@ -44,6 +44,11 @@ struct SassRunOptions {
   long long maxInstructions = 200'000'000;
   bool recordStream = false;  ///< keep the dynamic stream (instruction, active mask) in order
   bool recordAddresses = false;  ///< keep the memory accesses (implied by recordStream)
+  /// Fold loops whose iterations repeat, as the PTX run does (warp_interpreter.h, LoopFold;
+  /// here also: no 32-bit register value may wrap around within the folded iterations, so
+  /// that the carries of 64-bit address pairs do not change). Folded accesses are not in
+  /// `accesses`: SassWarpCount::folds says which ones repeat and by what address step.
+  bool foldLoops = true;
 };
 
 /// One execution of a SASS memory instruction by a warp.
@@ -69,7 +74,18 @@ struct SassWarpCount {
   std::vector<SassAccess> accesses;
   /// How hints resolved loads and branches: (instruction index, "trip hint 16 (loop bound pointers)").
   std::vector<std::pair<int, std::string>> hinted;
+  /// Folded iterations (with recordStream or recordAddresses): each repeats `stream`
+  /// [streamBegin, streamEnd) and `accesses` [addressBegin, addressEnd) `repeats` times; the
+  /// access positions index the recorded `stream`.
+  std::vector<LoopFold> folds;
+  long long foldedIterations = 0;
 };
+
+/// Calls `emit(instruction, mask, lanes)` for positions [begin, end) of the full stream of a run
+/// recorded with recordStream (folded repeats with their address steps; lanes null without a
+/// known address). Full length: instructions.
+void expandSassStream(const SassWarpCount& run, long long begin, long long end,
+                      const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit);
 
 /// Runs warp `warp` of block `block` (linear) of `fn`.
 [[nodiscard]] Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& options,

@@ -6,6 +6,8 @@
 /// memory/bank_conflicts.h).
 #include "foresight/frontend/cuda/warp_interpreter.h"
 
+#include "foresight/frontend/cuda/loop_folding.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -182,6 +184,50 @@ struct WarpState {
   int warp = 0;
 };
 
+using folding::Comparison;
+using folding::firstChange;
+using folding::kHashBase;
+using folding::kNever;
+using folding::power;
+
+Comparison comparison(int index, int lane, const std::string& cmp, TypeInfo t, long long x, long long y,
+                      std::uint64_t ux, std::uint64_t uy) {
+  const bool unsignedCmp = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs" || t.kind != 's';
+  char kind = '?';
+  if (cmp == "lt" || cmp == "lo") kind = 'l';
+  else if (cmp == "le" || cmp == "ls") kind = 'L';
+  else if (cmp == "gt" || cmp == "hi") kind = 'g';
+  else if (cmp == "ge" || cmp == "hs") kind = 'G';
+  else if (cmp == "eq") kind = 'e';
+  else if (cmp == "ne") kind = 'n';
+  return unsignedCmp ? folding::comparison(index, lane, kind, true, t.bits, static_cast<Int128>(ux), static_cast<Int128>(uy))
+                     : folding::comparison(index, lane, kind, false, t.bits, x, y);
+}
+
+/// The state at one visit of a loop header (what folding compares and advances).
+struct FoldSnapshot {
+  std::vector<Reg> regs;
+  std::vector<std::int64_t> simt;
+  long long dynamic = 0;
+  size_t streamSize = 0, addressSize = 0, setpSize = 0;
+  std::uint64_t nonAffine = 0;
+  long long resolved = 0;
+  std::vector<long long> blockExecutions;
+  std::vector<std::map<int, long long>> edges;
+  std::vector<std::array<long long, 5>> counts;  ///< executions, activeLanes, knownRequests, units, dataDependent
+};
+
+/// The visits of one loop header.
+struct FoldTrack {
+  long long lastExecuted = -1;  ///< executed instructions at the last visit (-1 = none)
+  std::uint64_t lastHash = 0;
+  long long lastLength = -1;    ///< instructions of the iteration that ended at the last visit
+  std::uint64_t lastIterationHash = 0;
+  std::vector<FoldSnapshot> snaps;  ///< up to four consecutive visits whose iterations are alike
+  long long cooldown = 0;  ///< alike visits to skip after a failed attempt
+  long long backoff = 4;
+};
+
 }  // namespace
 
 Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space) {
@@ -207,6 +253,20 @@ bool endsWithPath(const std::string& path, const std::string& name) {
   if (path.size() < name.size()) return false;
   if (path.compare(path.size() - name.size(), name.size(), name) != 0) return false;
   return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
+}
+
+long long expandedLength(const WarpTrace& trace) {
+  long long n = static_cast<long long>(trace.stream.size());
+  for (const LoopFold& f : trace.folds) n += f.repeats * static_cast<long long>(f.streamEnd - f.streamBegin);
+  return n;
+}
+
+void expandStream(const WarpTrace& trace, long long begin, long long end,
+                  const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit) {
+  const auto& records = trace.streamAddresses;
+  folding::expandFolded(
+      trace.stream, trace.folds, records.size(), [&](size_t k) { return records[k].first; },
+      [&](size_t k) -> const std::vector<long long>& { return records[k].second; }, begin, end, emit);
 }
 
 long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
@@ -424,6 +484,21 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     }
   }
 
+  // Loop folding: observations of the iterations of armed loops (see LoopFold) -------------------
+  bool logging = false;              // some loop header is collecting iterations
+  std::vector<Comparison> setpLog;   // known comparisons of the collected iterations
+  std::uint64_t nonAffine = 0;       // Σ hash of the inputs and outputs of non-affine operations
+  long long resolvedCount = 0;       // branches and bound loads resolved by hints
+  auto noteNonAffine = [&](int index, int dstReg, std::uint32_t mask) {
+    std::uint64_t h = static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ULL;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (!(mask >> lane & 1)) continue;
+      const Lane v = dstReg >= 0 ? st.regs[dstReg][lane] : Lane{};
+      h = (h ^ v.bits ^ (static_cast<std::uint64_t>(v.origin) << 56)) * 0x100000001B3ULL + static_cast<std::uint64_t>(lane);
+    }
+    nonAffine += h;
+  };
+
   // Executes one non-branch instruction for the lanes in `mask`.
   auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
     const PtxInstruction& inst = kernel_.instructions[index];
@@ -470,6 +545,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       writeUnknown(inst, mask, kFromMemory);
       if (auto b = boundLoads_.find(index); b != boundLoads_.end() && addr.reg >= 0) {
         const auto [trips, asIndex] = b->second;
+        ++resolvedCount;
         if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
           trace.hintedBranches.push_back({index, "trip hint " + std::to_string(trips) + " (loop bound " +
                                                      (asIndex ? "pointers" : "value") + ")"});
@@ -527,6 +603,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         } else if (r.origin == kKnown) {
           const long long x = asInt(a.bits, t), y = asInt(b.bits, t);
           const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
+          if (logging) setpLog.push_back(comparison(index, lane, cmp, t, x, y, ux, uy));
           bool v = false;
           if (cmp == "eq") v = x == y;
           else if (cmp == "ne") v = x != y;
@@ -606,6 +683,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         if (!(mask >> lane & 1)) continue;
         write(dst, lane, d[lane], 32);
         if (pred) write(*pred, lane, p[lane], 1);
+      }
+      if (logging) {
+        for (size_t k = 1; k < ops.size(); ++k) {
+          if (ops[k].kind == PtxOperand::Kind::Register) noteNonAffine(index * 8 + static_cast<int>(k), ops[k].reg, mask);
+        }
+        noteNonAffine(index, dst.kind == PtxOperand::Kind::Register ? dst.reg : -1, mask);
       }
       return {};
     }
@@ -690,6 +773,18 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         }
         write(ops[0], lane, ok ? Lane{static_cast<std::uint64_t>(r), kKnown} : Lane{0, kFromOther}, outBits);
       }
+      if (logging) {
+        const bool affine = op == PtxOp::kAdd || op == PtxOp::kSub || op == PtxOp::kNeg ||
+                            ((op == PtxOp::kMul || op == PtxOp::kMad || op == PtxOp::kMul24 || op == PtxOp::kMad24) && !hi) ||
+                            (op == PtxOp::kShl && ops.size() > 2 && ops[2].kind == PtxOperand::Kind::Immediate);
+        if (!affine) {
+          // Inputs and output: equal in every folded iteration, or the loop is not folded.
+          for (size_t k = 1; k < ops.size(); ++k) {
+            if (ops[k].kind == PtxOperand::Kind::Register) noteNonAffine(index * 8 + static_cast<int>(k), ops[k].reg, mask);
+          }
+          noteNonAffine(index, ops[0].kind == PtxOperand::Kind::Register ? ops[0].reg : -1, mask);
+        }
+      }
       return {};
     }
     // Everything else (floating point, special functions, bit tricks, shuffles, votes, tensor
@@ -710,6 +805,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   std::map<int, long long> stayCounts;
   auto resolveUnknown = [&](int blockIndex, const PtxInstruction& inst, int index, int origin,
                             std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
+    ++resolvedCount;
     for (const TripHint& h : options_.trips) {
       if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
       if (tripHintTakes(cfg_, blockIndex, h.trips, stayCounts[index])) taken |= unknownLanes;
@@ -743,8 +839,152 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   SimtStack simt(cfg_, st.valid);
   int pc = 0;
   std::uint32_t m = 0;
+  std::vector<char> isHeader(cfg_.blocks.size(), 0);
+  for (const PtxLoop& l : cfg_.loops) isHeader[l.header] = options_.foldLoops ? 1 : 0;
+  std::map<int, FoldTrack> tracks;
+  int armed = 0;               // tracks holding snapshots
+  std::uint64_t pathHash = 0;  // rolling hash of the executed (instruction, mask) sequence
+  long long executed = 0;      // instructions executed (not folded)
+  auto snapshot = [&](FoldSnapshot& snap) {
+    snap.regs = st.regs;
+    snap.simt = simt.state();
+    snap.dynamic = trace.dynamicInstructions;
+    snap.streamSize = trace.stream.size();
+    snap.addressSize = trace.streamAddresses.size();
+    snap.setpSize = setpLog.size();
+    snap.nonAffine = nonAffine;
+    snap.resolved = resolvedCount;
+    snap.blockExecutions = trace.blockExecutions;
+    snap.edges = trace.edges;
+    snap.counts.resize(trace.instructions.size());
+    for (size_t i = 0; i < trace.instructions.size(); ++i) {
+      const InstructionStats& x = trace.instructions[i];
+      snap.counts[i] = {x.executions, x.activeLanes, x.knownRequests, x.units, x.dataDependent};
+    }
+  };
+  // Tries to fold the iterations after the last of tracks[header]'s four snapshots; true when
+  // some were folded.
+  auto tryFold = [&](int header, FoldTrack& t) -> bool {
+    const FoldSnapshot &s0 = t.snaps[0], &s1 = t.snaps[1], &s2 = t.snaps[2], &s3 = t.snaps[3];
+    if (s1.simt != s0.simt || s2.simt != s0.simt || s3.simt != s0.simt) return false;
+    if (s3.resolved != s0.resolved) return false;
+    if (s1.nonAffine - s0.nonAffine != s2.nonAffine - s1.nonAffine || s2.nonAffine - s1.nonAffine != s3.nonAffine - s2.nonAffine) return false;
+    // Registers: the same origins, known ones advancing by one step per iteration.
+    std::vector<std::pair<size_t, std::array<std::uint64_t, kLanes>>> steps;
+    for (size_t r = 0; r < s3.regs.size(); ++r) {
+      std::array<std::uint64_t, kLanes> d{};
+      bool moves = false;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        const Lane a = s0.regs[r][lane], b = s1.regs[r][lane], c = s2.regs[r][lane], e = s3.regs[r][lane];
+        if (a.origin != b.origin || b.origin != c.origin || c.origin != e.origin) return false;
+        if (e.origin != kKnown) continue;
+        const std::uint64_t d1 = b.bits - a.bits, d2 = c.bits - b.bits, d3 = e.bits - c.bits;
+        if (d1 != d2 || d2 != d3) return false;
+        d[lane] = d3;
+        moves = moves || d3 != 0;
+      }
+      if (moves) steps.emplace_back(r, d);
+    }
+    // Comparisons: the same ones in each iteration, operands advancing by constant steps; the
+    // iterations before the first change of outcome repeat the last one.
+    const size_t n1 = s1.setpSize - s0.setpSize, n2 = s2.setpSize - s1.setpSize, n3 = s3.setpSize - s2.setpSize;
+    if (n1 != n2 || n2 != n3) return false;
+    Int128 repeats = kNever;
+    for (size_t k = 0; k < n3; ++k) {
+      const Comparison &c1 = setpLog[s0.setpSize + k], &c2 = setpLog[s1.setpSize + k], &c3 = setpLog[s2.setpSize + k];
+      if (c1.index != c3.index || c2.index != c3.index || c1.lane != c3.lane || c2.lane != c3.lane) return false;
+      if (c2.a - c1.a != c3.a - c2.a || c2.b - c1.b != c3.b - c2.b) return false;
+      repeats = std::min(repeats, firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
+    }
+    if (repeats == kNever || repeats < 1) return false;  // no affine exit test, or it is imminent
+    // Lane addresses (recorded streams): constant steps too; no fold inside the iteration.
+    std::vector<std::vector<long long>> addressStep;
+    if (options_.recordStream) {
+      if (!trace.folds.empty() && trace.folds.back().streamEnd > s2.streamSize) return false;
+      const size_t a1 = s1.addressSize - s0.addressSize, a2 = s2.addressSize - s1.addressSize, a3 = s3.addressSize - s2.addressSize;
+      if (a1 != a2 || a2 != a3) return false;
+      for (size_t k = 0; k < a3; ++k) {
+        const std::vector<long long>& x = trace.streamAddresses[s0.addressSize + k].second;
+        const std::vector<long long>& y = trace.streamAddresses[s1.addressSize + k].second;
+        const std::vector<long long>& z = trace.streamAddresses[s2.addressSize + k].second;
+        std::vector<long long> step(kLanes, 0);
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if ((x[lane] < 0) != (z[lane] < 0) || (y[lane] < 0) != (z[lane] < 0)) return false;
+          if (z[lane] < 0) continue;
+          if (y[lane] - x[lane] != z[lane] - y[lane]) return false;
+          step[lane] = z[lane] - y[lane];
+          // Addresses stay addresses: no repeat may take one below 0.
+          if (step[lane] < 0 && static_cast<Int128>(z[lane]) + repeats * step[lane] < 0) repeats = z[lane] / -step[lane];
+        }
+        addressStep.push_back(std::move(step));
+      }
+      if (repeats < 1) return false;
+    }
+    const long long f = static_cast<long long>(std::min<Int128>(repeats, options_.maxInstructionsPerWarp));
+    for (const auto& [r, d] : steps) {
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (st.regs[r][lane].origin == kKnown) st.regs[r][lane].bits += d[lane] * static_cast<std::uint64_t>(f);
+      }
+    }
+    for (size_t b = 0; b < trace.blockExecutions.size(); ++b) {
+      trace.blockExecutions[b] += f * (s3.blockExecutions[b] - s2.blockExecutions[b]);
+      for (const auto& [to, count] : s3.edges[b]) {
+        auto before = s2.edges[b].find(to);
+        trace.edges[b][to] += f * (count - (before == s2.edges[b].end() ? 0 : before->second));
+      }
+    }
+    for (size_t i = 0; i < trace.instructions.size(); ++i) {
+      InstructionStats& x = trace.instructions[i];
+      x.executions += f * (s3.counts[i][0] - s2.counts[i][0]);
+      x.activeLanes += f * (s3.counts[i][1] - s2.counts[i][1]);
+      x.knownRequests += f * (s3.counts[i][2] - s2.counts[i][2]);
+      x.units += f * (s3.counts[i][3] - s2.counts[i][3]);
+      x.dataDependent += f * (s3.counts[i][4] - s2.counts[i][4]);
+    }
+    trace.dynamicInstructions += f * (s3.dynamic - s2.dynamic);
+    trace.foldedIterations += f;
+    if (options_.recordStream) {
+      trace.folds.push_back({header, s2.streamSize, s3.streamSize, s2.addressSize, s3.addressSize, f, std::move(addressStep)});
+    }
+    return true;
+  };
+  // At a visit of a loop header: compare the iteration that just ended with the one before;
+  // after three alike, try to fold.
+  auto visitHeader = [&](int header) {
+    FoldTrack& t = tracks[header];
+    const long long len = executed - t.lastExecuted;
+    const std::uint64_t iterationHash = pathHash - t.lastHash * power(kHashBase, static_cast<std::uint64_t>(len));
+    const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
+    t.lastLength = t.lastExecuted >= 0 ? len : -1;
+    t.lastIterationHash = iterationHash;
+    t.lastExecuted = executed;
+    t.lastHash = pathHash;
+    const bool had = !t.snaps.empty();
+    if (!alike || t.cooldown > 0) {
+      t.cooldown = alike ? t.cooldown - 1 : 0;
+      t.snaps.clear();
+    } else {
+      if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
+      t.snaps.emplace_back();
+      snapshot(t.snaps.back());
+      if (t.snaps.size() == 4) {
+        if (tryFold(header, t)) {
+          t.backoff = 4;
+          t.lastExecuted = -1;  // the next iteration is compared afresh
+        } else {
+          t.cooldown = t.backoff;
+          t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
+        }
+        t.snaps.clear();
+      }
+    }
+    armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+    logging = armed > 0;
+    if (!logging && !setpLog.empty()) setpLog.clear();
+  };
   while (simt.next(pc, m)) {
     const PtxBlock& blk = cfg_.blocks[pc];
+    if (isHeader[pc]) visitHeader(pc);
     ++trace.blockExecutions[pc];
     std::uint32_t exitNow = 0;
     std::uint32_t taken = 0;
@@ -772,6 +1012,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       ++s.executions;
       s.activeLanes += std::popcount(m);
       ++trace.dynamicInstructions;
+      ++executed;
+      pathHash = pathHash * kHashBase + (static_cast<std::uint64_t>(i) << 32 | m);
       if (options_.recordStream) trace.stream.emplace_back(i, m);
       if (trace.dynamicInstructions > options_.maxInstructionsPerWarp) {
         return makeError("kernel '" + kernelName + "': one warp executes more than " +

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -58,6 +59,31 @@ struct InterpreterOptions {
   long long maxInstructionsPerWarp = 200'000'000;  ///< guard against non-terminating loops
   std::string kernelName;             ///< name used in messages (demangled)
   bool recordStream = false;          ///< keep the dynamic stream (instruction, mask) in order
+  /// Fold loops whose iterations repeat (see WarpTrace::folds): interpretation time then does
+  /// not grow with their trip counts.
+  bool foldLoops = true;
+};
+
+/// Iterations of a loop that were not executed one by one. A loop is folded at a visit of its
+/// header when its last three iterations ran the same path (same instructions with the same
+/// masks, same SIMT stack at the header, no hint-resolved branch, the same inputs and outputs
+/// of every non-affine integer operation: and, or, xor, not, shr, div, rem, min, max, abs,
+/// mul.hi, shfl, shl by a register) and every known register, every comparison operand and
+/// (when the stream is recorded) every lane address advanced by the same amount in each. The
+/// iterations that follow then differ only by those constant steps until the first comparison
+/// changes its outcome (or leaves its type's range), which is solved for exactly; the
+/// `repeats` iterations before that one are added to the counts (× the last iteration's), the
+/// registers advanced by repeats × step, and execution resumes. A loop whose exit depends on
+/// unknown data (a trip hint) or whose steps change is executed one iteration at a time.
+struct LoopFold {
+  int header = 0;             ///< CFG block of the loop header
+  size_t streamBegin = 0;     ///< the last executed iteration: stream[streamBegin, streamEnd)
+  size_t streamEnd = 0;
+  size_t addressBegin = 0;    ///< its records in streamAddresses: [addressBegin, addressEnd)
+  size_t addressEnd = 0;
+  long long repeats = 0;      ///< times it repeats right after streamEnd without being recorded
+  /// Per address record of the iteration: the per-lane address step of each repeat.
+  std::vector<std::vector<long long>> addressStep;
 };
 
 /// Per static instruction statistics of one warp run.
@@ -88,7 +114,21 @@ struct WarpTrace {
   /// Lane addresses of the memory instructions of `stream` whose addresses were all known:
   /// (position in `stream`, 32 addresses, negative = inactive lane), when recordStream was set.
   std::vector<std::pair<size_t, std::vector<long long>>> streamAddresses;
+  /// Folded loop iterations, in stream order (recorded only with recordStream; the counts above
+  /// include every folded iteration). With folds, `stream` holds the executed instructions
+  /// only: expandedLength() gives the full length, expandStream() the full stream.
+  std::vector<LoopFold> folds;
+  long long foldedIterations = 0;  ///< loop iterations folded instead of executed
 };
+
+/// Dynamic instructions of the warp's full stream (recorded + folded repeats).
+[[nodiscard]] long long expandedLength(const WarpTrace& trace);
+
+/// Calls `emit(instruction, mask, lanes)` for positions [begin, end) of the full stream of a
+/// trace recorded with recordStream (folded repeats reproduced with their address steps;
+/// `lanes` is null for instructions without a recorded address).
+void expandStream(const WarpTrace& trace, long long begin, long long end,
+                  const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit);
 
 /// The memory space an address belongs to; also used to build lane addresses.
 enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };

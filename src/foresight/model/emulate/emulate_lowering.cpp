@@ -182,24 +182,6 @@ std::vector<std::vector<bool>> addressArithmetic(const KernelIR& ir) {
   return out;
 }
 
-/// Stream of block `i` (i >= 2) from the streams of blocks 0 and 1: the second's sequence, each
-/// active lane address a0 + i·(a1 - a0) where both blocks ran the same instruction with the
-/// lane active, else the second block's address.
-std::vector<DynamicInstruction> extrapolate(const std::vector<DynamicInstruction>& a,
-                                            const std::vector<DynamicInstruction>& b, int i, size_t cap) {
-  std::vector<DynamicInstruction> out(b.begin(), b.begin() + static_cast<long long>(std::min(b.size(), cap)));
-  const size_t n = std::min({a.size(), b.size(), cap});
-  for (size_t k = 0; k < n; ++k) {
-    if (a[k].block != b[k].block || a[k].index != b[k].index) break;  // control flow diverged
-    if (a[k].laneAddresses.size() != b[k].laneAddresses.size()) continue;
-    for (size_t l = 0; l < b[k].laneAddresses.size(); ++l) {
-      const long long x = a[k].laneAddresses[l], y = b[k].laneAddresses[l];
-      if (x >= 0 && y >= 0) out[k].laneAddresses[l] = std::max(0LL, x + static_cast<long long>(i) * (y - x));
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 KernelIR kernelFromSummary(const WorkloadSummary& s, const std::string& name) {
@@ -366,12 +348,12 @@ Expected<const CachedStream*> EmulationBuilder::cachedStream(long long block, in
   std::lock_guard<std::mutex> lock(cache_->mutex);
   auto it = cache_->streams.find({block, warp});
   if (it != cache_->streams.end()) return &it->second;
-  Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(block, warp);
+  Expected<SampledStream> s = ir_.streams->sampled(block, warp, {kCachedBudget, kSampleWindow});
   if (!s) return std::move(s).takeError();
   CachedStream c;
-  c.fullLength = static_cast<double>(s->size());
-  if (s->size() > kCachedPrefix) s->resize(kCachedPrefix);
-  c.prefix = std::move(*s);
+  c.fullLength = s->fullLength;
+  c.prefix = std::move(s->instructions);
+  c.windows = std::move(s->windows);
   return &cache_->streams.emplace(std::make_pair(block, warp), std::move(c)).first->second;
 }
 
@@ -410,55 +392,17 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   const int totalWarps = blocksPerSm * warpsPerBlock;
   const long long cap = std::max<long long>(128, options_.maxOpsPerRun / std::max(1, totalWarps));
 
-  // Streams of every emulated warp. Resident blocks of SM 0 are blocks 0, S, 2S, ... (the
-  // block scheduler deals blocks round robin over the S active SMs).
-  std::vector<std::vector<DynamicInstruction>> streams;
-  std::vector<int> warpBlock;
-  double fullSum = 0, keptSum = 0;
-  for (int i = 0; i < blocksPerSm; ++i) {
-    long long blockId = static_cast<long long>(i) * activeSms;
-    if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
-    if (ir_.streams && i >= 2) blockId = std::min<long long>(static_cast<long long>(i) * activeSms, totalBlocks - 1);
-    for (int w = 0; w < warpsPerBlock; ++w) {
-      if (ir_.streams) {
-        // Exact streams of the first two emulated blocks; later blocks reuse the second
-        // block's instruction sequence with every lane address extrapolated affinely in the
-        // block's position (blocks i·S for i = 0, 1, 2, ...): the frontend's interpreter is
-        // costly per warp, and addresses are affine in blockIdx for most kernels.
-        const long long sampled = i < 2 ? blockId : std::min<long long>(activeSms, totalBlocks - 1);
-        Expected<const CachedStream*> s = cachedStream(sampled, w);
-        if (!s) return std::move(s).takeError();
-        std::vector<DynamicInstruction> ops;
-        if (i < 2) {
-          ops.assign((*s)->prefix.begin(), (*s)->prefix.begin() + std::min<long long>(cap, static_cast<long long>((*s)->prefix.size())));
-        } else {
-          const long long first = 0, second = std::min<long long>(activeSms, totalBlocks - 1);
-          Expected<const CachedStream*> a = cachedStream(first, w);
-          Expected<const CachedStream*> b = cachedStream(second, w);
-          if (!a) return std::move(a).takeError();
-          if (!b) return std::move(b).takeError();
-          ops = extrapolate((*a)->prefix, (*b)->prefix, i, static_cast<size_t>(cap));
-          s = b;
-        }
-        fullSum += (*s)->fullLength;
-        if (static_cast<long long>(ops.size()) > cap) ops.resize(static_cast<size_t>(cap));
-        keptSum += static_cast<double>(ops.size());
-        streams.push_back(std::move(ops));
-      } else {
-        StreamSynthesis so;
-        so.maxInstructions = cap;
-        so.warpIndex = blockId * warpsPerBlock + w;
-        so.totalWarps = totalBlocks * warpsPerBlock;
-        Expected<SynthesizedStream> s = synthesizeStream(ir_, so);
-        if (!s) return std::move(s).takeError();
-        fullSum += s->fullLength;
-        keptSum += static_cast<double>(s->instructions.size());
-        streams.push_back(std::move(s->instructions));
-      }
-      warpBlock.push_back(i);
-    }
-  }
-  out.scale = keptSum > 0 ? fullSum / keptSum : 1;
+  // Streams of every emulated warp (stream_sampling.h): resident blocks of SM 0 are blocks 0,
+  // S, 2S, ... (the block scheduler deals blocks round robin over the S active SMs).
+  StreamSelection selection{blocksPerSm, activeSms, warpsPerBlock, totalBlocks, cap};
+  Expected<EmulatedStreams> selected = selectEmulatedStreams(
+      ir_, selection, [this](long long block, int warp) { return cachedStream(block, warp); });
+  if (!selected) return std::move(selected).takeError();
+  std::vector<std::vector<DynamicInstruction>> streams = std::move(selected->streams);
+  const std::vector<int> warpBlock = std::move(selected->warpBlock);
+  out.scale = selected->scale;
+  out.gridWeight = selected->gridWeight;
+  out.sampledWindows = selected->windows;
 
   // Static instructions and dense registers.
   std::map<std::pair<int, int>, int> instrIndex;

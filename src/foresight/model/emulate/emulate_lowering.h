@@ -2,8 +2,8 @@
 /// \file
 /// KernelIR + Launch + Gpu → what the emulator runs for one SM: the machine (units with latency
 /// and gap from the GPU description) and the resident warps' op streams (from
-/// KernelIR::streams, or synthesizeStream()), with global accesses costed in sectors through
-/// L1/L2/DRAM and shared accesses in bank wavefronts.
+/// KernelIR::streams, sampled and weighted by stream_sampling.h, or synthesizeStream()), with
+/// global accesses costed in sectors through L1/L2/DRAM and shared accesses in bank wavefronts.
 ///
 /// Hit levels are predicted before timing, deterministically, so every perturbed run of the
 /// sensitivity analysis sees the same split (saake.md §4, common random numbers): the
@@ -26,6 +26,7 @@
 #include "foresight/memory/memory_traffic.h"
 #include "foresight/model/emulate/emu_program.h"
 #include "foresight/model/emulate/emulate_options.h"
+#include "foresight/model/emulate/stream_sampling.h"
 #include "foresight/model/predict.h"
 
 namespace foresight::emu {
@@ -34,7 +35,9 @@ namespace foresight::emu {
 struct LoweredSm {
   EmuProgram program;
   EmuMachine machine;
-  double scale = 1;          ///< full dynamic instructions / emulated (stream caps)
+  double scale = 1;          ///< full dynamic instructions / emulated (sampling, grid weight)
+  double gridWeight = 1;     ///< the grid's average block / the emulated ones (stream_sampling.h)
+  long long sampledWindows = 0;  ///< windows of the sampled warp streams (0 = whole streams)
   int blocks = 0;            ///< resident block slots
   int activeSms = 0;         ///< SMs sharing L2/DRAM bandwidth
   // Memory statistics over the emulated ops.
@@ -46,13 +49,6 @@ struct LoweredSm {
   double sharedRequests = 0;
   double wavefronts = 0;
 };
-
-/// A frontend stream's first kCachedPrefix instructions and its full length.
-struct CachedStream {
-  std::vector<DynamicInstruction> prefix;
-  double fullLength = 0;
-};
-inline constexpr size_t kCachedPrefix = 8192;
 
 /// Streams fetched from KernelIR::streams, shared by the builders of one kernel (the what-if
 /// switches re-lower the launch; the frontend's interpreter runs once per warp).

@@ -140,6 +140,12 @@ Prediction makeEmulatePrediction(const KernelEmulation& emulation, const KernelT
   p.values.push_back({"T_SM", timing->smCycles, "cycles of the emulated blocks on one SM"});
   p.values.push_back({"T_SM_multiplier", timing->fullWaves, "blocks of the busiest SM / emulated (saake: waves)"});
   p.values.push_back({"stream_scale", full.scale, "full dynamic instructions / emulated (stream cap)"});
+  if (full.sampledWindows > 0) {
+    p.values.push_back({"sampled_windows", static_cast<double>(full.sampledWindows), "stream windows over the emulated warps' whole runs"});
+  }
+  if (std::abs(full.gridWeight - 1) > 1e-9) {
+    p.values.push_back({"grid_weight", full.gridWeight, "average block of the grid / emulated blocks (instructions)"});
+  }
   p.values.push_back({"launch_overhead", timing->launchOverhead, "cycles"});
   p.values.push_back({"ops_emulated", static_cast<double>(timing->issued), "warp instructions emulated"});
   if (full.globalRequests > 0) {
@@ -161,7 +167,12 @@ Prediction makeEmulatePrediction(const KernelEmulation& emulation, const KernelT
   p.values.push_back({"elasticity_sum", sens->sum, "Σ elasticities (≈ 1)"});
   for (const std::string& n : emulationPtr->builder().notes()) p.warnings.push_back(n);
   for (const std::string& n : sens->warnings) p.warnings.push_back(n);
-  if (full.scale > 1.0 + 1e-9) {
+  if (full.sampledWindows > 0) {
+    char w[200];
+    std::snprintf(w, sizeof w, "emulate: warp streams sampled (%lld windows spread over the whole runs); SM time scaled by %.3g (full / emulated instructions)",
+                  full.sampledWindows, full.scale);
+    p.warnings.push_back(w);
+  } else if (full.scale > 1.0 + 1e-9) {
     char w[160];
     std::snprintf(w, sizeof w, "emulate: streams capped; SM time scaled by %.3g (full / emulated instructions)", full.scale);
     p.warnings.push_back(w);

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Speed of `explain` (issue 11): the frontend's warp runs, the emulation with its sensitivity
+/// and what-if re-runs, as tools/foresight/commands/explain.cpp does them.
+///
+/// - BM_ExplainTripCount/n: `explain` of matmul_naive from the stored sm_90 PTX
+///   (tests/frontend/cuda/fixtures/matmul.sm_90.ptx) with one 16x16 block and n = 256, 2560,
+///   25600: the k loop's trip count at 1x, 10x, 100x. Analysis time should not grow with n.
+/// - BM_ExplainCorpus/<experiment>: every launch of each corpus experiment (validation/**.toml,
+///   first variant) on an H100 through the system toolchain (compile cache warm after the
+///   first iteration). Run with --benchmark_filter=Corpus where nvcc is installed.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "foresight/advise/sensitivity.h"
+#include "foresight/advise/whatif.h"
+#include "foresight/frontend/cuda/cuda_frontend.h"
+#include "foresight/frontend/cuda/fixture_toolchain.h"
+#include "foresight/frontend/input.h"
+#include "foresight/gpu/presets.h"
+#include "foresight/model/emulate/emulate_model.h"
+#include "foresight/validation/manifest.h"
+
+namespace {
+
+using namespace foresight;
+
+/// What `explain` computes for one launch; errors as a message.
+std::string explainOnce(const KernelInput& kernel, const Launch& launch, const Gpu& gpu) {
+  EmulateOptions eo;
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, gpu, eo);
+  if (!e) return e.error().message;
+  Expected<emu::KernelTiming> t = e->run();
+  if (!t) return t.error().message;
+  SensitivityOptions so;
+  so.central = true;
+  so.fit = true;
+  Expected<SensitivityReport> s = analyzeSensitivity(*e, so);
+  if (!s) return s.error().message;
+  const Prediction p = emu::makeEmulatePrediction(*e, *t, *s, gpu, eo);
+  Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(*e, p.cycles);
+  if (!w) return w.error().message;
+  benchmark::DoNotOptimize(p);
+  return {};
+}
+
+void BM_ExplainTripCount(benchmark::State& state) {
+  const Gpu gpu = *loadPreset("h100");
+  InputOptions options;
+  options.gpu = &gpu;
+  Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {16, 16, 1};
+  launch.args["n"] = state.range(0);
+  options.launch = launch;
+  options.kernel = "matmul_naive";
+  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/matmul.sm_90.ptx";
+  for (auto _ : state) {
+    Expected<LoadedInput> input = loadInput(path, options);
+    if (!input) {
+      state.SkipWithError(input.error().message.c_str());
+      break;
+    }
+    Expected<const KernelInput*> k = selectKernel(*input, "matmul_naive");
+    if (!k) {
+      state.SkipWithError(k.error().message.c_str());
+      break;
+    }
+    if (std::string err = explainOnce(**k, launch, gpu); !err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+  }
+}
+BENCHMARK(BM_ExplainTripCount)->Arg(256)->Arg(2560)->Arg(25600)->Unit(benchmark::kMillisecond);
+
+bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu);
+
+/// One corpus experiment: every launch of its first variant.
+void explainExperiment(benchmark::State& state, const std::string& manifestPath) {
+  Expected<Manifest> m = loadManifest(manifestPath);
+  if (!m) {
+    state.SkipWithError(m.error().message.c_str());
+    return;
+  }
+  Expected<ResolvedExperiment> e = resolveVariant(*m, m->variants.front());
+  if (!e) {
+    state.SkipWithError(e.error().message.c_str());
+    return;
+  }
+  const Gpu gpu = *loadPreset("h100");
+  bool warm = false;  // one untimed pass fills the compile cache
+  for (auto _ : state) {
+    if (!warm) {
+      state.PauseTiming();
+      run(state, *e, gpu);
+      state.ResumeTiming();
+      warm = true;
+    }
+    if (!run(state, *e, gpu)) return;
+  }
+}
+
+bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu) {
+  const ResolvedExperiment* e = &experiment;
+  {
+    for (const ResolvedLaunch& l : e->launches) {
+      InputOptions options;
+      options.gpu = &gpu;
+      options.launch = l.launch;
+      options.kernel = l.kernel;
+      for (const auto& [name, value] : e->defines) options.macros.emplace_back(name, std::to_string(value));
+      for (const ResolvedHint& h : e->trips) options.trips.push_back({h.file, h.line, h.value});
+      for (const ResolvedHint& h : e->branches) options.branches.push_back({h.file, h.line, h.value});
+      Expected<LoadedInput> input = loadInput(e->source, options);
+      if (!input) {
+        state.SkipWithError(input.error().message.c_str());
+        return false;
+      }
+      Expected<const KernelInput*> k = selectKernel(*input, l.kernel);
+      if (!k) {
+        state.SkipWithError(k.error().message.c_str());
+        return false;
+      }
+      if (std::string err = explainOnce(**k, l.launch, gpu); !err.empty()) {
+        state.SkipWithError(err.c_str());
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// Registers BM_ExplainCorpus/<experiment> for every manifest of the corpus.
+const bool kCorpusRegistered = [] {
+  const std::filesystem::path root = std::filesystem::path(FORESIGHT_SOURCE_DIR) / "validation";
+  std::error_code ec;
+  std::vector<std::string> manifests;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec); !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() == ".toml" && it->path().string().find("/measurements/") == std::string::npos &&
+        it->path().string().find("/runner/") == std::string::npos) {
+      manifests.push_back(it->path().string());
+    }
+  }
+  std::sort(manifests.begin(), manifests.end());
+  for (const std::string& path : manifests) {
+    const std::string name = "BM_ExplainCorpus/" + std::filesystem::path(path).parent_path().filename().string() + "/" +
+                             std::filesystem::path(path).stem().string();
+    benchmark::RegisterBenchmark(name.c_str(), [path](benchmark::State& s) { explainExperiment(s, path); })
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
+  }
+  return true;
+}();
+
+}  // namespace

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loop folding in the PTX warp interpreter (warp_interpreter.h, LoopFold): a folded run gives
+// the same counts and, expanded, the same stream as the run that executes every iteration.
+#include <gtest/gtest.h>
+
+#include "fixture_paths.h"
+#include "foresight/frontend/cuda/cuda_frontend.h"
+#include "foresight/frontend/cuda/fixture_toolchain.h"
+#include "foresight/frontend/cuda/warp_interpreter.h"
+#include "foresight/ir/warp_stream.h"
+
+namespace foresight::cuda {
+namespace {
+
+using testing::analyse;
+using testing::launch;
+
+struct Expanded {
+  std::vector<int> instruction;
+  std::vector<std::uint32_t> mask;
+  std::vector<std::vector<long long>> lanes;
+};
+
+Expanded expandAll(const WarpTrace& t) {
+  Expanded e;
+  expandStream(t, 0, expandedLength(t), [&](int i, std::uint32_t m, const std::vector<long long>* l) {
+    e.instruction.push_back(i);
+    e.mask.push_back(m);
+    e.lanes.push_back(l ? *l : std::vector<long long>{});
+  });
+  return e;
+}
+
+/// Folded and unfolded traces of one warp agree on every count and on the expanded stream.
+void expectSameRun(const WarpStreams& s, long long block, int warp, bool expectFolds) {
+  Expected<WarpTrace> folded = s.trace(block, warp, true);
+  Expected<WarpTrace> plain = s.trace(block, warp, false);
+  ASSERT_TRUE(folded) << folded.error().format();
+  ASSERT_TRUE(plain) << plain.error().format();
+  EXPECT_EQ(plain->foldedIterations, 0);
+  if (expectFolds) {
+    EXPECT_GT(folded->foldedIterations, 0);
+    EXPECT_LT(folded->stream.size(), plain->stream.size());
+  }
+  EXPECT_EQ(folded->dynamicInstructions, plain->dynamicInstructions);
+  EXPECT_EQ(folded->blockExecutions, plain->blockExecutions);
+  EXPECT_EQ(folded->edges, plain->edges);
+  ASSERT_EQ(folded->instructions.size(), plain->instructions.size());
+  for (size_t i = 0; i < plain->instructions.size(); ++i) {
+    EXPECT_EQ(folded->instructions[i].executions, plain->instructions[i].executions) << "instruction " << i;
+    EXPECT_EQ(folded->instructions[i].activeLanes, plain->instructions[i].activeLanes) << "instruction " << i;
+    EXPECT_EQ(folded->instructions[i].knownRequests, plain->instructions[i].knownRequests) << "instruction " << i;
+    EXPECT_EQ(folded->instructions[i].units, plain->instructions[i].units) << "instruction " << i;
+  }
+  EXPECT_EQ(expandedLength(*folded), static_cast<long long>(plain->stream.size()));
+  const Expanded a = expandAll(*folded), b = expandAll(*plain);
+  EXPECT_EQ(a.instruction, b.instruction);
+  EXPECT_EQ(a.mask, b.mask);
+  EXPECT_TRUE(a.lanes == b.lanes);
+}
+
+TEST(LoopFolding, NaiveMatmulInnerLoopFoldsWithExactCountsAndAddresses) {
+  // matmul_naive n = 256: each thread's k loop runs 256 iterations (unrolled by the compiler);
+  // addresses advance by 4 B (A) and 4n B (B) per k.
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_naive", launch({16, 16, 1}, {16, 16, 1}, {{"n", 256}}));
+  ASSERT_TRUE(p) << p.error().format();
+  expectSameRun(*p->kernels[0].streams, 0, 0, true);
+  expectSameRun(*p->kernels[0].streams, 17, 5, true);
+}
+
+TEST(LoopFolding, TiledMatmulBarrierLoopAgrees) {
+  Expected<CudaProgram> p = analyse("matmul.cu", "matmul_tiled", launch({16, 16, 1}, {16, 16, 1}, {{"n", 256}}));
+  ASSERT_TRUE(p) << p.error().format();
+  expectSameRun(*p->kernels[0].streams, 3, 2, false);
+}
+
+TEST(LoopFolding, StencilAndReduceAgree) {
+  Expected<CudaProgram> s = analyse("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}));
+  ASSERT_TRUE(s) << s.error().format();
+  expectSameRun(*s->kernels[0].streams, 5, 3, false);
+  Expected<CudaProgram> r = analyse("reduce.cu", "", launch({64, 1, 1}, {256, 1, 1}, {{"n", 1 << 18}}));
+  ASSERT_TRUE(r) << r.error().format();
+  expectSameRun(*r->kernels[0].streams, 2, 1, false);
+}
+
+TEST(LoopFolding, InterpretationIsFlatInTheTripCount) {
+  // The executed (recorded) instructions of a warp do not grow with n once the k loop folds.
+  std::vector<size_t> recorded;
+  for (long long n : {256LL, 2560LL, 25600LL}) {
+    Expected<CudaProgram> p = analyse("matmul.cu", "matmul_naive", launch({1, 1, 1}, {16, 16, 1}, {{"n", n}}));
+    ASSERT_TRUE(p) << p.error().format();
+    Expected<WarpTrace> t = p->kernels[0].streams->trace(0, 0);
+    ASSERT_TRUE(t) << t.error().format();
+    recorded.push_back(t->stream.size());
+    EXPECT_EQ(expandedLength(*t), t->dynamicInstructions);
+  }
+  EXPECT_EQ(recorded[1], recorded[0]);
+  EXPECT_EQ(recorded[2], recorded[0]);
+}
+
+}  // namespace
+}  // namespace foresight::cuda
+
+namespace foresight::cuda {
+namespace {
+
+/// The whole analysis with and without folding (PTX and SASS runs): the same KernelIR counts,
+/// SASS count and per-warp KernelIR streams.
+void expectSameProgram(const std::string& file, const std::string& kernel, const Launch& l) {
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = l;
+  o.kernel = kernel;
+  Expected<CudaProgram> folded = loadCuda(testing::fixture(file), o, *tc);
+  o.foldLoops = false;
+  Expected<CudaProgram> plain = loadCuda(testing::fixture(file), o, *tc);
+  ASSERT_TRUE(folded) << folded.error().format();
+  ASSERT_TRUE(plain) << plain.error().format();
+  const CudaKernel &a = folded->kernels[0], &b = plain->kernels[0];
+  ASSERT_TRUE(a.sass && b.sass);
+  EXPECT_EQ(a.sass->dynamicInstructionsPerWarp, b.sass->dynamicInstructionsPerWarp);
+  ASSERT_EQ(a.ir.blocks.size(), b.ir.blocks.size());
+  for (size_t i = 0; i < a.ir.blocks.size(); ++i) {
+    EXPECT_DOUBLE_EQ(a.ir.blocks[i].executionsPerWarp, b.ir.blocks[i].executionsPerWarp) << "block " << i;
+    ASSERT_EQ(a.ir.blocks[i].instructions.size(), b.ir.blocks[i].instructions.size());
+    for (size_t k = 0; k < a.ir.blocks[i].instructions.size(); ++k) {
+      const auto &x = a.ir.blocks[i].instructions[k].memory, &y = b.ir.blocks[i].instructions[k].memory;
+      ASSERT_EQ(x.has_value(), y.has_value());
+      if (x) {
+        EXPECT_EQ(x->transactionsPerInst, y->transactionsPerInst) << "block " << i << " instruction " << k;
+      }
+    }
+  }
+  Expected<std::vector<DynamicInstruction>> sa = a.ir.streams->stream(1, 2), sb = b.ir.streams->stream(1, 2);
+  ASSERT_TRUE(sa && sb);
+  ASSERT_EQ(sa->size(), sb->size());
+  for (size_t i = 0; i < sa->size(); ++i) {
+    ASSERT_EQ((*sa)[i].block, (*sb)[i].block) << i;
+    ASSERT_EQ((*sa)[i].index, (*sb)[i].index) << i;
+    ASSERT_EQ((*sa)[i].activeMask, (*sb)[i].activeMask) << i;
+    ASSERT_EQ((*sa)[i].laneAddresses, (*sb)[i].laneAddresses) << i;
+  }
+  // The sample of the folded run is the sample of the full stream.
+  Expected<SampledStream> wa = a.ir.streams->sampled(1, 2, {512, 64});
+  ASSERT_TRUE(wa);
+  const SampledStream wb = sampleStream(*sb, {512, 64});
+  ASSERT_EQ(wa->instructions.size(), wb.instructions.size());
+  EXPECT_DOUBLE_EQ(wa->fullLength, wb.fullLength);
+  for (size_t i = 0; i < wb.instructions.size(); ++i) {
+    ASSERT_EQ(wa->instructions[i].index, wb.instructions[i].index) << i;
+    ASSERT_EQ(wa->instructions[i].laneAddresses, wb.instructions[i].laneAddresses) << i;
+  }
+}
+
+TEST(LoopFolding, SassAndPtxAnalysesAgreeWithAndWithoutFolding) {
+  expectSameProgram("matmul.cu", "matmul_naive", launch({16, 16, 1}, {16, 16, 1}, {{"n", 256}}));
+  expectSameProgram("matmul.cu", "matmul_tiled", launch({16, 16, 1}, {16, 16, 1}, {{"n", 256}}));
+  expectSameProgram("stencil2d.cu", "", launch({32, 32, 1}, {32, 8, 1}, {{"nx", 1024}, {"ny", 256}}));
+}
+
+}  // namespace
+}  // namespace foresight::cuda
