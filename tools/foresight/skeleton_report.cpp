@@ -191,8 +191,7 @@ Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const C
 Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   Expected<Prepared> p = prepare(o);
   if (!p) return std::move(p).takeError();
-  p->model.model = ModelKind::MwpCwp;
-  p->model.variant = MwpCwpVariant::Grophecy;
+  // The layout search ranks with the model predict uses for this input and these options.
   if (p->gpus.size() > 1) {
     return makeError("explain takes one GPU; --gpu '" + o.gpu + "' names " +
                      std::to_string(p->gpus.size()) + " (run it once per GPU)");
