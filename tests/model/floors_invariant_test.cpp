@@ -9,9 +9,9 @@
 /// Inputs without nvcc: the summary and skeleton examples, the CUDA examples and the bottleneck
 /// examples from their stored sm_90 fixtures (tests/frontend/cuda/fixtures,
 /// tests/examples/fixtures/bottlenecks). Corpus kernels are compiled by the system toolchain
-/// (as validate does; the compile cache makes reruns fast): one variant of every third
-/// manifest, skipped with a note when nvcc is absent. C loop examples need the LLVM frontend and
-/// are skipped when it is not built.
+/// (as validate does; the compile cache makes reruns fast): one variant of every fourth
+/// manifest, skipped with a note when nvcc is absent. Four C loop examples (every kernel, on
+/// tk1) need the LLVM frontend and are skipped when it is not built.
 #include <gtest/gtest.h>
 #include <toml++/toml.h>
 
@@ -21,6 +21,7 @@
 #include <iostream>
 #include <map>
 
+#include "foresight/frontend/cloop/cloop_frontend.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/memory/hierarchy.h"
@@ -40,6 +41,7 @@ struct Case {
   std::string gpu = "h100";
   InputOptions options;  ///< gpu is set when run
   std::string kernel;
+  bool cloop = false;    ///< a C loop nest: every marked kernel with its own launch
 };
 
 Launch launch(long long gx, long long gy, long long bx, long long by, std::map<std::string, long long> args) {
@@ -58,6 +60,12 @@ std::vector<Case> exampleCases() {
     Case c{e.path().filename().string(), e.path().string()};
     const std::string stem = e.path().stem().string();
     c.gpu = stem.substr(stem.rfind('-') + 1);
+    out.push_back(c);
+  }
+  // C loop nests (LLVM frontend; skipped without it): a sample of four, every kernel, on tk1.
+  for (const char* f : {"atax.c", "gemm.c", "syrk-tiled.c", "fdtd2d.c"}) {
+    Case c{f, kRoot + "/examples/cloop/" + f, "tk1"};
+    c.cloop = true;
     out.push_back(c);
   }
   for (const auto& e : fs::directory_iterator(kRoot + "/examples/skeleton")) {
@@ -103,7 +111,7 @@ std::vector<Case> exampleCases() {
   return out;
 }
 
-/// One variant of every third manifest of the corpus, each launch of it as a case.
+/// One variant of every fourth manifest of the corpus, each launch of it as a case.
 std::vector<Case> corpusCases() {
   std::vector<Case> out;
   Expected<std::vector<Manifest>> corpus = loadCorpus(kRoot + "/validation");
@@ -111,7 +119,7 @@ std::vector<Case> corpusCases() {
     ADD_FAILURE() << corpus.error().format();
     return out;
   }
-  for (size_t i = 0; i < corpus->size(); i += 3) {
+  for (size_t i = 0; i < corpus->size(); i += 4) {
     const Manifest& m = (*corpus)[i];
     if (m.variants.empty()) continue;
     Expected<ResolvedExperiment> r = resolveVariant(m, m.variants.front());
@@ -152,6 +160,9 @@ struct Tally {
   int predicted = 0, raised = 0, errors = 0;
 };
 
+void checkLaunch(const std::string& caseName, const KernelInput* kernel, const Launch& l, const Gpu& gpu,
+                 std::map<std::string, Tally>& tally);
+
 void checkCases(const std::vector<Case>& cases, std::map<std::string, Tally>& tally, int* inputs, int* skipped) {
   std::map<std::string, Gpu> gpus;
   for (const Case& c : cases) {
@@ -163,35 +174,59 @@ void checkCases(const std::vector<Case>& cases, std::map<std::string, Tally>& ta
     const Gpu& gpu = gpus.at(c.gpu);
     InputOptions io = c.options;
     io.gpu = &gpu;
-    Expected<LoadedInput> in = loadInput(c.path, io);
-    if (!in) {
-      ++*skipped;
-      std::cout << "[ floors   ] skipped " << c.name << ": " << in.error().format() << "\n";
-      continue;
-    }
-    Expected<const KernelInput*> k = selectKernel(*in, c.kernel);
-    ASSERT_TRUE(k.ok()) << c.name << ": " << k.error().format();
-    const Launch l = io.launch ? *io.launch : in->launch.value_or(Launch{});
-    ++*inputs;
-    Expected<MemoryTraffic> traffic =
-        analyzeMemory((*k)->ir, (*k)->summary ? &*(*k)->summary : nullptr, l, gpu);
-    ASSERT_TRUE(traffic.ok()) << c.name << ": " << traffic.error().format();
-    const PhysicalFloors floors = computeFloors(**k, l, gpu, *traffic);
-    const auto [floorName, floorSeconds] = floors.largest();
-    for (const auto& [name, options] : everyModel()) {
-      Expected<Prediction> p = predict(**k, l, gpu, options);
-      Tally& t = tally[name];
-      if (!p) {
-        ++t.errors;  // e.g. cgpredict on a GPU without its parameters: no prediction, nothing to bound
+    // (kernel, launch) pairs of the input.
+    std::vector<std::pair<KernelInput, Launch>> kernels;
+    if (c.cloop) {
+      cloop::CloopOptions co;
+      co.advice = false;
+      Expected<cloop::CloopProgram> prog = cloop::analyzeCloop(c.path, io, co);
+      if (!prog) {
+        ++*skipped;
+        std::cout << "[ floors   ] skipped " << c.name << ": " << prog.error().format() << "\n";
         continue;
       }
-      ++t.predicted;
-      if (p->value("raw_time_us")) ++t.raised;
-      EXPECT_GE(p->seconds, floorSeconds * (1 - 1e-9))
-          << c.name << " with " << name << ": " << p->seconds * 1e6 << " us below the " << floorName
-          << " floor of " << floorSeconds * 1e6 << " us";
-      ASSERT_NE(p->value("floor_issue_us"), nullptr) << c.name << " with " << name;
+      for (const cloop::CloopKernel& ck : prog->kernels) kernels.emplace_back(ck.input, ck.launch);
+    } else {
+      Expected<LoadedInput> in = loadInput(c.path, io);
+      if (!in) {
+        ++*skipped;
+        std::cout << "[ floors   ] skipped " << c.name << ": " << in.error().format() << "\n";
+        continue;
+      }
+      Expected<const KernelInput*> k = selectKernel(*in, c.kernel);
+      ASSERT_TRUE(k.ok()) << c.name << ": " << k.error().format();
+      kernels.emplace_back(**k, io.launch ? *io.launch : in->launch.value_or(Launch{}));
     }
+    for (const auto& [kernel, l] : kernels) checkLaunch(c.name, &kernel, l, gpu, tally);
+    *inputs += static_cast<int>(kernels.size());
+  }
+}
+
+void checkLaunch(const std::string& caseName, const KernelInput* kernel, const Launch& l, const Gpu& gpu,
+                 std::map<std::string, Tally>& tally) {
+  const std::string where = caseName + ":" + kernel->ir.name;
+  Expected<MemoryTraffic> traffic =
+      analyzeMemory(kernel->ir, kernel->summary ? &*kernel->summary : nullptr, l, gpu);
+  ASSERT_TRUE(traffic.ok()) << where << ": " << traffic.error().format();
+  const PhysicalFloors floors = computeFloors(*kernel, l, gpu, *traffic);
+  const auto [floorName, floorSeconds] = floors.largest();
+  for (const auto& [name, options] : everyModel()) {
+    Expected<Prediction> p = predict(*kernel, l, gpu, options);
+    Tally& t = tally[name];
+    if (!p) {
+      ++t.errors;  // e.g. cgpredict on a GPU without its parameters: no prediction, nothing to bound
+      continue;
+    }
+    ++t.predicted;
+    if (const NamedValue* raw = p->value("raw_time_us")) {
+      ++t.raised;
+      std::cout << "[ floors   ] raised: " << where << " " << name << " " << raw->value << " us -> "
+                << p->seconds * 1e6 << " us (" << floorName << ")\n";
+    }
+    EXPECT_GE(p->seconds, floorSeconds * (1 - 1e-9))
+        << where << " with " << name << ": " << p->seconds * 1e6 << " us below the " << floorName
+        << " floor of " << floorSeconds * 1e6 << " us";
+    ASSERT_NE(p->value("floor_issue_us"), nullptr) << where << " with " << name;
   }
 }
 
