@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <ostream>
 #include <string>
 
 namespace foresight {
@@ -26,9 +27,11 @@ nlohmann::json runJson(const std::string& args) {
 }
 
 struct Case {
+  const char* name;
   const char* args;
   const char* model;  ///< the model both must name
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 class PredictExplain : public ::testing::TestWithParam<Case> {};
 
@@ -45,14 +48,15 @@ TEST_P(PredictExplain, SameTime) {
 INSTANTIATE_TEST_SUITE_P(
     Inputs, PredictExplain,
     ::testing::Values(
-        Case{"examples/summary/vecadd-h100.toml --gpu h100", "mwp-cwp/grophecy"},
-        Case{"tests/frontend/cuda/fixtures/matmul.sm_90.sass --kernel matmul_tiled --gpu h100 --grid 64,64 "
+        Case{"summary", "examples/summary/vecadd-h100.toml --gpu h100", "mwp-cwp/grophecy"},
+        Case{"sass_tiled_sgemm", "tests/frontend/cuda/fixtures/matmul.sm_90.sass --kernel matmul_tiled --gpu h100 --grid 64,64 "
              "--block 16,16 --arg n=1024",
              "mwp-cwp/grophecy"},
-        Case{"examples/skeleton/hotspot.sk --gpu fx5600", "mwp-cwp/grophecy"},
-        Case{"examples/summary/matmul-fx5600.toml --gpu fx5600 --variant hong-kim", "mwp-cwp/hong-kim"},
-        Case{"examples/summary/vecadd-h100.toml --gpu h100 --variant modern", "mwp-cwp/modern"},
-        Case{"examples/summary/vecadd-h100.toml --gpu h100 --model emulate", "emulate/modern"}));
+        Case{"skeleton", "examples/skeleton/hotspot.sk --gpu fx5600", "mwp-cwp/grophecy"},
+        Case{"hong_kim", "examples/summary/matmul-fx5600.toml --gpu fx5600 --variant hong-kim", "mwp-cwp/hong-kim"},
+        Case{"modern", "examples/summary/vecadd-h100.toml --gpu h100 --variant modern", "mwp-cwp/modern"},
+        Case{"emulate", "examples/summary/vecadd-h100.toml --gpu h100 --model emulate", "emulate/modern"}),
+    [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace foresight
