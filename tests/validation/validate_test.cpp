@@ -126,27 +126,32 @@ TEST(ValidateRun, FixturesWithTheRealModels) {
   o.measurementsDir = kFixtures + "/measurements";
   Expected<ValidationReport> r = validate(o);
   ASSERT_TRUE(r.ok()) << r.error().format();
-  ASSERT_EQ(r->models.size(), 5u);  // three MWP-CWP variants, two emulate variants
-  ASSERT_EQ(r->rows.size(), 20u);  // 4 measurements x 5 models, none dropped
+  // the default, four MWP-CWP variants, two emulate variants
+  ASSERT_EQ(r->models.size(), 7u);
+  ASSERT_EQ(r->rows.size(), 28u);  // 4 measurements x 7 models, none dropped
   // GROPHECY's tiled MatMul on fx5600 predicts 8.9002 ms (tests/model/predict_test.cpp);
   // measured 10.25 ms → -13.17 %.
-  const ValidationRow& tiled = r->rows[1];
+  const ValidationRow& tiled = r->rows[2];
   EXPECT_EQ(tiled.model, "mwp-cwp/grophecy");
   ASSERT_TRUE(tiled.predictedSeconds.has_value()) << tiled.reason;
   EXPECT_NEAR(*tiled.predictedSeconds, 8.9002e-3, 1e-6);
   EXPECT_NEAR(*tiled.error, (8.9002 - 10.25) / 10.25, 1e-4);
+  // The default model of a summary input is mwp-cwp/grophecy today (model/default_model.cpp).
+  EXPECT_EQ(r->rows[0].model, "default");
+  ASSERT_TRUE(r->rows[0].predictedSeconds.has_value()) << r->rows[0].reason;
+  EXPECT_DOUBLE_EQ(*r->rows[0].predictedSeconds, *tiled.predictedSeconds);
   // cgpredict needs L2 parameters fx5600 does not have: a reason, not a drop.
-  EXPECT_FALSE(r->rows[2].predictedSeconds.has_value());
-  EXPECT_NE(r->rows[2].reason.find("l2_latency"), std::string::npos) << r->rows[2].reason;
+  EXPECT_FALSE(r->rows[3].predictedSeconds.has_value());
+  EXPECT_NE(r->rows[3].reason.find("l2_latency"), std::string::npos) << r->rows[3].reason;
   // The emulate variants predict the summary experiments too.
-  EXPECT_EQ(r->rows[3].model, "emulate/modern");
-  EXPECT_TRUE(r->rows[3].predictedSeconds.has_value()) << r->rows[3].reason;
-  EXPECT_EQ(r->rows[4].model, "emulate/saake");
-  EXPECT_TRUE(r->rows[4].predictedSeconds.has_value()) << r->rows[4].reason;
+  EXPECT_EQ(r->rows[5].model, "emulate/modern");
+  EXPECT_TRUE(r->rows[5].predictedSeconds.has_value()) << r->rows[5].reason;
+  EXPECT_EQ(r->rows[6].model, "emulate/saake");
+  EXPECT_TRUE(r->rows[6].predictedSeconds.has_value()) << r->rows[6].reason;
   // The .cu experiment (third measurement) is listed with the frontend's reason.
-  EXPECT_EQ(r->rows[10].experiment, "cuda");
-  EXPECT_FALSE(r->rows[10].predictedSeconds.has_value());
-  EXPECT_FALSE(r->rows[10].reason.empty());
+  EXPECT_EQ(r->rows[14].experiment, "cuda");
+  EXPECT_FALSE(r->rows[14].predictedSeconds.has_value());
+  EXPECT_FALSE(r->rows[14].reason.empty());
 }
 
 TEST(ValidateRun, NoMeasurementsIsNotAnError) {
@@ -157,7 +162,7 @@ TEST(ValidateRun, NoMeasurementsIsNotAnError) {
   ASSERT_TRUE(r.ok()) << r.error().format();
   EXPECT_EQ(r->measurements, 0);
   EXPECT_TRUE(r->rows.empty());
-  ASSERT_EQ(r->summaries.size(), 5u);
+  ASSERT_EQ(r->summaries.size(), 7u);
   EXPECT_EQ(r->summaries[0].predicted, 0);
 }
 

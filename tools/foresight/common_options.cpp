@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "foresight/model/default_model.h"
 #include "foresight/report/view.h"
 
 namespace foresight::cli {
@@ -126,8 +127,8 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
       ->check(CLI::IsMember({"auto", "mwp-cwp", "emulate"}))
       ->capture_default_str();
   sub.add_option("--variant", o.variant,
-                 "Model variant: MWP-CWP auto|hong-kim|grophecy|cgpredict (auto: cgpredict for .c, else grophecy); "
-                 "emulate modern|saake")
+                 "Model variant: MWP-CWP auto|hong-kim|grophecy|cgpredict|modern (auto: the default model's, "
+                 "docs/models.md#default-model); emulate modern|saake")
       ->check(CLI::IsMember({"auto", "hong-kim", "grophecy", "cgpredict", "modern", "saake"}))
       ->capture_default_str();
   sub.add_option("--policy", o.policy, "Emulate: warp scheduling policy")
@@ -176,14 +177,19 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   m.emulate.roundRobin = o.policy == "rr";
   if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
   if (o.l2HitRate >= 0) m.emulate.l2HitRate = o.l2HitRate;
+  m.quantizeWaves = o.quantizeWaves;
+  if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
+  // auto with auto: the default model for this kind of input (model/default_model.h).
+  if (m.model == ModelKind::Auto && o.variant == "auto") m = resolveDefaultModel(m, inputKindOf(o.input));
+  if (m.model == ModelKind::Auto) m.model = ModelKind::MwpCwp;  // an explicit variant picks its family
   if (m.model == ModelKind::Emulate) {
-    // The emulate variants; "auto" (the default) means modern.
-    const std::string ename = o.variant == "auto" ? "modern" : o.variant;
-    const std::optional<EmulateVariant> ev = parseEmulateVariant(ename);
-    if (!ev) {
-      return makeError("variant '" + o.variant + "' belongs to the mwp-cwp model; the emulate variants are modern and saake");
+    if (o.variant != "auto") {
+      const std::optional<EmulateVariant> ev = parseEmulateVariant(o.variant);
+      if (!ev) {
+        return makeError("variant '" + o.variant + "' belongs to the mwp-cwp model; the emulate variants are modern and saake");
+      }
+      m.emulate.variant = *ev;
     }
-    m.emulate.variant = *ev;
     return m;
   }
   // The emulate-only options would otherwise be ignored without a word.
@@ -191,19 +197,18 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
     const char* option = o.l1HitRate >= 0 ? "--l1-hit-rate" : o.l2HitRate >= 0 ? "--l2-hit-rate" : "--policy";
     return makeError(std::string(option) + " applies to the emulate model only; add --model emulate");
   }
-  if (parseEmulateVariant(o.variant)) {
-    return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
+  if (o.variant != "auto") {
+    const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(o.variant);
+    if (!variant) {
+      if (parseEmulateVariant(o.variant)) {
+        return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
+      }
+      return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict, modern)");
+    }
+    m.variant = *variant;
+  } else if (o.model == "mwp-cwp") {
+    m.variant = defaultModel(inputKindOf(o.input)).mwpCwpVariant;  // --model mwp-cwp alone
   }
-  // auto: CGPredict's variant for C loop nests (the model the frontend reproduces), else GROPHECY's.
-  const bool cInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;
-  const std::string name = o.variant == "auto" ? (cInput ? "cgpredict" : "grophecy") : o.variant;
-  const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(name);
-  if (!variant) {
-    return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict)");
-  }
-  m.variant = *variant;
-  m.quantizeWaves = o.quantizeWaves;
-  if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
   return m;
 }
 

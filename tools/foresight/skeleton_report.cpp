@@ -191,8 +191,7 @@ Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const C
 Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   Expected<Prepared> p = prepare(o);
   if (!p) return std::move(p).takeError();
-  p->model.model = ModelKind::MwpCwp;
-  p->model.variant = MwpCwpVariant::Grophecy;
+  // The layout search ranks with the model predict uses for this input and these options.
   if (p->gpus.size() > 1) {
     return makeError("explain takes one GPU; --gpu '" + o.gpu + "' names " +
                      std::to_string(p->gpus.size()) + " (run it once per GPU)");
@@ -215,6 +214,14 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   return SkeletonKernel{lowered->kernel, lowered->launch, gpu};
 }
 
+namespace {
+/// The model and variant names of the search's model (the default model unless chosen).
+const char* modelLabel(const ModelOptions& m) { return m.model == ModelKind::Emulate ? "emulate" : "mwp-cwp"; }
+const char* variantLabel(const ModelOptions& m) {
+  return m.model == ModelKind::Emulate ? emulateVariantName(m.emulate.variant) : mwpCwpVariantName(m.variant);
+}
+}  // namespace
+
 bool isSkeletonInput(const std::string& path) {
   return std::filesystem::path(path).extension() == ".sk";
 }
@@ -225,7 +232,7 @@ int runSkeletonPredict(const CommonOptions& o) {
   Expected<std::vector<SkeletonSearchReport>> reports = searchAll(*p, o);
   if (!reports) return reportError(reports.error());
   const SkeletonPredictionView view(
-      {o.input, &p->sk, "mwp-cwp", mwpCwpVariantName(p->model.variant), p->hints.pinned},
+      {o.input, &p->sk, modelLabel(p->model), variantLabel(p->model), p->hints.pinned},
       std::move(*reports));
   if (o.json) {
     std::cout << view.toJson().dump(2) << "\n";
@@ -247,7 +254,7 @@ int runSkeletonExplore(const CommonOptions& o, long long top, bool csv) {
   Expected<std::vector<SkeletonSearchReport>> reports = searchAll(*p, o);
   if (!reports) return reportError(reports.error());
   const LayoutRankingView view(
-      {o.input, &p->sk, "mwp-cwp", mwpCwpVariantName(p->model.variant), p->hints.pinned},
+      {o.input, &p->sk, modelLabel(p->model), variantLabel(p->model), p->hints.pinned},
       std::move(*reports), top);
   if (o.json) {
     std::cout << view.toJson().dump(2) << "\n";

@@ -18,9 +18,11 @@ enum class MwpCwpVariant {
   HongKim,    ///< Hong & Kim ISCA'09 equations and bound (MWP vs CWP)
   Grophecy,   ///< Hong & Kim time; GROPHECY's label (min of MWP, CWP-1, N-1); seed 000
   CGPredict,  ///< CGPredict's per-class L2/DRAM latencies and its time equations; seed 001
+  Modern,     ///< Hong & Kim's structure fed by the memory engine: per-level latencies, achievable
+              ///< bandwidth per direction, MWP by Little's law (not a paper variant)
 };
 
-/// "hong-kim", "grophecy", "cgpredict".
+/// "hong-kim", "grophecy", "cgpredict", "modern".
 [[nodiscard]] const char* mwpCwpVariantName(MwpCwpVariant v);
 [[nodiscard]] std::optional<MwpCwpVariant> parseMwpCwpVariant(const std::string& name);
 

@@ -16,6 +16,88 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double waves(double x, bool quantize) { return quantize ? std::ceil(x) : x; }
 
+/// Achievable bandwidth of a level for a read/write byte mix, GB/s: the time per byte is
+/// interpolated linearly between the read-only stream (all reads), the mixed stream (half the
+/// bytes read, as a copy) and the write-only stream (all writes); a missing direction falls back
+/// to the peak `bandwidth`. 0 when the level gives no bandwidth.
+double achievableBandwidth(const MemoryLevel& m, double readBytes, double writeBytes) {
+  const double peak = m.bandwidth ? m.bandwidth->value : 0;
+  const double rd = m.readBandwidth ? m.readBandwidth->value : peak;
+  const double wr = m.writeBandwidth ? m.writeBandwidth->value : peak;
+  const double mx = m.mixedBandwidth ? m.mixedBandwidth->value : peak;
+  if (rd <= 0 || wr <= 0 || mx <= 0) return 0;
+  const double total = readBytes + writeBytes;
+  const double x = total > 0 ? readBytes / total : 1.0;
+  const double perByte = x >= 0.5 ? (1 - (x - 0.5) * 2) / mx + (x - 0.5) * 2 / rd
+                                   : (1 - x * 2) / wr + x * 2 / mx;
+  return 1 / perByte;
+}
+
+/// The modern variant's memory terms, resolved from the memory engine's traffic and the GPU.
+struct ModernTerms {
+  double loadRequests = 0, independentLoads = 1;   // per warp
+  double l1Latency = 0, l2Latency = 0, dramLatency = 0;
+  double fL1 = 0, fL2 = 0, fDram = 0;               // shares of load sectors
+  double sectorsPerRequest = 0, sectorSerialization = 0;
+  double loadLatency = 0;                           // Mem_L
+  double dramBw = 0, l2Bw = 0, l1Bw = 0;            // achievable GB/s for the launch's mix
+  double dramService = 0, l2Service = 0, l1Service = 0;  // cycles per warp on one SM
+  double serviceCycles = 0;
+  Resource bottleneck = Resource::Dram;
+};
+
+ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double totalWarps, double activeSms) {
+  ModernTerms t;
+  const MemoryTraffic& tr = mm.traffic;
+  const double sb = tr.sectorBytes;
+  const MemoryLevel* l1 = gpu.memoryForResource("l1");
+  const MemoryLevel* l2 = gpu.memoryForResource("l2");
+  const MemoryLevel* dram = gpu.memoryForResource("dram");
+  // Latencies: DRAM end to end (mwp_cwp.mem_latency without a DRAM level); a partitioned L2's
+  // near and far hits are equally likely; a missing level takes the next one's latency.
+  t.dramLatency = dram ? dram->latency.value : gpu.mwpCwp.memLatency.value;
+  t.l2Latency = l2 ? (l2->farLatency ? (l2->latency.value + l2->farLatency->value) / 2 : l2->latency.value)
+                   : t.dramLatency;
+  t.l1Latency = l1 ? l1->latency.value : t.l2Latency;
+  t.loadRequests = totalWarps > 0 ? tr.loadRequests / totalWarps : 0;
+  t.independentLoads = mm.independentLoads;
+  const double clock = gpu.clockGhz.value;
+  // Bytes per cycle one SM gets from a level of `gbs` GB/s shared by the active SMs.
+  const auto perSm = [&](double gbs) { return gbs / clock / activeSms; };
+  if (tr.loadSectors > 0) {
+    t.fL1 = tr.l1HitSectors / tr.loadSectors;
+    t.fL2 = tr.l2HitSectors / tr.loadSectors;
+    t.fDram = tr.dramReadSectors / tr.loadSectors;
+    t.sectorsPerRequest = tr.loadRequests > 0 ? tr.loadSectors / tr.loadRequests : 1;
+  }
+  // The sectors of one request leave the L1 one after another at its per-SM bandwidth.
+  if (l1 && l1->bandwidth && l1->bandwidth->value > 0) {
+    const double l1PerSmPerCycle = l1->bandwidth->value / clock / gpu.smCount.value;
+    t.sectorSerialization = std::max(0.0, t.sectorsPerRequest - 1) * sb / l1PerSmPerCycle;
+  }
+  t.loadLatency = t.fL1 * t.l1Latency + t.fL2 * t.l2Latency + t.fDram * t.dramLatency + t.sectorSerialization;
+  if (totalWarps <= 0) return t;
+  const double dramRead = tr.dramReadSectors * sb / totalWarps, dramWrite = tr.dramWriteSectors * sb / totalWarps;
+  const double l2Read = (tr.loadSectors - tr.l1HitSectors) * sb / totalWarps, l2Write = tr.storeSectors * sb / totalWarps;
+  const double l1Bytes = (tr.loadSectors + tr.storeSectors) * sb / totalWarps;
+  if (dram) t.dramBw = achievableBandwidth(*dram, dramRead, dramWrite);
+  if (l2) t.l2Bw = achievableBandwidth(*l2, l2Read, l2Write);
+  if (l1) t.l1Bw = achievableBandwidth(*l1, l1Bytes, 0);
+  if (t.dramBw > 0) t.dramService = (dramRead + dramWrite) / perSm(t.dramBw);
+  if (t.l2Bw > 0) t.l2Service = (l2Read + l2Write) / perSm(t.l2Bw);
+  if (t.l1Bw > 0) t.l1Service = l1Bytes / (t.l1Bw / clock / gpu.smCount.value);
+  t.serviceCycles = t.dramService;
+  if (t.l2Service > t.serviceCycles) {
+    t.serviceCycles = t.l2Service;
+    t.bottleneck = Resource::L2;
+  }
+  if (t.l1Service > t.serviceCycles) {
+    t.serviceCycles = t.l1Service;
+    t.bottleneck = Resource::L1;
+  }
+  return t;
+}
+
 }  // namespace
 
 MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
@@ -76,6 +158,83 @@ MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
   r.totalCycles = r.execCycles + r.synchCost;
   r.seconds = r.totalCycles / (in.clockGhz * 1e9);
   return r;
+}
+
+MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
+  MwpCwpResult r;
+  const WorkloadSummary& w = in.workload;
+  r.n = in.activeBlocksPerSm * in.warpsPerBlock;
+  r.rep = waves(in.blocks / (in.activeBlocksPerSm * in.activeSms), in.quantizeWaves);
+  r.compCycles = in.issueCycles * w.totalInsts();
+  // A memory period: the independent loads a warp has in flight before it waits for one.
+  const double k = std::max(1.0, std::min(in.independentLoads, std::max(1.0, in.loadRequests)));
+  r.memPeriods = in.loadRequests / k;
+  if (r.memPeriods <= 0) {
+    // No loads: nothing to wait for; stores still take the bottleneck level's bandwidth.
+    r.mwp = r.mwpWithoutBwFull = r.mwpPeakBw = kInf;
+    r.cwpFull = r.cwp = 1;
+    const double issue = r.compCycles * r.n, bandwidth = in.serviceCycles * r.n;
+    r.timeCase = bandwidth > issue ? MwpCwpResult::Case::MemoryBound : MwpCwpResult::Case::NoMemory;
+    r.execCycles = std::max(issue, bandwidth) * r.rep;
+    r.totalCycles = r.execCycles;
+    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+    return r;
+  }
+  r.memL = r.memLCoal = in.loadLatency;
+  // Little's law: a level serving one SM's share of its achievable bandwidth completes one
+  // period's traffic every Departure_delay cycles; Mem_L / Departure_delay periods in flight
+  // saturate it.
+  r.departureDelay = in.serviceCycles / r.memPeriods;
+  r.mwpWithoutBwFull = r.departureDelay > 0 ? r.memL / r.departureDelay : kInf;
+  r.mwpPeakBw = r.mwpWithoutBwFull;
+  r.mwp = std::min(r.mwpWithoutBwFull, r.n);
+  r.memCycles = r.memL * r.memPeriods;
+  r.cwpFull = r.compCycles > 0 ? (r.memCycles + r.compCycles) / r.compCycles : kInf;
+  r.cwp = std::min(r.cwpFull, r.n);
+  const double compP = r.compCycles / r.memPeriods;
+  // Hong & Kim's three cases (grophecy.md §6) over memory periods instead of memory instructions.
+  if (r.mwp == r.n && r.cwp == r.n) {
+    r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
+    r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
+  } else if (r.cwp >= r.mwp || r.compCycles > r.memCycles) {
+    r.timeCase = MwpCwpResult::Case::MemoryBound;
+    r.execCycles = (r.memCycles * r.n / r.mwp + compP * (r.mwp - 1)) * r.rep;
+  } else {
+    r.timeCase = MwpCwpResult::Case::ComputeBound;
+    r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
+  }
+  r.synchCost = r.departureDelay * (r.mwp - 1) * w.synchInsts * in.activeBlocksPerSm * r.rep;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return r;
+}
+
+double independentLoadsPerWarp(const KernelIR& ir) {
+  double loads = 0, groups = 0;
+  for (const BasicBlock& b : ir.blocks) {
+    std::vector<int> pending;  // registers written by the open group's loads
+    double open = 0;           // loads in the open group
+    auto close = [&] {
+      if (open > 0) groups += b.executionsPerWarp;
+      open = 0;
+      pending.clear();
+    };
+    for (const Instruction& in : b.instructions) {
+      const bool reads = std::any_of(in.src.begin(), in.src.end(), [&](int reg) {
+        return std::find(pending.begin(), pending.end(), reg) != pending.end();
+      });
+      if (reads) close();
+      if (!in.memory) continue;
+      const MemorySpace sp = in.memory->space;
+      if (sp != MemorySpace::Global && sp != MemorySpace::Local && sp != MemorySpace::Texture) continue;
+      if (in.memory->isStore) continue;
+      open += 1;
+      loads += b.executionsPerWarp;
+      pending.insert(pending.end(), in.dst.begin(), in.dst.end());
+    }
+    close();
+  }
+  return groups > 0 ? std::max(1.0, loads / groups) : 1.0;
 }
 
 MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in) {
@@ -217,7 +376,7 @@ Bound mwpCwpBound(const MwpCwpResult& r, MwpCwpVariant variant, std::string* exp
 
 Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const ThreadResources& resources,
                                    const Launch& launch, const Gpu& gpu,
-                                   const ModelOptions& options) {
+                                   const ModelOptions& options, const ModernMemoryInputs* modern) {
   if (launch.blocks() <= 0 || launch.threadsPerBlock() <= 0) {
     return makeError("the launch has no blocks or no threads per block");
   }
@@ -247,6 +406,8 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   p.model = "mwp-cwp";
   p.variant = mwpCwpVariantName(options.variant);
   MwpCwpResult r;
+  ModernTerms terms;
+  const bool md = options.variant == MwpCwpVariant::Modern;
   if (options.variant == MwpCwpVariant::CGPredict) {
     const MwpCwpParams& m = gpu.mwpCwp;
     const std::pair<const char*, const std::optional<Param<double>>*> needed[] = {
@@ -279,6 +440,14 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     in.smemLoadLatency = m.memLatency.value + m.dramDepartureDelay->value;
     in.smemRule = options.smemRule;
     r = evaluateCGPredict(in);
+  } else if (options.variant == MwpCwpVariant::Modern) {
+    if (!modern) return makeError("the modern mwp-cwp variant needs the memory engine's traffic");
+    terms = resolveModern(*modern, gpu, in.blocks * in.warpsPerBlock, in.activeSms);
+    in.loadRequests = terms.loadRequests;
+    in.independentLoads = terms.independentLoads;
+    in.loadLatency = terms.loadLatency;
+    in.serviceCycles = terms.serviceCycles;
+    r = evaluateModern(in);
   } else {
     r = evaluateHongKim(in);
   }
@@ -287,6 +456,10 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   p.seconds = r.seconds;
   p.occupancy = *occupancy;
   p.bound = mwpCwpBound(r, options.variant, &p.boundExplanation);
+  if (md && p.bound.resource == Resource::Dram) {
+    p.bound.resource = terms.bottleneck;  // the level whose achievable bandwidth sets Departure_delay
+    if (r.memPeriods <= 0) p.boundExplanation = "no loads: the stores' bandwidth exceeds the issue time";
+  }
 
   const bool cg = options.variant == MwpCwpVariant::CGPredict;
   auto add = [&](const char* name, double value, const char* note) {
@@ -296,13 +469,31 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   add("Active_blocks_per_SM", in.activeBlocksPerSm, "resident blocks per SM (Eq. 8)");
   add("Active_SMs", in.activeSms, "SMs with work");
   add(cg ? "batch" : "Rep", r.rep, "waves of blocks per SM");
+  if (md) {
+    add("Load_requests", terms.loadRequests, "global load requests per warp (memory engine)");
+    add("Independent_loads", terms.independentLoads, "loads issued before the first use (IR dependences)");
+    add("Mem_periods", r.memPeriods, "Load_requests / Independent_loads");
+    add("L1_latency", terms.l1Latency, "cycles");
+    add("L2_latency", terms.l2Latency, "cycles (mean of near and far partitions)");
+    add("DRAM_latency", terms.dramLatency, "cycles");
+    add("f_L1", terms.fL1, "share of load sectors served by L1");
+    add("f_L2", terms.fL2, "share of load sectors served by L2");
+    add("f_DRAM", terms.fDram, "share of load sectors read from DRAM");
+    add("Sector_serialization", terms.sectorSerialization, "cycles for a request's extra sectors");
+    add("DRAM_BW", terms.dramBw, "achievable GB/s for the launch's read/write mix");
+    add("L2_BW", terms.l2Bw, "achievable GB/s for the launch's read/write mix");
+    add("DRAM_service", terms.dramService, "cycles per warp on one SM's share of DRAM");
+    add("L2_service", terms.l2Service, "cycles per warp on one SM's share of L2");
+    add("L1_service", terms.l1Service, "cycles per warp on one SM's L1");
+  }
   add("Mem_L", r.memL, "average memory latency, cycles");
   add("Departure_delay", r.departureDelay, "cycles between two memory requests");
   add("MWP_Without_BW_full", r.mwpWithoutBwFull, "Mem_L / Departure_delay");
-  if (!cg) {
+  if (!cg && !md) {
     add("BW_per_warp", r.bwPerWarp, "GB/s one warp draws");
     add("MWP_peak_BW", r.mwpPeakBw, "warps the DRAM bandwidth sustains");
   }
+  if (md) add("MWP_peak_BW", r.mwpPeakBw, "Mem_L / Departure_delay: warps that saturate the bottleneck level");
   add("MWP", r.mwp, "memory warp parallelism");
   add("Comp_cycles", r.compCycles, "computation cycles per warp");
   add("Mem_cycles", r.memCycles, "memory waiting cycles per warp");
@@ -331,10 +522,15 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   }
   const double dramBytes = dramBytesPerWarp * totalWarps;
   const double dramBytesPerCycle = in.memBandwidthGBs / in.clockGhz;
-  const double dramBusy = dramBytes / dramBytesPerCycle;
+  double dramBusy = dramBytes / dramBytesPerCycle;
+  if (md) dramBusy = terms.dramService * totalWarps / in.activeSms;  // achievable bandwidth, engine's bytes
   const double denom = p.cycles > 0 ? p.cycles : 1;
   p.resources.push_back({Resource::Issue, issueBusy, issueBusy / denom});
   p.resources.push_back({Resource::Dram, dramBusy, dramBusy / denom});
+  if (md) {
+    const double l2Busy = terms.l2Service * totalWarps / in.activeSms;
+    p.resources.push_back({Resource::L2, l2Busy, l2Busy / denom});
+  }
 
   if (workload.mem(AccessClass::Constant).insts > 0 && !cg) {
     p.warnings.push_back("Hong & Kim have no constant class: constant accesses are charged as coalesced");
@@ -362,6 +558,7 @@ const char* mwpCwpVariantName(MwpCwpVariant v) {
     case MwpCwpVariant::HongKim: return "hong-kim";
     case MwpCwpVariant::Grophecy: return "grophecy";
     case MwpCwpVariant::CGPredict: return "cgpredict";
+    case MwpCwpVariant::Modern: return "modern";
   }
   return "grophecy";
 }
@@ -380,6 +577,7 @@ std::optional<MwpCwpVariant> parseMwpCwpVariant(const std::string& name) {
   if (name == "hong-kim") return MwpCwpVariant::HongKim;
   if (name == "grophecy") return MwpCwpVariant::Grophecy;
   if (name == "cgpredict") return MwpCwpVariant::CGPredict;
+  if (name == "modern") return MwpCwpVariant::Modern;
   return std::nullopt;
 }
 

@@ -16,6 +16,7 @@
 #include "foresight/ir/kernel_ir.h"
 #include "foresight/ir/launch.h"
 #include "foresight/ir/workload_summary.h"
+#include "foresight/memory/memory_traffic.h"
 #include "foresight/model/model_options.h"
 #include "foresight/model/prediction.h"
 #include "foresight/support/error.h"
@@ -46,6 +47,11 @@ struct MwpCwpInputs {
   double smemLatency = 0;         ///< mem_ld_smem (the shared level's latency)
   double smemLoadLatency = 0;     ///< smem_load_const
   SmemRule smemRule = SmemRule::PaperFitted;
+  // The modern variant's memory side (per warp; only evaluateModern reads them).
+  double loadRequests = 0;      ///< global/local load requests per warp
+  double independentLoads = 1;  ///< loads a warp issues before it uses the first result (>= 1)
+  double loadLatency = 0;       ///< Mem_L: a load request's latency over L1/L2/DRAM hits, cycles
+  double serviceCycles = 0;     ///< cycles of one SM's share of the bottleneck level per warp
 };
 
 /// The equations' outputs, named as in the papers.
@@ -69,6 +75,7 @@ struct MwpCwpResult {
   double synchCost = 0;
   double smemLoadCycles = 0;     ///< CGPredict Eq. 19
   double smemCycles = 0;         ///< CGPredict Eq. 20
+  double memPeriods = 0;         ///< modern: load groups per warp (load requests / independent loads)
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;
@@ -80,17 +87,38 @@ struct MwpCwpResult {
 /// CGPredict's equations (cgpredict.md Eqs. 1-18 and 23).
 [[nodiscard]] MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in);
 
+/// The modern variant (docs/models.md#modern-variant): Hong & Kim's three cases over memory
+/// periods (groups of independent loads) with Mem_L = in.loadLatency, Departure_delay = the
+/// bottleneck level's service time per period, MWP = min(N, Mem_L / Departure_delay) (Little's
+/// law at the achievable bandwidth); stores only take bandwidth. A kernel without loads takes the
+/// larger of its issue time and its bandwidth time.
+[[nodiscard]] MwpCwpResult evaluateModern(const MwpCwpInputs& in);
+
+/// Loads a warp issues before it first uses a loaded value, from the IR's register dependences:
+/// in each block, a group of global/local/texture loads closes at the first instruction that reads
+/// a register one of them wrote (or at the block's end); stores join the open group without
+/// closing it. The average group size weighted by executions per warp; 1 without loads.
+[[nodiscard]] double independentLoadsPerWarp(const KernelIR& ir);
+
 /// The bound a variant assigns to a result: Hong & Kim's case selection, or GROPHECY's
 /// comparison of MWP, CWP-1 and N-1 (uncapped values; grophecy.md §6, A16).
 [[nodiscard]] Bound mwpCwpBound(const MwpCwpResult& r, MwpCwpVariant variant,
                                 std::string* explanation);
 
+/// What the modern variant reads beyond the workload: the memory engine's traffic of the launch
+/// and the independent loads per warp.
+struct ModernMemoryInputs {
+  MemoryTraffic traffic;
+  double independentLoads = 1;
+};
+
 /// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the
-/// variant; fills a Prediction. Errors when the block cannot run or a variant's GPU parameter
-/// is missing.
+/// variant; fills a Prediction. Errors when the block cannot run, a variant's GPU parameter
+/// is missing, or the modern variant gets no `modern` inputs.
 [[nodiscard]] Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload,
                                                  const ThreadResources& resources,
                                                  const Launch& launch, const Gpu& gpu,
-                                                 const ModelOptions& options);
+                                                 const ModelOptions& options,
+                                                 const ModernMemoryInputs* modern = nullptr);
 
 }  // namespace foresight

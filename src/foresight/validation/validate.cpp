@@ -10,6 +10,7 @@
 
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/model/default_model.h"
 #include "foresight/model/predict.h"
 #include "foresight/support/edit_distance.h"
 #include "foresight/validation/accuracy.h"
@@ -19,8 +20,11 @@ namespace foresight {
 
 std::vector<ModelChoice> applicableModels() {
   std::vector<ModelChoice> out;
-  for (MwpCwpVariant v :
-       {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict}) {
+  // "default": what `--model auto` means for the experiment's input kind (default_model.h),
+  // resolved per experiment in predictExperiment.
+  out.push_back({"default", ModelOptions{}});
+  for (MwpCwpVariant v : {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict,
+                          MwpCwpVariant::Modern}) {
     ModelOptions o;
     o.model = ModelKind::MwpCwp;
     o.variant = v;
@@ -60,7 +64,8 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
         errors[m] = kernel.error();
         continue;
       }
-      Expected<Prediction> p = predict(**kernel, l.launch, gpu, models[m].options);
+      Expected<Prediction> p =
+          predict(**kernel, l.launch, gpu, resolveDefaultModel(models[m].options, inputKindOf(e.source)));
       if (!p) {
         errors[m] = p.error();
         continue;

@@ -25,7 +25,8 @@ struct ModelChoice {
   ModelOptions options;
 };
 
-/// Every model validate tries, in report order. A model that cannot handle an experiment says so
+/// Every model validate tries, in report order: "default" first (the default model for each
+/// experiment's input kind), then every variant. A model that cannot handle an experiment says so
 /// through predict()'s Error, which becomes the row's reason.
 [[nodiscard]] std::vector<ModelChoice> applicableModels();
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// `foresight explain FILE`: the emulate model's prediction, SAAKE sensitivity analysis
+/// `foresight explain FILE`: predict's time for the same input and options (the default model
+/// unless --model/--variant say otherwise), with the emulate model's SAAKE sensitivity analysis
 /// (bottleneck resource and mode) and TEG what-if penalties, for any input (CUDA, skeleton via
 /// its best layout, summary).
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <memory>
 
 #include "../command.h"
@@ -13,7 +15,10 @@
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/model/default_model.h"
 #include "foresight/model/emulate/emulate_model.h"
+#include "foresight/model/floors.h"
+#include "foresight/model/predict.h"
 #include "foresight/report/explain_view.h"
 
 namespace foresight::cli {
@@ -28,25 +33,59 @@ Error located(Error e, const std::string& input, const Gpu& gpu) {
   return e;
 }
 
+/// The options of the time explain reports: predict's for the same input and options. The
+/// emulate-only options (--policy, hit rates) configure the emulation of the sensitivity
+/// analysis; when the timing model is not emulate they do not apply to it.
+Expected<ModelOptions> timingOptions(const CommonOptions& in) {
+  CommonOptions o = in;
+  // explain has always taken the emulate variants without --model: they select emulate.
+  if (o.model == "auto" && !parseMwpCwpVariant(o.variant) && parseEmulateVariant(o.variant)) o.model = "emulate";
+  Expected<ModelOptions> m = toModelOptions(o);
+  if (m || o.model == "emulate") return m;
+  CommonOptions plain = o;
+  plain.policy = "gto";
+  plain.l1HitRate = plain.l2HitRate = -1;
+  Expected<ModelOptions> without = toModelOptions(plain);
+  if (!without || without->model == ModelKind::Emulate) return m;  // the original error
+  return without;
+}
+
 int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
             const std::string& frontend, const std::vector<std::string>& notes) {
+  Expected<ModelOptions> timing = timingOptions(o);
+  if (!timing) return reportError(timing.error());
   CommonOptions forced = o;
   forced.model = "emulate";
+  if (timing->model != ModelKind::Emulate) forced.variant = "auto";
   Expected<ModelOptions> modelOptions = toModelOptions(forced);
   if (!modelOptions) return reportError(modelOptions.error());
   const EmulateOptions& eo = modelOptions->emulate;
   Expected<emu::KernelEmulation> emulation = emu::KernelEmulation::create(kernel, launch, gpu, eo);
   if (!emulation) return reportError(located(emulation.error(), o.input, gpu));
-  Expected<emu::KernelTiming> timing = emulation->run();
-  if (!timing) return reportError(located(timing.error(), o.input, gpu));
+  Expected<emu::KernelTiming> timingRun = emulation->run();
+  if (!timingRun) return reportError(located(timingRun.error(), o.input, gpu));
   SensitivityOptions so;
   so.central = eo.variant != EmulateVariant::Saake;  // the paper perturbs by +10% only
   so.fit = so.central;
   Expected<SensitivityReport> sensitivity = analyzeSensitivity(*emulation, so);
   if (!sensitivity) return reportError(located(sensitivity.error(), o.input, gpu));
-  Expected<Prediction> prediction = emu::makeEmulatePrediction(*emulation, *timing, *sensitivity, gpu, eo);
-  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, prediction->cycles);
+  Expected<Prediction> emulated = emu::makeEmulatePrediction(*emulation, *timingRun, *sensitivity, gpu, eo);
+  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, emulated->cycles);
   if (!whatIf) return reportError(located(whatIf.error(), o.input, gpu));
+  // The time is predict's: the emulation itself when emulate is the timing model (through the
+  // same floors as predict()), otherwise predict() with the timing model.
+  ModelOptions shared = *timing;
+  if (!eo.l1HitRate && !eo.l2HitRate) shared.emulate.memory = emulation->builder().sharedMemory();
+  Expected<Prediction> prediction = timing->model == ModelKind::Emulate
+                                         ? withFloors(std::move(*emulated), kernel, launch, gpu, emulation->builder().memory())
+                                         : predict(kernel, launch, gpu, shared);
+  if (!prediction) return reportError(located(prediction.error(), o.input, gpu));
+  if (timing->model != ModelKind::Emulate) {
+    prediction->warnings.push_back(fmt::format(
+        "explain: the time is the {} model's, as predict reports it; the sensitivity analysis, bottleneck and "
+        "what-ifs below run the emulate model ({} variant), which predicts {:.4g} us",
+        modelName(*timing), emulateVariantName(eo.variant), emulated->seconds * 1e6));
+  }
   for (const std::string& note : notes) prediction->warnings.push_back(note);
   const ExplainView view({o.input, frontend, kernel.ir.name, &gpu, launch}, std::move(*prediction),
                          std::move(*sensitivity), std::move(*whatIf));
@@ -54,15 +93,18 @@ int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& lau
 }
 
 int runExplain(const CommonOptions& o) {
-  if (o.model != "auto" && o.model != "emulate") {
-    return reportError(makeError("explain uses the emulate model; drop --model " + o.model));
-  }
   if (isSkeletonInput(o.input)) {
-    CommonOptions forced = o;  // the emulate options (--policy, hit rates) are explain's own
-    forced.model = "emulate";
-    Expected<SkeletonKernel> sk = bestSkeletonKernel(forced);
+    // The best layout predict reports (searched with the timing model), then emulated.
+    Expected<ModelOptions> timing = timingOptions(o);
+    if (!timing) return reportError(timing.error());
+    CommonOptions search = o;
+    if (timing->model != ModelKind::Emulate) {
+      search.policy = "gto";
+      search.l1HitRate = search.l2HitRate = -1;
+    }
+    Expected<SkeletonKernel> sk = bestSkeletonKernel(search);
     if (!sk) return reportError(sk.error());
-    return explain(o, sk->kernel, sk->launch, sk->gpu, "skeleton", {"explain: the best layout of the MWP-CWP layout search"});
+    return explain(o, sk->kernel, sk->launch, sk->gpu, "skeleton", {"explain: the best layout of the layout search"});
   }
   Expected<Gpu> gpu = resolveGpu(o.gpu);
   if (!gpu) return reportError(gpu.error());

@@ -330,10 +330,16 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
     MemoryAnalysisOptions mo;
     mo.l1HitRate = options.l1HitRate;
     mo.l2HitRate = options.l2HitRate;
-    Expected<MemoryTraffic> traffic = analyzeMemory(b.ir_, kernel.summary ? &*kernel.summary : nullptr, launch, gpu, mo);
-    if (!traffic) return std::move(traffic).takeError();
-    for (size_t s = 0; s < traffic->sites.size(); ++s) b.siteIndex_[{traffic->sites[s].block, traffic->sites[s].index}] = static_cast<int>(s);
-    b.memory_ = std::make_shared<const MemoryTraffic>(std::move(*traffic));
+    if (options.memory && !options.l1HitRate && !options.l2HitRate) {
+      b.memory_ = options.memory;
+    } else {
+      Expected<MemoryTraffic> traffic = analyzeMemory(b.ir_, kernel.summary ? &*kernel.summary : nullptr, launch, gpu, mo);
+      if (!traffic) return std::move(traffic).takeError();
+      b.memory_ = std::make_shared<const MemoryTraffic>(std::move(*traffic));
+    }
+    for (size_t s = 0; s < b.memory_->sites.size(); ++s) {
+      b.siteIndex_[{b.memory_->sites[s].block, b.memory_->sites[s].index}] = static_cast<int>(s);
+    }
   }
   if (options.whatIf.noAddressArithmetic) {
     b.removed_ = addressArithmetic(b.ir_);

@@ -83,6 +83,7 @@ class EmulationBuilder {
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
   /// The memory engine's traffic of the whole launch (null for the saake variant).
   [[nodiscard]] const MemoryTraffic* memory() const { return memory_.get(); }
+  [[nodiscard]] std::shared_ptr<const MemoryTraffic> sharedMemory() const { return memory_; }
 
  private:
   EmulationBuilder() = default;

@@ -4,8 +4,11 @@
 /// TEG what-if switches (docs/models.md, "emulate").
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
+
+#include "foresight/memory/memory_traffic.h"
 
 namespace foresight {
 
@@ -51,6 +54,9 @@ struct EmulateOptions {
   double launchOverheadCycles = -1;
   /// Requests a memory unit's queue holds before issue stalls (modern); 0 = unbounded.
   double memoryQueue = 64;
+  /// The memory engine's traffic of this launch when the caller already has it (predict()
+  /// shares one analysis between the model and the floors); null = analysed here.
+  std::shared_ptr<const MemoryTraffic> memory;
   WhatIf whatIf;
 };
 

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The default model per input kind. Changing the default is the one-line edit in
+/// defaultModel() below (the lead chooses it from the public accuracy set, docs/accuracy.md).
+#include "foresight/model/default_model.h"
+
+#include <filesystem>
+
+namespace foresight {
+
+const char* inputKindName(InputKind k) {
+  switch (k) {
+    case InputKind::Cuda: return "cuda";
+    case InputKind::CLoop: return "cloop";
+    case InputKind::Summary: return "summary";
+    case InputKind::Skeleton: return "skeleton";
+  }
+  return "cuda";
+}
+
+InputKind inputKindOf(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".c") return InputKind::CLoop;
+  if (ext == ".toml") return InputKind::Summary;
+  if (ext == ".sk") return InputKind::Skeleton;
+  return InputKind::Cuda;
+}
+
+DefaultModel defaultModel(InputKind kind) {
+  // C loop nests: CGPredict's variant, the model the C frontend reproduces; every other input:
+  // GROPHECY's variant of Hong & Kim.
+  switch (kind) {
+    case InputKind::CLoop: return {ModelKind::MwpCwp, MwpCwpVariant::CGPredict, EmulateVariant::Modern};
+    case InputKind::Cuda:
+    case InputKind::Summary:
+    case InputKind::Skeleton: break;
+  }
+  return {ModelKind::MwpCwp, MwpCwpVariant::Grophecy, EmulateVariant::Modern};
+}
+
+std::string modelName(const ModelOptions& o) {
+  if (o.model == ModelKind::Emulate) return std::string("emulate/") + emulateVariantName(o.emulate.variant);
+  return std::string("mwp-cwp/") + mwpCwpVariantName(o.variant);
+}
+
+ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind) {
+  if (options.model != ModelKind::Auto) return options;
+  const DefaultModel d = defaultModel(kind);
+  options.model = d.model;
+  options.variant = d.mwpCwpVariant;
+  options.emulate.variant = d.emulateVariant;
+  return options;
+}
+
+}  // namespace foresight

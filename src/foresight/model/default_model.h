@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The default model: the one place that says which model and variant `--model auto` means for
+/// each kind of input. `predict`, `explain`, `explore` (skeleton layout search) and `validate`
+/// all resolve `auto` here, so they cannot disagree (docs/models.md#default-model).
+#pragma once
+
+#include <string>
+
+#include "foresight/model/model_options.h"
+
+namespace foresight {
+
+/// What a frontend reads, as far as the default model is concerned.
+enum class InputKind {
+  Cuda,      ///< .cu, .ptx, .cubin, .sass
+  CLoop,     ///< .c loop nests (CGPredict's frontend)
+  Summary,   ///< .toml workload summaries
+  Skeleton,  ///< .sk code skeletons (GROPHECY's frontend)
+};
+/// "cuda", "cloop", "summary", "skeleton".
+[[nodiscard]] const char* inputKindName(InputKind k);
+/// The kind of an input file, from its extension (anything unknown counts as CUDA, whose
+/// frontend then reports what it cannot read).
+[[nodiscard]] InputKind inputKindOf(const std::string& path);
+
+/// The model (and its variant) `auto` means for inputs of this kind.
+struct DefaultModel {
+  ModelKind model = ModelKind::MwpCwp;
+  MwpCwpVariant mwpCwpVariant = MwpCwpVariant::Grophecy;
+  EmulateVariant emulateVariant = EmulateVariant::Modern;
+};
+[[nodiscard]] DefaultModel defaultModel(InputKind kind);
+
+/// "mwp-cwp/grophecy", "emulate/modern": the report name of a resolved model.
+[[nodiscard]] std::string modelName(const ModelOptions& options);
+
+/// `options` with ModelKind::Auto replaced by the default for `kind` (model and variant); other
+/// options (emulate settings, waves, shared-memory rule) are kept. Unchanged when the model is
+/// not Auto.
+[[nodiscard]] ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind);
+
+}  // namespace foresight

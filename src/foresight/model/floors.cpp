@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Physical floors and their application to a prediction.
+#include "foresight/model/floors.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "foresight/memory/hierarchy.h"
+
+namespace foresight {
+
+std::pair<std::string, double> PhysicalFloors::largest() const {
+  std::pair<std::string, double> best{"", 0.0};
+  if (dramSeconds > best.second) best = {"dram", dramSeconds};
+  for (InstrClass c : kFloorPipes) {
+    const double s = pipeSeconds[static_cast<int>(c)];
+    if (s > best.second) best = {instrClassName(c), s};
+  }
+  if (issueSeconds > best.second) best = {"issue", issueSeconds};
+  return best;
+}
+
+PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                             const MemoryTraffic& traffic) {
+  PhysicalFloors f;
+  const double warpSize = std::max(1, gpu.warpSize.value);
+  const double warps = static_cast<double>(launch.blocks()) *
+                       std::ceil(static_cast<double>(launch.threadsPerBlock()) / warpSize);
+  // Per-warp dynamic instructions by class.
+  std::array<double, kNumInstrClasses> perWarp{};
+  double allPerWarp = 0;
+  if (kernel.summary || kernel.ir.blocks.empty()) {
+    if (kernel.summary) {
+      const WorkloadSummary& s = *kernel.summary;
+      perWarp = s.compByClass;  // all zero = unknown split: only the issue floor applies
+      allPerWarp = s.totalInsts();
+    }
+  } else {
+    for (const BasicBlock& b : kernel.ir.blocks) {
+      for (const Instruction& in : b.instructions) {
+        perWarp[static_cast<int>(in.cls)] += b.executionsPerWarp;
+        allPerWarp += b.executionsPerWarp;
+      }
+    }
+  }
+  const double clockHz = gpu.clockGhz.value * 1e9;
+  const double schedulers = static_cast<double>(gpu.smCount.value) * gpu.schedulersPerSm.value;
+  for (InstrClass c : kFloorPipes) {
+    const int i = static_cast<int>(c);
+    f.pipeWarpInsts[i] = perWarp[i] * warps;
+    const Pipeline* pipe = gpu.pipeline(c);
+    if (pipe && schedulers > 0 && clockHz > 0) f.pipeSeconds[i] = f.pipeWarpInsts[i] * pipe->gap.value / schedulers / clockHz;
+  }
+  f.warpInsts = allPerWarp * warps;
+  const double issueRate = schedulers * gpu.issueWidth.value;
+  if (issueRate > 0 && clockHz > 0) f.issueSeconds = f.warpInsts / issueRate / clockHz;
+  f.compulsoryBytes = traffic.compulsoryBytes();
+  const MemoryLevel* dram = gpu.memoryForResource("dram");
+  if (dram && dram->bandwidth && dram->bandwidth->value > 0) f.dramSeconds = f.compulsoryBytes / (dram->bandwidth->value * 1e9);
+  return f;
+}
+
+void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
+  auto add = [&](std::string name, double value, std::string note) {
+    p.values.push_back({std::move(name), value, std::move(note)});
+  };
+  add("compulsory_bytes", f.compulsoryBytes, "distinct bytes the launch moves (memory engine)");
+  add("floor_dram_us", f.dramSeconds * 1e6, "compulsory bytes / peak DRAM bandwidth");
+  for (InstrClass c : kFloorPipes) {
+    add(fmt::format("floor_{}_us", instrClassName(c)), f.pipeSeconds[static_cast<int>(c)] * 1e6,
+        fmt::format("{} warp instructions x gap / (SMs x schedulers)", instrClassName(c)));
+  }
+  add("floor_issue_us", f.issueSeconds * 1e6, "warp instructions / (SMs x schedulers x issue width)");
+  const auto [name, floorSeconds] = f.largest();
+  if (floorSeconds <= 0 || !(p.seconds < floorSeconds)) return;
+  const double raw = p.seconds;
+  add("raw_time_us", raw * 1e6, "the model's time before the floor");
+  p.warnings.push_back(fmt::format(
+      "physical floor: the {} model predicted {:.4g} us, below the {} floor of {:.4g} us; raised by {:.4g} us "
+      "({:.3g}x)",
+      p.variant.empty() ? p.model : p.model + "/" + p.variant, raw * 1e6, name, floorSeconds * 1e6,
+      (floorSeconds - raw) * 1e6, raw > 0 ? floorSeconds / raw : 0.0));
+  const double scale = raw > 0 ? floorSeconds / raw : 0;
+  p.seconds = floorSeconds;
+  p.cycles = raw > 0 ? p.cycles * scale : floorSeconds * gpu.clockGhz.value * 1e9;
+  for (ResourceUse& r : p.resources) r.utilization = p.cycles > 0 ? r.busyCycles / p.cycles : 0;
+}
+
+Expected<Prediction> withFloors(Prediction p, const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                const MemoryTraffic* known) {
+  if (known) {
+    applyFloors(p, computeFloors(kernel, launch, gpu, *known), gpu);
+    return p;
+  }
+  Expected<MemoryTraffic> traffic =
+      analyzeMemory(kernel.ir, kernel.summary ? &*kernel.summary : nullptr, launch, gpu);
+  if (!traffic) return std::move(traffic).takeError();
+  applyFloors(p, computeFloors(kernel, launch, gpu, *traffic), gpu);
+  return p;
+}
+
+}  // namespace foresight

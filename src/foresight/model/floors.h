@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Physical floors of one kernel launch on one GPU (docs/models.md#physical-floors): times no
+/// execution can beat, whatever the model says.
+///  - DRAM: compulsory bytes (the launch's footprint, MemoryTraffic::compulsoryBytes()) / peak
+///    DRAM bandwidth (`[memory.dram] bandwidth`);
+///  - per pipe (fp32, fp64, int, sfu, tensor): dynamic warp instructions of the class x the
+///    pipe's gap / (SMs x schedulers), i.e. the class's operations / the pipe's peak rate;
+///  - issue: all dynamic warp instructions / (SMs x schedulers x issue width).
+/// Every prediction goes through applyFloors() (predict() and explain): a raw time below the
+/// largest floor is raised to it, with a warning that names the floor and the model's raw time.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "foresight/gpu/gpu.h"
+#include "foresight/ir/launch.h"
+#include "foresight/memory/memory_traffic.h"
+#include "foresight/model/predict.h"
+#include "foresight/model/prediction.h"
+#include "foresight/support/error.h"
+
+namespace foresight {
+
+/// The pipes with a floor, in report order.
+inline constexpr std::array<InstrClass, 5> kFloorPipes = {InstrClass::Fp32, InstrClass::Fp64, InstrClass::Int,
+                                                          InstrClass::Sfu, InstrClass::Tensor};
+
+/// The floors of one launch, in seconds (0 = nothing to bound, or the GPU gives no rate).
+struct PhysicalFloors {
+  double compulsoryBytes = 0;
+  double dramSeconds = 0;
+  std::array<double, kNumInstrClasses> pipeWarpInsts{};  ///< whole launch, by InstrClass
+  std::array<double, kNumInstrClasses> pipeSeconds{};    ///< by InstrClass (kFloorPipes only)
+  double warpInsts = 0;                                  ///< whole launch, all classes
+  double issueSeconds = 0;
+
+  /// The largest floor and its name ("dram", "fp32", ..., "issue"); {"", 0} when all are 0.
+  [[nodiscard]] std::pair<std::string, double> largest() const;
+};
+
+/// The dynamic warp instructions of the launch by class, from the IR's blocks (executions per
+/// warp x warps), or the workload summary when the input gives one (summary, skeleton and C
+/// inputs) or the IR has no blocks; and the floors.
+[[nodiscard]] PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                           const MemoryTraffic& traffic);
+
+/// Adds the floors to `p.values` (floor_*_us, compulsory_bytes) and raises `p` to the largest
+/// one when its time is below it (cycles, seconds and resource utilisations follow; a warning
+/// names the floor, the raise and the model's raw time; the value raw_time_us keeps it).
+void applyFloors(Prediction& p, const PhysicalFloors& floors, const Gpu& gpu);
+
+/// computeFloors() with the memory engine's traffic for the launch, then applyFloors().
+/// `known`: the launch's traffic when the caller already has it (else analysed here).
+[[nodiscard]] Expected<Prediction> withFloors(Prediction p, const KernelInput& kernel, const Launch& launch,
+                                              const Gpu& gpu, const MemoryTraffic* known = nullptr);
+
+}  // namespace foresight
