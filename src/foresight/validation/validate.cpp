@@ -137,7 +137,13 @@ std::vector<SourceSummary> scoreBySource(const std::vector<ValidationRow>& rows,
     const auto key = std::make_pair(r.source, r.gpu);
     auto& cell = cells[key];
     if (cell.empty()) {
-      for (const std::string& name : models) cell.push_back({r.source, r.gpu, name});
+      for (const std::string& name : models) {
+        SourceSummary s;
+        s.source = r.source;
+        s.gpu = r.gpu;
+        s.model = name;
+        cell.push_back(std::move(s));
+      }
       errors[key].resize(models.size());
     }
     SourceSummary& s = cell[static_cast<size_t>(m - models.begin())];
