@@ -139,16 +139,16 @@ nlohmann::json ValidationView::toJson() const {
                          {"mean_rho", optionalJson(s.meanRho)}});
   }
   nlohmann::json out = {{"corpus", r.corpusDir},
-          {"measurements_dir", r.measurementsDir},
-          {"experiments", r.experiments},
-          {"variants", r.variants},
-          {"measurements", r.measurements},
-          {"superseded", r.superseded},
-          {"gpus", r.gpus},
-          {"models", r.models},
-          {"rows", rows},
-          {"summaries", summaries},
-          {"pending", r.measurements == 0}};
+                        {"measurements_dir", r.measurementsDir},
+                        {"experiments", r.experiments},
+                        {"variants", r.variants},
+                        {"measurements", r.measurements},
+                        {"superseded", r.superseded},
+                        {"gpus", r.gpus},
+                        {"models", r.models},
+                        {"rows", rows},
+                        {"summaries", summaries},
+                        {"pending", r.measurements == 0}};
   if (!r.bySource.empty()) {
     nlohmann::json bySource = nlohmann::json::array();
     for (const SourceSummary& s : r.bySource) {

@@ -240,8 +240,8 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
       std::vector<Expected<double>> predictions;
       if (it != resolved.end() && gpu) predictions = predictFn(it->second, models, *gpu);
       for (size_t mi = 0; mi < models.size(); ++mi) {
-        ValidationRow row{file.gpu,        m.experiment, m.variant, "",      models[mi].name,
-                          m.medianSeconds, {},           {},        "",      m.source};
+        ValidationRow row{file.gpu,        m.experiment, m.variant, "", models[mi].name,
+                          m.medianSeconds, {},           {},        "", m.source};
         if (it == resolved.end()) {
           const bool known = std::find(experimentNames.begin(), experimentNames.end(),
                                        m.experiment) != experimentNames.end();
