@@ -180,7 +180,30 @@ def points():
     return out
 
 
+def check_rows():
+    """Transcription check: each row must agree with itself. Roofline: GF/s = GB/s x Fl/B and
+    Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
+    kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
+    laplace_vector: Avg = Total / Instances. The stream rows have no redundancy to check."""
+    for _, _, _, _, _, rows in ROOFLINE:
+        for _, row in rows:
+            m = ROOF_RE.match(row)
+            its, flb, gbs = int(m.group(2)), float(m.group(3)), int(m.group(4))
+            gfs = int(re.search(r"(\d+) GF/s", row).group(1))
+            assert flb == (2 + 2 * its) / 8, row
+            assert abs(gbs * flb - gfs) <= 0.5 * flb + 1, row
+    for k, row in enumerate(MIX_ROWS):
+        t, gf, gb = (float(x) for x in row.split(",")[1:4])
+        assert abs(k / 32 * 2 * 8192 * 4 * 2**20 / t * 1e-6 - gf) <= 0.01 + gf * 1e-4, row
+        assert abs((32 - k) / 32 * 8192 * 2**20 * 4 / t * 1e-6 - gb) <= 0.01 + gb * 1e-4, row
+    for _, _, rows in LAPLACE:
+        for _, _, row in rows:
+            c = [x.strip().replace(",", "") for x in row.split("|")[1:-1]]
+            assert abs(float(c[1]) / float(c[2]) - float(c[3])) <= 0.6, row
+
+
 def main():
+    check_rows()
     files = {}
     for gpu, rec in points():
         files.setdefault(gpu, []).append(rec)
