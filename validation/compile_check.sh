@@ -4,12 +4,14 @@
 # sm_80 and sm_90), with the variant's -D macros, as the runner will. Variants come from the
 # run plan (`foresight validate --emit-plan`), so manifests are parsed in one place only.
 # Usage: validation/compile_check.sh [--foresight BIN] [--nvcc NVCC] [--jobs N] [--arch sm_XX]...
+#        [--corpus DIR]   (default validation; validation/public for the public accuracy set)
 # Run from the repository root. Exit status 0 when everything compiles.
 set -euo pipefail
 
 foresight=build/bin/foresight
 nvcc=nvcc
 jobs=2
+corpus=validation
 archs=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -17,6 +19,7 @@ while [[ $# -gt 0 ]]; do
     --nvcc) nvcc=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --arch) archs+=("$2"); shift 2 ;;
+    --corpus) corpus=$2; shift 2 ;;
     *) echo "compile_check.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -24,7 +27,7 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$foresight" validate --corpus validation --emit-plan "$work/plan.txt"
+"$foresight" validate --corpus "$corpus" --emit-plan "$work/plan.txt"
 
 # One line per (variant, arch): "name|source|-DA=1 -DB=2|arch"
 awk -v archs="${archs[*]}" '

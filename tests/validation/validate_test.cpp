@@ -74,6 +74,35 @@ TEST(ValidateScore, GroupsAreSeparatedByGpuAndTiesGiveNoRho) {
   EXPECT_NEAR(*s[0].meanRho, 1.0, 1e-12);  // mean over defined rhos only
 }
 
+TEST(ValidateScore, BySourceGpuAndModelCountsPointsBeyondTwice) {
+  // Source s1 on a100: errors +10 %, -60 % (less than half), +150 % (more than twice); one
+  // refused. Source s2 on a100: -10 %. Rows without a source are left out of this breakdown.
+  auto sourced = [](ValidationRow r, const std::string& source) {
+    r.source = source;
+    return r;
+  };
+  std::vector<ValidationRow> rows = {sourced(row("a100", "a", "g", "m", 1, 1.1), "s1"),
+                                     sourced(row("a100", "b", "g", "m", 1, 0.4), "s1"),
+                                     sourced(row("a100", "c", "g", "m", 2, 5), "s1"),
+                                     sourced(row("a100", "d", "g", "m", 2, std::nullopt), "s1"),
+                                     sourced(row("a100", "e", "g", "m", 1, 0.9), "s2"),
+                                     row("a100", "f", "g", "m", 1, 3)};
+  const std::vector<SourceSummary> s = scoreBySource(rows, {"m"});
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].source, "s1");
+  EXPECT_EQ(s[0].gpu, "a100");
+  EXPECT_EQ(s[0].predicted, 3);
+  EXPECT_EQ(s[0].notPredicted, 1);
+  EXPECT_EQ(s[0].beyond2x, 2);
+  // (0.1 * 0.6 * 1.5)^(1/3) = 0.09^(1/3) = 0.448140
+  EXPECT_NEAR(*s[0].geomeanAbsError, 0.448140, 1e-6);
+  EXPECT_NEAR(*s[0].medianAbsError, 0.6, 1e-12);
+  EXPECT_EQ(s[1].source, "s2");
+  EXPECT_EQ(s[1].beyond2x, 0);
+  EXPECT_NEAR(*s[1].geomeanAbsError, 0.1, 1e-12);
+  EXPECT_TRUE(scoreBySource({row("a100", "f", "g", "m", 1, 3)}, {"m"}).empty());
+}
+
 TEST(ValidateRun, FixturesWithAFakePredictor) {
   ValidateOptions o;
   o.corpusDir = kFixtures + "/corpus";

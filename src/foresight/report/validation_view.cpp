@@ -37,6 +37,7 @@ nlohmann::json rowJson(const ValidationRow& r) {
                       {"predicted_s", optionalJson(r.predictedSeconds)},
                       {"error", optionalJson(r.error)}};
   if (!r.reason.empty()) j["reason"] = r.reason;
+  if (!r.source.empty()) j["source"] = r.source;
   return j;
 }
 
@@ -87,6 +88,22 @@ void ValidationView::printText(std::ostream& os) const {
                       percent(s.medianAbsError, false),
                       s.meanRho ? fmt::format("{:.3f}", *s.meanRho) : "n/a", s.groups.size());
   }
+  if (!r.bySource.empty()) {
+    size_t wSource = 6, wGpu = 3;
+    for (const SourceSummary& s : r.bySource) {
+      wSource = std::max(wSource, s.source.size());
+      wGpu = std::max(wGpu, s.gpu.size());
+    }
+    os << fmt::format("\n{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {:>8}\n", "source",
+                      wSource, "gpu", wGpu, "model", wModel, "predicted", "not predicted",
+                      "geomean |err|", "median |err|", "beyond 2x");
+    for (const SourceSummary& s : r.bySource) {
+      os << fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {:>8}\n", s.source,
+                        wSource, s.gpu, wGpu, s.model, wModel, s.predicted, s.notPredicted,
+                        percent(s.geomeanAbsError, false), percent(s.medianAbsError, false),
+                        s.beyond2x);
+    }
+  }
   for (const ModelSummary& s : r.summaries) {
     for (const ValidationRow& w : s.worst) {
       os << fmt::format("worst      {} {} {}/{} {}\n", s.model, w.gpu, w.experiment, w.variant,
@@ -121,17 +138,32 @@ nlohmann::json ValidationView::toJson() const {
                          {"groups", groups},
                          {"mean_rho", optionalJson(s.meanRho)}});
   }
-  return {{"corpus", r.corpusDir},
-          {"measurements_dir", r.measurementsDir},
-          {"experiments", r.experiments},
-          {"variants", r.variants},
-          {"measurements", r.measurements},
-          {"superseded", r.superseded},
-          {"gpus", r.gpus},
-          {"models", r.models},
-          {"rows", rows},
-          {"summaries", summaries},
-          {"pending", r.measurements == 0}};
+  nlohmann::json out = {{"corpus", r.corpusDir},
+                        {"measurements_dir", r.measurementsDir},
+                        {"experiments", r.experiments},
+                        {"variants", r.variants},
+                        {"measurements", r.measurements},
+                        {"superseded", r.superseded},
+                        {"gpus", r.gpus},
+                        {"models", r.models},
+                        {"rows", rows},
+                        {"summaries", summaries},
+                        {"pending", r.measurements == 0}};
+  if (!r.bySource.empty()) {
+    nlohmann::json bySource = nlohmann::json::array();
+    for (const SourceSummary& s : r.bySource) {
+      bySource.push_back({{"source", s.source},
+                          {"gpu", s.gpu},
+                          {"model", s.model},
+                          {"predicted", s.predicted},
+                          {"not_predicted", s.notPredicted},
+                          {"geomean_abs_error", optionalJson(s.geomeanAbsError)},
+                          {"median_abs_error", optionalJson(s.medianAbsError)},
+                          {"beyond_2x", s.beyond2x}});
+    }
+    out["by_source"] = bySource;
+  }
+  return out;
 }
 
 }  // namespace foresight

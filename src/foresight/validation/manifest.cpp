@@ -354,8 +354,11 @@ Expected<std::vector<Manifest>> loadCorpus(const std::string& dir) {
   std::vector<std::string> paths;
   for (auto it = fs::recursive_directory_iterator(dir, ec);
        it != fs::recursive_directory_iterator(); ++it) {
+    // measurements/ and runner/ hold no experiments; a subdirectory with its own measurements/
+    // is a corpus of its own (validation/public), scored with `--corpus` pointing at it.
     if (it->is_directory() &&
-        (it->path().filename() == "measurements" || it->path().filename() == "runner")) {
+        (it->path().filename() == "measurements" || it->path().filename() == "runner" ||
+         fs::is_directory(it->path() / "measurements", ec))) {
       it.disable_recursion_pending();
       continue;
     }

@@ -36,7 +36,8 @@ Expected<Measurement> parseMeasurementLine(const std::string& text, const std::s
   for (auto [key, required, out] :
        {std::tuple{"experiment", true, &m.experiment}, std::tuple{"variant", true, &m.variant},
         std::tuple{"gpu", true, &m.device}, std::tuple{"date", true, &m.date},
-        std::tuple{"driver", false, &m.driver}, std::tuple{"check", false, &m.check}}) {
+        std::tuple{"driver", false, &m.driver}, std::tuple{"check", false, &m.check},
+        std::tuple{"source", false, &m.source}}) {
     if (!str(key, required, *out)) {
       return makeError(
           std::string("'") + key + "' must be " + (required ? "present and " : "") + "a string",

@@ -22,6 +22,8 @@ struct Measurement {
   double smClockMhz = 0;          ///< SM clock read during the run (0 = unknown)
   std::string date;               ///< ISO 8601, UTC
   std::string check;              ///< "passed", "failed" or "none"
+  std::string source;             ///< where a published time comes from ("owner/repo"); empty
+                                  ///< for the runner's own measurements
   std::vector<double> samplesMs;  ///< one per timed repetition, milliseconds
   double medianSeconds = 0;       ///< median of samplesMs, in seconds
   int line = 0;                   ///< line in the file
@@ -35,7 +37,8 @@ struct MeasurementFile {
 };
 
 /// Parses one JSON line. Required: experiment, variant, gpu, date, samples_ms (non-empty,
-/// positive); optional: driver, sm_clock_mhz, check. Unknown keys are allowed (the runner may
+/// positive); optional: driver, sm_clock_mhz, check, source (the publication a time was copied
+/// from; validate groups its summary by it). Unknown keys are allowed (the runner may
 /// add provenance) but a wrong type is an Error.
 [[nodiscard]] Expected<Measurement> parseMeasurementLine(const std::string& line,
                                                          const std::string& file, int lineNumber);

@@ -130,6 +130,48 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
   return out;
 }
 
+std::vector<SourceSummary> scoreBySource(const std::vector<ValidationRow>& rows,
+                                         const std::vector<std::string>& models) {
+  // (source, gpu) → model index → errors and counts
+  std::map<std::pair<std::string, std::string>, std::vector<SourceSummary>> cells;
+  std::map<std::pair<std::string, std::string>, std::vector<std::vector<double>>> errors;
+  for (const ValidationRow& r : rows) {
+    if (r.source.empty()) continue;
+    const auto m = std::find(models.begin(), models.end(), r.model);
+    if (m == models.end()) continue;
+    const auto key = std::make_pair(r.source, r.gpu);
+    auto& cell = cells[key];
+    if (cell.empty()) {
+      for (const std::string& name : models) {
+        SourceSummary s;
+        s.source = r.source;
+        s.gpu = r.gpu;
+        s.model = name;
+        cell.push_back(std::move(s));
+      }
+      errors[key].resize(models.size());
+    }
+    SourceSummary& s = cell[static_cast<size_t>(m - models.begin())];
+    if (!r.error) {
+      ++s.notPredicted;
+      continue;
+    }
+    ++s.predicted;
+    errors[key][static_cast<size_t>(m - models.begin())].push_back(*r.error);
+    // error > 1: predicted more than twice the measured time; error < -0.5: less than half.
+    if (*r.error > 1.0 || *r.error < -0.5) ++s.beyond2x;
+  }
+  std::vector<SourceSummary> out;
+  for (auto& [key, cell] : cells) {
+    for (size_t i = 0; i < cell.size(); ++i) {
+      cell[i].geomeanAbsError = geomeanAbs(errors[key][i]);
+      cell[i].medianAbsError = medianAbs(errors[key][i]);
+      out.push_back(cell[i]);
+    }
+  }
+  return out;
+}
+
 Expected<ValidationReport> validate(const ValidateOptions& options, const PredictFn& predictFn,
                                     const GpuFn& gpuFn) {
   ValidationReport report;
@@ -204,7 +246,7 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
       if (it != resolved.end() && gpu) predictions = predictFn(it->second, models, *gpu);
       for (size_t mi = 0; mi < models.size(); ++mi) {
         ValidationRow row{file.gpu,        m.experiment, m.variant, "", models[mi].name,
-                          m.medianSeconds, {},           {},        ""};
+                          m.medianSeconds, {},           {},        "", m.source};
         if (it == resolved.end()) {
           const bool known = std::find(experimentNames.begin(), experimentNames.end(),
                                        m.experiment) != experimentNames.end();
@@ -231,6 +273,7 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
     }
   }
   report.summaries = scoreRows(report.rows, report.models);
+  report.bySource = scoreBySource(report.rows, report.models);
   return report;
 }
 

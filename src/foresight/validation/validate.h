@@ -55,6 +55,7 @@ struct ValidationRow {
   std::optional<double> predictedSeconds;
   std::optional<double> error;  ///< (predicted - measured) / measured
   std::string reason;           ///< why there is no prediction
+  std::string source;           ///< the measurement's source (published sets); empty otherwise
 };
 
 /// Spearman correlation of one variant group on one GPU.
@@ -77,6 +78,21 @@ struct ModelSummary {
   std::optional<double> meanRho;         ///< mean over groups with a defined rho
 };
 
+/// The score of one model on the points of one source and GPU (published sets: the
+/// measurements that carry a `source`).
+struct SourceSummary {
+  std::string source;
+  std::string gpu;
+  std::string model;
+  int predicted = 0;
+  int notPredicted = 0;
+  std::optional<double> geomeanAbsError;
+  std::optional<double> medianAbsError;
+  /// Predicted points off by more than a factor of two either way (predicted > 2 × measured or
+  /// predicted < measured / 2).
+  int beyond2x = 0;
+};
+
 /// The whole report.
 struct ValidationReport {
   std::string corpusDir;
@@ -89,6 +105,7 @@ struct ValidationReport {
   std::vector<std::string> models;
   std::vector<ValidationRow> rows;
   std::vector<ModelSummary> summaries;
+  std::vector<SourceSummary> bySource;  ///< empty when no measurement has a source
 };
 
 /// Options of validate().
@@ -104,6 +121,11 @@ struct ValidateOptions {
 /// Spearman within each (gpu, group). `models` fixes the order of the summaries.
 [[nodiscard]] std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
                                                   const std::vector<std::string>& models);
+
+/// Scores rows with a non-empty source per (source, GPU, model), sorted by source and GPU, models
+/// in the order of `models`. Rows without a source are left out.
+[[nodiscard]] std::vector<SourceSummary> scoreBySource(const std::vector<ValidationRow>& rows,
+                                                       const std::vector<std::string>& models);
 
 /// Loads the corpus and the measurements, predicts and scores. Errors only for bad input
 /// (a malformed manifest or measurement line, an unknown model name).

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Writes validation/public/measurements/*.jsonl from published rows copied verbatim below.
+
+Each row is the published line exactly as it appears in the cited file (repository, commit,
+path, line). Only the arithmetic written in each record's `derivation` turns the published
+number into a time; nothing is rounded, edited or extrapolated. Run from anywhere:
+    python3 validation/public/make_public.py
+The manifests next to the kernels list one variant per point (see README.md)."""
+import json
+import os
+import re
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COPIED = "2026-11-23"  # the day the rows were copied; the sources do not date their runs
+
+GB = "te42kyfo/gpu-benches"
+MIX = "ekondis/mixbench"
+
+# --- gpu-benches gpu-roofline: float, BLOCK = 256, M = 4000, blocks = SMs x 8 ------------------
+# Rows of device 0 with its <= 128 (both sides of the ridge point).
+ROOFLINE = [
+    ("a100", "NVIDIA A100 40GB (file alex_a100_40.txt; 864 blocks = 108 SMs x 8)",
+     "gpu-roofline/alex_a100_40.txt", "e4e93a37819713515af27e0ffd8ae379df9a115b", 864,
+     # (line, published line)
+     [(2, "0 864 blocks     0 its      0.250 Fl/B       1372 GB/s       343 GF/s   1410 Mhz   227 W   47°C"),
+      (11, "0 864 blocks     1 its      0.500 Fl/B       1368 GB/s       684 GF/s   1410 Mhz   230 W   48°C"),
+      (20, "0 864 blocks     4 its      1.250 Fl/B       1363 GB/s      1704 GF/s   1410 Mhz   236 W   48°C"),
+      (29, "0 864 blocks    24 its      6.250 Fl/B       1322 GB/s      8263 GF/s   1410 Mhz   262 W   50°C"),
+      (38, "0 864 blocks    40 its      10.250 Fl/B       1284 GB/s     13166 GF/s   1410 Mhz   284 W   52°C"),
+      (47, "0 864 blocks    48 its      12.250 Fl/B       1240 GB/s     15191 GF/s   1410 Mhz   292 W   54°C"),
+      (56, "0 864 blocks    56 its      14.250 Fl/B       1150 GB/s     16384 GF/s   1410 Mhz   291 W   55°C"),
+      (65, "0 864 blocks    72 its      18.250 Fl/B        936 GB/s     17074 GF/s   1410 Mhz   258 W   53°C"),
+      (74, "0 864 blocks    80 its      20.250 Fl/B        850 GB/s     17204 GF/s   1410 Mhz   250 W   54°C"),
+      (83, "0 864 blocks    96 its      24.250 Fl/B        724 GB/s     17554 GF/s   1410 Mhz   237 W   53°C"),
+      (92, "0 864 blocks   104 its      26.250 Fl/B        670 GB/s     17585 GF/s   1410 Mhz   232 W   53°C"),
+      (101, "0 864 blocks   120 its      30.250 Fl/B        593 GB/s     17938 GF/s   1410 Mhz   224 W   53°C"),
+      (110, "0 864 blocks   128 its      32.250 Fl/B        554 GB/s     17863 GF/s   1410 Mhz   224 W   54°C")]),
+    ("h200", "NVIDIA H200 (file h200.txt; 1056 blocks = 132 SMs x 8)",
+     "gpu-roofline/h200.txt", "e4e93a37819713515af27e0ffd8ae379df9a115b", 1056,
+     [(67, "0 1056 blocks     0 its      0.250 Fl/B       3759 GB/s       940 GF/s   1980 Mhz   572 W   57°C"),
+      (69, "0 1056 blocks     1 its      0.500 Fl/B       3780 GB/s      1890 GF/s   1980 Mhz   578 W   58°C"),
+      (71, "0 1056 blocks     2 its      0.750 Fl/B       3763 GB/s      2822 GF/s   1980 Mhz   583 W   58°C"),
+      (73, "0 1056 blocks     4 its      1.250 Fl/B       3779 GB/s      4724 GF/s   1980 Mhz   597 W   59°C"),
+      (75, "0 1056 blocks     8 its      2.250 Fl/B       3760 GB/s      8459 GF/s   1980 Mhz   615 W   60°C"),
+      (77, "0 1056 blocks    16 its      4.250 Fl/B       3735 GB/s     15874 GF/s   1980 Mhz   650 W   62°C"),
+      (79, "0 1056 blocks    24 its      6.250 Fl/B       3629 GB/s     22683 GF/s   1980 Mhz   675 W   63°C"),
+      (81, "0 1056 blocks    32 its      8.250 Fl/B       3232 GB/s     26667 GF/s   1980 Mhz   653 W   64°C"),
+      (83, "0 1056 blocks    40 its      10.250 Fl/B       2690 GB/s     27571 GF/s   1980 Mhz   595 W   63°C"),
+      (85, "0 1056 blocks    48 its      12.250 Fl/B       2323 GB/s     28456 GF/s   1980 Mhz   558 W   63°C"),
+      (87, "0 1056 blocks    56 its      14.250 Fl/B       2029 GB/s     28920 GF/s   1980 Mhz   526 W   63°C"),
+      (89, "0 1056 blocks    64 its      16.250 Fl/B       2204 GB/s     35812 GF/s   1980 Mhz   583 W   65°C"),
+      (91, "0 1056 blocks    72 its      18.250 Fl/B       2002 GB/s     36541 GF/s   1980 Mhz   562 W   65°C"),
+      (93, "0 1056 blocks    80 its      20.250 Fl/B       1838 GB/s     37227 GF/s   1980 Mhz   547 W   65°C"),
+      (95, "0 1056 blocks    88 its      22.250 Fl/B       1700 GB/s     37819 GF/s   1980 Mhz   531 W   65°C"),
+      (97, "0 1056 blocks    96 its      24.250 Fl/B       1578 GB/s     38276 GF/s   1980 Mhz   519 W   65°C"),
+      (99, "0 1056 blocks   104 its      26.250 Fl/B       1475 GB/s     38727 GF/s   1980 Mhz   511 W   65°C"),
+      (101, "0 1056 blocks   112 its      28.250 Fl/B       1365 GB/s     38569 GF/s   1980 Mhz   501 W   65°C"),
+      (103, "0 1056 blocks   120 its      30.250 Fl/B       1303 GB/s     39404 GF/s   1980 Mhz   495 W   65°C"),
+      (105, "0 1056 blocks   128 its      32.250 Fl/B       1213 GB/s     39109 GF/s   1980 Mhz   491 W   65°C")]),
+]
+ROOF_RE = re.compile(r"^0 (\d+) blocks\s+(\d+) its\s+([\d.]+) Fl/B\s+(\d+) GB/s\s+(\d+) GF/s\s+(\d+) Mhz")
+
+# --- gpu-benches cuda-stream: double, n = 128 Mi + 2, the blockSize 1024 row ------------------
+STREAM_N = 128 * 1024 * 1024 + 2
+STREAM_KERNELS = [("init", 1), ("read", 1), ("scale", 2), ("triad", 3), ("stencil3", 2),
+                  ("stencil5", 2)]  # (variant, streams counted by main.cu) in column order
+STREAM = [
+    ("h100-pcie", "NVIDIA H100 PCIe (file h100_pcie.txt; 114 SMs from the threads column)",
+     "cuda-stream/h100_pcie.txt", "cdcc732d189f02cb90cf3d04cd20ea8d2c5fbd3f", 33,
+     "     1024      116736  100.0 %  |  GB/s:        2016       1942       1704       1832       1686       1683"),
+    ("a100-80", "NVIDIA A100 80GB (file a100_80.txt; 108 SMs from the threads column)",
+     "cuda-stream/a100_80.txt", "cdcc732d189f02cb90cf3d04cd20ea8d2c5fbd3f", 33,
+     "     1024      110592  100.0 %  |  GB/s:        1880       1769       1732       1759       1696       1680"),
+]
+
+# --- mixbench: Tesla K20c, single precision, 4096 blocks of 256, COMP 8192 ----------------------
+MIX_PATH = "results/CUDA/TeslaK20c.txt"
+MIX_COMMIT = "e4a8afb09ec58cc901cbaea4092dc07ec99d3e6c"
+MIX_ROWS = """       0/32,       253.77,    0.00, 135.40,  510.06,    0.00, 134.73,  252.86,    0.00, 135.88
+       1/31,       244.99,    8.77, 135.87,  494.93,    4.34, 134.51,  244.86,    8.77, 135.94
+       2/30,       233.67,   18.38, 137.85,  478.54,    8.98, 134.63,  234.28,   18.33, 137.49
+       3/29,       228.18,   28.23, 136.47,  462.03,   13.94, 134.79,  228.12,   28.24, 136.50
+       4/28,       219.72,   39.09, 136.83,  446.14,   19.25, 134.78,  219.71,   39.10, 136.84
+       5/27,       207.22,   51.82, 139.90,  429.36,   25.01, 135.04,  207.53,   51.74, 139.70
+       6/26,       198.27,   64.99, 140.81,  413.36,   31.17, 135.08,  198.70,   64.84, 140.50
+       7/25,       186.45,   80.62, 143.97,  396.41,   37.92, 135.43,  187.80,   80.05, 142.94
+       8/24,       173.62,   98.95, 148.43,  380.90,   45.10, 135.31,  175.50,   97.89, 146.84
+       9/23,       161.84,  119.42, 152.59,  363.79,   53.13, 135.77,  164.83,  117.26, 149.83
+      10/22,       152.30,  141.00, 155.10,  347.91,   61.73, 135.80,  152.64,  140.69, 154.76
+      11/21,       141.20,  167.29, 159.69,  330.41,   71.49, 136.49,  144.12,  163.90, 156.45
+      12/20,       130.92,  196.84, 164.03,  314.92,   81.83, 136.38,   75.81,  339.94, 283.28
+      13/19,       119.22,  234.17, 171.13,  299.37,   93.25, 136.29,   69.26,  403.10, 294.57
+      14/18,       110.04,  273.21, 175.63,  282.20,  106.54, 136.98,   72.88,  412.54, 265.20
+      15/17,        93.09,  346.04, 196.09,  259.67,  124.05, 140.59,   78.61,  409.76, 232.19
+      16/16,       126.91,  270.75, 135.38,  255.64,  134.41, 134.41,  126.82,  270.94, 135.47
+      17/15,       114.72,  318.23, 140.40,  231.30,  157.84, 139.27,  109.53,  333.31, 147.05
+      18/14,       110.31,  350.41, 136.27,  222.96,  173.37, 134.84,   88.75,  435.53, 169.37
+      19/13,        96.93,  420.94, 144.01,  198.60,  205.45, 140.57,   91.21,  447.33, 153.03
+      20/12,        90.03,  477.05, 143.12,  190.25,  225.76, 135.46,   94.42,  454.86, 136.46
+      21/11,        82.73,  545.10, 142.76,  167.13,  269.84, 141.34,   94.40,  477.71, 125.11
+      22/10,        78.95,  598.40, 136.00,  159.85,  295.56, 134.35,   99.58,  474.46, 107.83
+      23/ 9,        66.27,  745.29, 145.82,  133.55,  369.83, 144.72,  104.41,  473.08,  92.56
+      24/ 8,        63.50,  811.61, 135.27,  128.06,  402.48, 134.16,  107.34,  480.16,  80.03
+      25/ 7,        50.15, 1070.46, 149.86,  101.01,  531.49, 148.82,  110.89,  484.17,  67.78
+      26/ 6,        47.53, 1174.74, 135.55,   95.87,  582.41, 134.40,  116.34,  479.92,  55.38
+      27/ 5,        33.56, 1727.68, 159.97,   68.67,  844.31, 156.35,  114.77,  505.18,  46.78
+      28/ 4,        31.75, 1893.68, 135.26,   64.13,  937.56, 133.94,  118.11,  509.08,  36.36
+      29/ 3,        24.73, 2518.50, 130.27,   59.76, 1042.04, 107.80,  116.63,  533.96,  27.62
+      30/ 2,        24.40, 2640.24,  88.01,   59.70, 1079.08,  71.94,  118.12,  545.40,  18.18
+      31/ 1,        22.85, 2913.27,  46.99,   58.76, 1133.03,  36.55,  115.99,  573.93,   9.26
+      32/ 0,        22.58, 3043.18,   0.00,   59.45, 1155.96,   0.00,  117.46,  585.02,   0.00""".split("\n")
+MIX_FIRST_LINE = 23  # line of "0/32" in the file
+
+# --- reguly/laplace_vector: nsys tables in README.md, float and float4, 8190 x 8190, 32 x 8 ------
+# (The half-precision tables are left out: manifests have no f16 buffer type.)
+LAP = "reguly/laplace_vector"
+LAP_PATH = "README.md"
+LAP_COMMIT = "616aed53bffab6c72561a1d9877be8d6398bd220"
+LAPLACE = [
+    ("a100", "NVIDIA A100 PCIe (the README says 'A100-4GB PCI-e'; scored with the a100 preset)",
+     [(7, "stencil", "| 51.0 | 919,138 | 2 | 459,569.0 | 459,569.0 | 458,721 | 460,417 | 1,199.3 | `stencil(int, int, float *, float *)` |"),
+      (8, "copy", "| 49.0 | 881,603 | 2 | 440,801.5 | 440,801.5 | 440,737 | 440,866 | 91.2 | `copy(int, int, float *, float *)` |"),
+      (21, "copy_vec", "| 50.2 | 768,098 | 2 | 384,049.0 | 384,049.0 | 383,937 | 384,161 | 158.4 | `copy_vector(int, int, float4 *, float4 *)` |"),
+      (22, "stencil_vec", "| 49.8 | 761,378 | 2 | 380,689.0 | 380,689.0 | 374,369 | 387,009 | 8,937.8 | `stencil_vector(int, int, float4 *, float4 *)` |")]),
+    ("h100-pcie", "NVIDIA H100 80GB PCIe (README section 'H100-80GB PCI-e')",
+     [(37, "stencil", "| 51.5 | 730,788 | 2 | 365,394.0 | 365,394.0 | 362,626 | 368,162 | 3,914.5 | `stencil(int, int, float *, float *)` |"),
+      (38, "copy", "| 48.5 | 689,253 | 2 | 344,626.5 | 344,626.5 | 344,386 | 344,867 | 340.1 | `copy(int, int, float *, float *)` |"),
+      (51, "copy_vec", "| 50.8 | 589,124 | 2 | 294,562.0 | 294,562.0 | 294,338 | 294,786 | 316.8 | `copy_vector(int, int, float4 *, float4 *)` |"),
+      (52, "stencil_vec", "| 49.2 | 571,363 | 2 | 285,681.5 | 285,681.5 | 277,025 | 294,338 | 12,242.1 | `stencil_vector(int, int, float4 *, float4 *)` |")]),
+]
+
+
+def record(gpu_file, experiment, variant, device, source, path, commit, line, row, value, unit,
+           derivation, ms, clock=None):
+    rec = {"experiment": experiment, "variant": variant, "gpu": device, "date": COPIED,
+           "check": "none", "samples_ms": [ms], "source": source, "source_path": path,
+           "source_commit": commit, "source_line": line, "source_row": row,
+           "published": {"value": value, "unit": unit}, "derivation": derivation}
+    if clock is not None:
+        rec["sm_clock_mhz"] = clock
+    return gpu_file, rec
+
+
+def points():
+    out = []
+    for gpu, device, path, commit, blocks, rows in ROOFLINE:
+        for line, row in rows:
+            m = ROOF_RE.match(row)
+            assert m and int(m.group(1)) == blocks, row
+            its, gbs, mhz = int(m.group(2)), int(m.group(4)), int(m.group(6))
+            data_len = blocks * 256 * 4000
+            ms = 2 * data_len * 4 / (gbs * 1e9) * 1e3
+            out.append(record(gpu, "gpu_roofline", f"{gpu.replace('-', '')}_n{its}", device, GB, path,
+                              commit, line, row, gbs, "GB/s",
+                              f"t = 2 arrays x {blocks}*256*4000 floats x 4 B / ({gbs} GB/s)", ms, mhz))
+    for gpu, device, path, commit, line, row in STREAM:
+        values = [int(v) for v in row.split("GB/s:")[1].split()]
+        assert len(values) == len(STREAM_KERNELS)
+        for (variant, streams), gbs in zip(STREAM_KERNELS, values):
+            ms = streams * STREAM_N * 8 / (gbs * 1e9) * 1e3
+            out.append(record(gpu, "gpu_stream", variant, device, GB, path, commit, line, row, gbs,
+                              "GB/s",
+                              f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)", ms))
+    for i, row in enumerate(MIX_ROWS):
+        ratio, sp_ms = row.split(",")[0].strip(), row.split(",")[1].strip()
+        compute = int(ratio.split("/")[0])
+        assert compute == i
+        out.append(record("k20c", "mixbench_sp", f"c{compute}", "Tesla K20c", MIX, MIX_PATH,
+                          MIX_COMMIT, MIX_FIRST_LINE + i, row, float(sp_ms), "ms",
+                          "t = the single-precision Time column (ms, one launch timed with events)",
+                          float(sp_ms)))
+    for gpu, device, rows in LAPLACE:
+        for line, kernel, row in rows:
+            med_ns = float(row.split("|")[5].strip().replace(",", ""))
+            out.append(record(gpu, "laplace_" + kernel, "default", device, LAP, LAP_PATH, LAP_COMMIT,
+                              line, row, med_ns, "ns",
+                              "t = the Med (ns) column of nsys cuda_gpu_kern_sum (two launches)",
+                              med_ns * 1e-6))
+    return out
+
+
+def check_rows():
+    """Transcription check: each row must agree with itself. Roofline: GF/s = GB/s x Fl/B and
+    Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
+    kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
+    laplace_vector: Avg = Total / Instances. The stream rows have no redundancy to check."""
+    for _, _, _, _, _, rows in ROOFLINE:
+        for _, row in rows:
+            m = ROOF_RE.match(row)
+            its, flb, gbs = int(m.group(2)), float(m.group(3)), int(m.group(4))
+            gfs = int(re.search(r"(\d+) GF/s", row).group(1))
+            assert flb == (2 + 2 * its) / 8, row
+            assert abs(gbs * flb - gfs) <= 0.5 * flb + 1, row
+    for k, row in enumerate(MIX_ROWS):
+        t, gf, gb = (float(x) for x in row.split(",")[1:4])
+        assert abs(k / 32 * 2 * 8192 * 4 * 2**20 / t * 1e-6 - gf) <= 0.01 + gf * 1e-4, row
+        assert abs((32 - k) / 32 * 8192 * 2**20 * 4 / t * 1e-6 - gb) <= 0.01 + gb * 1e-4, row
+    for _, _, rows in LAPLACE:
+        for _, _, row in rows:
+            c = [x.strip().replace(",", "") for x in row.split("|")[1:-1]]
+            assert abs(float(c[1]) / float(c[2]) - float(c[3])) <= 0.6, row
+
+
+def main():
+    check_rows()
+    files = {}
+    for gpu, rec in points():
+        files.setdefault(gpu, []).append(rec)
+    for gpu, recs in sorted(files.items()):
+        with open(os.path.join(HERE, "measurements", gpu + ".jsonl"), "w") as f:
+            for r in recs:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    print(sum(len(r) for r in files.values()), "points in", len(files), "files")
+
+
+if __name__ == "__main__":
+    main()
