@@ -49,6 +49,17 @@ struct Site {
   const MemoryAccess* access = nullptr;
 };
 
+/// Spatial sampling (SHARDS-like): a sector is analysed iff a hash of it falls below `rate`;
+/// reuse distances, capacities and distinct counts then all scale by `rate`.
+bool sampledSector(long long sector, double rate) {
+  if (rate >= 1) return true;
+  unsigned long long h = static_cast<unsigned long long>(sector) * 0x9E3779B97F4A7C15ULL;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 29;
+  return static_cast<double>(h) < rate * 18446744073709551615.0;
+}
+
 /// Distinct sectors touched by the active lanes.
 void sectorsOf(const std::vector<long long>& lanes, int width, long long sector, std::vector<long long>& out) {
   out.clear();
@@ -313,6 +324,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     SampledAccess access;
     double sectorsOfRequest;
   };
+  double collectRate = 1.0;  // spatial sampling rate of collect()
   auto collect = [&](const std::vector<WarpAccesses>& warps, long long blockId, int cluster, int& warpCounter,
                      double wave, std::vector<Timed>& out, std::vector<double>& unknownSectors) {
     for (const WarpAccesses& w : warps) {
@@ -331,6 +343,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         }
         sectorsOf(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
         for (long long s : sectorBuf) {
+          if (!sampledSector(s, collectRate)) continue;
           SampledAccess sa;
           sa.unit = s;
           sa.cluster = cluster;
@@ -348,6 +361,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0);
   {
     const int maxBlocks = streams.affine() ? perSm : std::min(perSm, 2);
+    collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
+                                    std::max(1.0, 4.0 * maxBlocks * static_cast<double>(streams.baseAccesses())));
     std::vector<Timed> timed;
     std::vector<double> unknown(sites.size(), 0);
     int warpCounter = 0, sampled = 0;
@@ -373,7 +388,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     }
     const double residentOnSm = static_cast<double>(std::min<long long>(perSm, (blocks + sms - 1) / sms));
     SamplePopulation pop{static_cast<double>(std::max(1, sampled)), std::max<double>(residentOnSm, sampled)};
-    const double capacity = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes);
+    const double capacity = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes) * collectRate;
     ReuseResult r = analyzeReuse(stream, pop, capacity);
     for (size_t i = 0; i < stream.size(); ++i) {
       if (!stream[i].counted) continue;
@@ -412,15 +427,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
   const double expected = static_cast<double>(windowBlocks) * static_cast<double>(perBlockAccesses) * sectorsPerAccess;
   const double rate = std::min(1.0, static_cast<double>(kSampledAccesses) / std::max(1.0, expected));
-  const unsigned long long threshold = static_cast<unsigned long long>(rate * 18446744073709551615.0);
-  auto keep = [&](long long sector) {
-    if (rate >= 1) return true;
-    unsigned long long h = static_cast<unsigned long long>(sector) * 0x9E3779B97F4A7C15ULL;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 29;
-    return h < threshold;
-  };
+  auto keep = [&](long long sector) { return sampledSector(sector, rate); };
   std::vector<Timed> timed;
   std::vector<double> unknown(sites.size(), 0), requests(sites.size(), 0), sectors(sites.size(), 0);
   int warpCounter = 0;
@@ -503,6 +510,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     wanted = static_cast<int>(std::min<long long>(wanted, clusters));
     std::vector<Timed> spread;
     std::vector<double> ignored(sites.size(), 0);
+    collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
+                                    std::max(1.0, static_cast<double>(wanted) * clusterBlocks *
+                                                      static_cast<double>(perBlockAccesses) * sectorsPerAccess));
     int warps = 0, sampled = 0;
     for (int k = 0; k < wanted; ++k) {
       // Origins spread over the grid (golden-ratio steps in x against even steps in y, so they
@@ -532,7 +542,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     std::vector<SampledAccess> sstream;
     sstream.reserve(spread.size());
     for (const Timed& x : spread) sstream.push_back(x.access);
-    const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes);
+    const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * collectRate;
     ReuseResult sr = analyzeReuse(sstream, SamplePopulation{static_cast<double>(sampled), static_cast<double>(clusters)}, capacity);
     for (size_t i = 0; i < sstream.size(); ++i) {
       const size_t site = static_cast<size_t>(sstream[i].site);
@@ -540,7 +550,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       spreadHit[site] += sr.outcomes[i].hit * spread[i].sectorsOfRequest;
       spreadWb[site] += sr.outcomes[i].writeBack * spread[i].sectorsOfRequest;
     }
-    spreadFootprint = sr.distinctUnits;
+    spreadFootprint = sr.distinctUnits / collectRate;
     spreadWrittenShare = sr.distinctUnits > 0 ? sr.distinctWrittenUnits / sr.distinctUnits : 0;
   }
 

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace foresight {
 
@@ -53,21 +51,29 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   const double k = std::max(1.0, population.sampledClusters);
   const double p = std::max(k, population.clusters);
 
-  // Pass 0: how many sampled clusters touch each unit → n̂ and the weight 1/π.
-  std::unordered_map<long long, UnitState> units;
-  units.reserve(n / 2 + 16);
-  {
-    std::unordered_set<unsigned long long> seen;
-    seen.reserve(n / 2 + 16);
-    for (const SampledAccess& a : stream) {
-      UnitState& u = units[a.unit];
-      u.written = u.written || a.store;
-      const unsigned long long key = static_cast<unsigned long long>(a.unit) * 1048573ULL ^
-                                     (static_cast<unsigned long long>(a.cluster) << 1);
-      if (seen.insert(key).second) ++u.clusters;
-    }
+  // Dense unit ids (sorting, not hashing: streams are up to millions of accesses).
+  std::vector<long long> keys(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = stream[i].unit;
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<int> id(n);
+  for (size_t i = 0; i < n; ++i) {
+    id[i] = static_cast<int>(std::lower_bound(keys.begin(), keys.end(), stream[i].unit) - keys.begin());
   }
-  for (auto& [unit, u] : units) {
+  std::vector<UnitState> units(keys.size());
+
+  // Pass 0: how many sampled clusters touch each unit → n̂ and the weight 1/π.
+  {
+    std::vector<std::pair<int, int>> pairs(n);
+    for (size_t i = 0; i < n; ++i) {
+      pairs[i] = {id[i], stream[i].cluster};
+      units[static_cast<size_t>(id[i])].written = units[static_cast<size_t>(id[i])].written || stream[i].store;
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    for (const auto& pr : pairs) ++units[static_cast<size_t>(pr.first)].clusters;
+  }
+  for (UnitState& u : units) {
     const double touched = std::min<double>(u.clusters, k);
     u.estimatedTouchers = k > 1 ? 1 + (touched - 1) * (p - 1) / (k - 1) : 1;
     const double pi = p <= k ? 1.0 : 1.0 - std::pow(1.0 - k / p, u.estimatedTouchers);
@@ -80,7 +86,7 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   Fenwick tree(n);
   for (size_t i = 0; i < n; ++i) {
     const SampledAccess& a = stream[i];
-    UnitState& u = units[a.unit];
+    UnitState& u = units[static_cast<size_t>(id[i])];
     AccessOutcome& o = out.outcomes[i];
     out.weights[i] = u.weight;
     bool hit = false;
@@ -110,12 +116,12 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   // Pass 2: a unit's first touch in the sample is the population's first with chance k/n̂;
   // otherwise another cluster touched it before, and it hits as often as the sample's own
   // re-touches by other warps did.
-  std::unordered_set<long long> first;
-  first.reserve(units.size());
+  std::vector<bool> first(units.size(), false);
   for (size_t i = 0; i < n; ++i) {
     const SampledAccess& a = stream[i];
-    if (!first.insert(a.unit).second) continue;
-    const UnitState& u = units[a.unit];
+    if (first[static_cast<size_t>(id[i])]) continue;
+    first[static_cast<size_t>(id[i])] = true;
+    const UnitState& u = units[static_cast<size_t>(id[i])];
     AccessOutcome& o = out.outcomes[i];
     const double firstChance = std::min(1.0, u.clusters / std::max(1.0, u.estimatedTouchers));
     const double q = u.crossCount > 0 ? u.crossHits / u.crossCount : 0.0;

@@ -48,6 +48,11 @@ Expected<LoadedInput> loadCudaInput(const std::string& path, const InputOptions&
   out.path = path;
   out.frontend = "cuda";
   out.launch = o->launch;
+  if (standInArch(*options.gpu)) {
+    out.notes.push_back("GPU '" + options.gpu->name + "' (compute capability " + options.gpu->computeCapability() +
+                        ") is older than the toolchain's targets: the kernel was compiled for " + kStandInArch +
+                        ", whose instructions stand in for the GPU's own");
+  }
   for (CudaKernel& k : p->kernels) {
     for (const std::string& n : k.notes) out.notes.push_back(k.name + ": " + n);
     KernelInput ki;
