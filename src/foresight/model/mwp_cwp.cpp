@@ -98,6 +98,27 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
   return t;
 }
 
+/// Hong & Kim's three cases (grophecy.md §6), the barrier cost and the time, once MWP, CWP,
+/// N, the memory and computation cycles and the computation per memory period (`compP`) are
+/// known; shared by the paper variants (periods = memory instructions) and `modern` (periods =
+/// groups of independent loads).
+MwpCwpResult finishHongKim(MwpCwpResult r, double compP, double synchInsts, const MwpCwpInputs& in) {
+  if (r.mwp == r.n && r.cwp == r.n) {
+    r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
+    r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
+  } else if (r.cwp >= r.mwp || r.compCycles > r.memCycles) {
+    r.timeCase = MwpCwpResult::Case::MemoryBound;
+    r.execCycles = (r.memCycles * r.n / r.mwp + compP * (r.mwp - 1)) * r.rep;
+  } else {
+    r.timeCase = MwpCwpResult::Case::ComputeBound;
+    r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
+  }
+  r.synchCost = r.departureDelay * (r.mwp - 1) * synchInsts * in.activeBlocksPerSm * r.rep;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return r;
+}
+
 }  // namespace
 
 MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
@@ -144,20 +165,7 @@ MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
   r.cwp = std::min(r.cwpFull, r.n);
   const double compP = r.compCycles / memInsts;
 
-  if (r.mwp == r.n && r.cwp == r.n) {
-    r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
-    r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
-  } else if (r.cwp >= r.mwp || r.compCycles > r.memCycles) {
-    r.timeCase = MwpCwpResult::Case::MemoryBound;
-    r.execCycles = (r.memCycles * r.n / r.mwp + compP * (r.mwp - 1)) * r.rep;
-  } else {
-    r.timeCase = MwpCwpResult::Case::ComputeBound;
-    r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
-  }
-  r.synchCost = r.departureDelay * (r.mwp - 1) * w.synchInsts * in.activeBlocksPerSm * r.rep;
-  r.totalCycles = r.execCycles + r.synchCost;
-  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-  return r;
+  return finishHongKim(r, compP, w.synchInsts, in);
 }
 
 MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
@@ -193,20 +201,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   r.cwp = std::min(r.cwpFull, r.n);
   const double compP = r.compCycles / r.memPeriods;
   // Hong & Kim's three cases (grophecy.md §6) over memory periods instead of memory instructions.
-  if (r.mwp == r.n && r.cwp == r.n) {
-    r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
-    r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
-  } else if (r.cwp >= r.mwp || r.compCycles > r.memCycles) {
-    r.timeCase = MwpCwpResult::Case::MemoryBound;
-    r.execCycles = (r.memCycles * r.n / r.mwp + compP * (r.mwp - 1)) * r.rep;
-  } else {
-    r.timeCase = MwpCwpResult::Case::ComputeBound;
-    r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
-  }
-  r.synchCost = r.departureDelay * (r.mwp - 1) * w.synchInsts * in.activeBlocksPerSm * r.rep;
-  r.totalCycles = r.execCycles + r.synchCost;
-  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-  return r;
+  return finishHongKim(r, compP, w.synchInsts, in);
 }
 
 double independentLoadsPerWarp(const KernelIR& ir) {
