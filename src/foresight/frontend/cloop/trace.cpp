@@ -271,13 +271,6 @@ Expected<std::vector<KernelTrace>> analyzeTrace(const InstrumentedProgram& prog,
       }
     }
     if (!warps.empty()) kt.sampleWarp = warps.begin()->second.insts;
-    if (std::getenv("CGP_DEBUG") && !warps.empty()) {
-      for (size_t q = 0; q < std::min<size_t>(4, kt.sampleWarp.size()); ++q) {
-        fprintf(stderr, "op %d:", kt.sampleWarp[q].first);
-        for (long long a : kt.sampleWarp[q].second) fprintf(stderr, " %llx", a);
-        fprintf(stderr, "\n");
-      }
-    }
     kt.analysedWarps = static_cast<double>(warps.size());
 
     // Cache analyzer: per batch, for n: for block: for warp: the warp's n-th instruction.
