@@ -101,6 +101,22 @@ Expected<void> checkWarpAccess(std::span<const long long> addresses, int accessB
   return {};
 }
 
+void touchedSectors(const std::vector<long long>& lanes, int width, long long sector, std::vector<long long>& out) {
+  out.clear();
+  bool ascending = true;
+  for (long long a : lanes) {
+    if (a < 0) continue;
+    for (long long s = a / sector; s <= (a + std::max(1, width) - 1) / sector; ++s) {
+      if (!out.empty() && out.back() == s) continue;  // coalesced lanes: the same sector again
+      ascending = ascending && (out.empty() || out.back() < s);
+      out.push_back(s);
+    }
+  }
+  if (ascending) return;
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
 Expected<SectorCount> countSectors(std::span<const long long> addresses, int accessBytes,
                                    const SectorOptions& options) {
   if (auto ok = checkWarpAccess(addresses, accessBytes); !ok) return std::move(ok).takeError();

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "foresight/memory/access_class.h"
 #include "foresight/support/error.h"
@@ -51,6 +52,12 @@ struct SectorCount {
 [[nodiscard]] Expected<SectorCount> countSectors(std::span<const long long> addresses,
                                                  int accessBytes,
                                                  const SectorOptions& options = {});
+
+/// The distinct sectors (address / sectorBytes) the active lanes (address ≥ 0) of one request
+/// touch, ascending, into `out` (reused: no allocation per request on hot paths); a lane of
+/// `accessBytes` straddling a boundary touches both sectors.
+void touchedSectors(const std::vector<long long>& lanes, int accessBytes, long long sectorBytes,
+                    std::vector<long long>& out);
 
 // ---- Compute capability 1.x (GROPHECY footnote 3) --------------------------------------------
 

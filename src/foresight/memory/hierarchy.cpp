@@ -15,6 +15,7 @@
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/summarize.h"
 #include "foresight/ir/warp_stream.h"
+#include "foresight/memory/coalescing.h"
 #include "foresight/memory/reuse_distance.h"
 
 namespace foresight {
@@ -60,22 +61,6 @@ bool sampledSector(long long sector, double rate) {
   return static_cast<double>(h) < rate * 18446744073709551615.0;
 }
 
-/// Distinct sectors touched by the active lanes.
-void sectorsOf(const std::vector<long long>& lanes, int width, long long sector, std::vector<long long>& out) {
-  out.clear();
-  bool ascending = true;
-  for (long long a : lanes) {
-    if (a < 0) continue;
-    for (long long s = a / sector; s <= (a + std::max(1, width) - 1) / sector; ++s) {
-      if (!out.empty() && out.back() == s) continue;  // coalesced lanes: the same sector again
-      ascending = ascending && (out.empty() || out.back() < s);
-      out.push_back(s);
-    }
-  }
-  if (ascending) return;
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-}
 
 /// Streams of any block of the launch: exact from the frontend for a few blocks, the rest by
 /// affine extrapolation in (blockIdx.x, .y, .z) from a base block in the middle of the grid and
@@ -341,7 +326,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride);
           continue;
         }
-        sectorsOf(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
+        touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
         for (long long s : sectorBuf) {
           if (!sampledSector(s, collectRate)) continue;
           SampledAccess sa;
@@ -418,7 +403,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     for (const WarpAccesses& w : *b0) {
       for (const WarpAccess& a : w) {
         if (a.lanes.empty()) continue;
-        sectorsOf(a.lanes, sites[static_cast<size_t>(a.site)].access->widthBytes, sectorBytes, sectorBuf);
+        touchedSectors(a.lanes, sites[static_cast<size_t>(a.site)].access->widthBytes, sectorBytes, sectorBuf);
         sec += static_cast<double>(sectorBuf.size());
         n += 1;
       }
@@ -451,7 +436,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           unknown[site] += m.transactionsPerInst.value_or(1.0);
           continue;
         }
-        sectorsOf(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
+        touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
         sectors[site] += static_cast<double>(sectorBuf.size());
         for (long long sec : sectorBuf) {
           if (!keep(sec)) continue;

@@ -144,18 +144,6 @@ bool isGlobalLike(MemorySpace s) {
   return s == MemorySpace::Global || s == MemorySpace::Local || s == MemorySpace::Texture;
 }
 
-/// Distinct sectors touched by the active lanes.
-std::vector<long long> sectorsOf(const std::vector<long long>& lanes, int width, long long sector) {
-  std::vector<long long> out;
-  for (long long a : lanes) {
-    if (a < 0) continue;
-    for (long long s = a / sector; s <= (a + width - 1) / sector; ++s) out.push_back(s);
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
 int activeLanes(const std::vector<long long>& lanes) {
   int n = 0;
   for (long long a : lanes) n += a >= 0 ? 1 : 0;
@@ -496,7 +484,7 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
           std::vector<long long> sectors;
           double count = 0, minimum = 0;
           if (!lanes.empty()) {
-            sectors = sectorsOf(lanes, m.widthBytes, sectorBytes);
+            touchedSectors(lanes, m.widthBytes, sectorBytes, sectors);
             count = static_cast<double>(sectors.size());
             minimum = std::ceil(static_cast<double>(activeLanes(lanes)) * m.widthBytes / static_cast<double>(sectorBytes));
           } else {
