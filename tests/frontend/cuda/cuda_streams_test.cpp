@@ -6,6 +6,8 @@
 /// (WarpInterpreter::pointerBase: (ordinal + 1) << 40).
 #include "foresight/frontend/cuda/cuda_streams.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "fixture_paths.h"
@@ -145,6 +147,41 @@ TEST(CudaStreams, ReductionScaledSharedIndexAndFp16Constants) {
   }
   EXPECT_FALSE(at(ir, *load).memory->dataDependent);
   EXPECT_DOUBLE_EQ(*at(ir, *load).memory->transactionsPerInst, 4);  // 32 × 4 B, aligned
+}
+
+TEST(CudaStreams, WideStrideHighWordFromFunnelShift) {
+  // wide_stride sm_90 (tests/frontend/cuda/sources): the 64-bit byte offset 4·(t + 1024000·b +
+  // 256·e) is built as a register pair, its high word by `SHF.L.U64.HI R6, R7, 0x2, R6` (high
+  // word of {R6, R7} << 2). Block 1055 puts the offset past 2^32 (4·1055·1024000 = 4.32e9), so
+  // a wrong high word moves every address. Warp 2 of block 1055, lane L, iteration e reads
+  // a[i] and b[i] with i = 1055·1024000 + 64 + L + 256·e, e = 0, 1 in the first iteration.
+  Expected<CudaProgram> p = analyse("wide_stride.cu", "", launch({1056, 1, 1}, {256, 1, 1}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  ASSERT_TRUE(ir.streams);
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(1055, 2);
+  ASSERT_TRUE(s) << s.error().format();
+  std::vector<std::vector<long long>> loads;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (inst.memory && inst.memory->space == MemorySpace::Global && !inst.memory->isStore) loads.push_back(d.laneAddresses);
+  }
+  ASSERT_EQ(loads.size(), 8000u);  // 2000 iterations × 2 elements × 2 arrays
+  const long long first = 1055LL * 1024000 + 64;
+  // Each iteration reads a and b at e and e + 1, in the SASS order; sort the four per lane 0.
+  for (int iteration : {0, 1, 1999}) {
+    std::vector<long long> lane0;
+    for (int k = 0; k < 4; ++k) {
+      const std::vector<long long>& l = loads[static_cast<size_t>(4 * iteration + k)];
+      ASSERT_EQ(l.size(), 32u);
+      for (int lane = 1; lane < 32; ++lane) EXPECT_EQ(l[lane] - l[0], 4LL * lane);
+      lane0.push_back(l[0]);
+    }
+    std::sort(lane0.begin(), lane0.end());
+    const long long e = 2LL * iteration;
+    const long long a0 = (1LL << 40) + 4 * (first + 256 * e), b0 = (2LL << 40) + 4 * (first + 256 * e);
+    EXPECT_EQ(lane0, (std::vector<long long>{a0, a0 + 1024, b0, b0 + 1024})) << "iteration " << iteration;
+  }
 }
 
 }  // namespace

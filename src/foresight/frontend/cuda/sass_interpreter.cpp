@@ -599,16 +599,35 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       return;
     }
     if (op == Op::kSHF || op == Op::kUSHF) {
+      // SHF.{L,R}.{U32,S32,U64,S64}[.HI][.W] d, a, s, b: funnel shift of the 64-bit pair {b, a}
+      // (b the high word); d is the low word, or the high word with .HI. nvcc builds 64-bit
+      // address shifts from a pair (SHF.L.U32 for the low word, SHF.L.U64.HI for the high one).
+      // The shift count is clamped (to 32 for 32-bit types, 64 for 64-bit ones) unless .W wraps.
       const V a = src(1), s = src(2), b = src(3);
-      const bool left = (mods & kModL), hi = (mods & kModHI), s32 = (mods & kModS32);
-      if (!(a.known && s.known && b.known)) return write(ops[0], lane, V{});
-      const std::uint32_t sh = s.v & 31;
-      if (left && !hi) return write(ops[0], lane, V{a.v << sh, true});
-      if (!left && hi && ops[1].reg == 255) {
-        return write(ops[0], lane, V{s32 ? static_cast<std::uint32_t>(static_cast<std::int32_t>(b.v) >> sh) : b.v >> sh, true});
+      const bool left = (mods & kModL), hi = (mods & kModHI);
+      bool wide64 = false, signedShift = (mods & kModS32);
+      bool wrap = false;
+      for (const std::string& m : in.mods) {
+        if (m == "U64") wide64 = true;
+        if (m == "S64") wide64 = signedShift = true;
+        if (m == "W") wrap = true;
       }
-      if (!left && !hi && b.known && (ops[3].reg == 255)) return write(ops[0], lane, V{a.v >> sh, true});
-      return write(ops[0], lane, V{});
+      // The word that does not reach the result may be unknown (SHF.R.U32.HI d, RZ, s, b).
+      const bool needA = !(hi && !left), needB = !(left && !hi);
+      if (!s.known || (needA && !a.known) || (needB && !b.known)) return write(ops[0], lane, V{});
+      const unsigned limit = wide64 ? 64 : 32;
+      const unsigned sh = wrap ? (s.v & (limit - 1)) : std::min<unsigned>(s.v, limit);
+      const std::uint64_t pair = (static_cast<std::uint64_t>(needB ? b.v : 0) << 32) | (needA ? a.v : 0);
+      std::uint64_t r = 0;
+      if (left) {
+        r = sh >= 64 ? 0 : pair << sh;
+      } else if (signedShift) {
+        const std::int64_t x = static_cast<std::int64_t>(pair);
+        r = static_cast<std::uint64_t>(sh >= 64 ? (x < 0 ? -1 : 0) : (x >> sh));
+      } else {
+        r = sh >= 64 ? 0 : pair >> sh;
+      }
+      return write(ops[0], lane, V{static_cast<std::uint32_t>(hi ? r >> 32 : r), true});
     }
     if (op == Op::kSEL || op == Op::kUSEL || op == Op::kFSEL) {
       const V a = src(1), b = src(2), p = src(3);
