@@ -16,8 +16,8 @@ namespace {
 /// times over; optionally every thread then stores b[t] (a second array).
 class SweepSource : public WarpStreamSource {
  public:
-  SweepSource(long long elements, long long threads, int passes, int threadsPerBlock, bool store)
-      : elements_(elements), threads_(threads), passes_(passes), tpb_(threadsPerBlock), store_(store) {}
+  SweepSource(long long elements, long long threads, int passes, int threadsPerBlock, bool store, bool storeOff = false)
+      : elements_(elements), threads_(threads), passes_(passes), tpb_(threadsPerBlock), store_(store), storeOff_(storeOff) {}
   Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override {
     std::vector<DynamicInstruction> out;
     const long long first = block * tpb_ + warp * 32LL;
@@ -34,7 +34,11 @@ class SweepSource : public WarpStreamSource {
       DynamicInstruction d;
       d.block = 0;
       d.index = 1;
-      for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(kB + (first + l) * 4);
+      if (storeOff_) {
+        d.activeMask = 0;  // predicated off in every lane: no addresses recorded
+      } else {
+        for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(kB + (first + l) * 4);
+      }
       out.push_back(std::move(d));
     }
     return out;
@@ -44,10 +48,11 @@ class SweepSource : public WarpStreamSource {
  private:
   long long elements_, threads_;
   int passes_, tpb_;
-  bool store_;
+  bool store_, storeOff_;
 };
 
-KernelIR sweepKernel(long long elements, long long threads, int passes, int tpb, CacheOp op, bool store) {
+KernelIR sweepKernel(long long elements, long long threads, int passes, int tpb, CacheOp op, bool store,
+                     bool storeOff = false) {
   KernelIR ir;
   ir.name = "sweep";
   BasicBlock b;
@@ -60,11 +65,13 @@ KernelIR sweepKernel(long long elements, long long threads, int passes, int tpb,
   Instruction st{"STG", InstrClass::Ldst};
   MemoryAccess ms;
   ms.isStore = true;
+  ms.widthBytes = 4;
+  for (int l = 0; l < 32; ++l) ms.laneAddresses.push_back(SweepSource::kB + l * 4);  // static, representative
   st.memory = ms;
   b.instructions.push_back(st);
   ir.blocks.push_back(b);
   ir.resources.registers = 32;
-  ir.streams = std::make_shared<SweepSource>(elements, threads, passes, tpb, store);
+  ir.streams = std::make_shared<SweepSource>(elements, threads, passes, tpb, store, storeOff);
   return ir;
 }
 
@@ -116,6 +123,23 @@ TEST(MemoryHierarchy, StreamingStoresReachDramOnce) {
   EXPECT_NEAR(t.compulsoryWriteBytes, 270336.0 * 4, 0.01 * 270336.0 * 4);
   EXPECT_NEAR(t.dramReadSectors * 32, 64.0 * 1024 * 1024, 0.02 * 64.0 * 1024 * 1024);
   EXPECT_LT(t.l2HitRate(), 0.01);
+}
+
+TEST(MemoryHierarchy, PredicatedOffAccessesRequestNothing) {
+  // The sweep of StreamingStoresReachDramOnce with its store predicated off in every lane (the
+  // stream says activeMask 0, as for gpu-benches' `if (v == 123.33) A[t] = v`): the store issues
+  // but moves no byte, although the IR has static representative addresses for it. Reads as
+  // before: 64 MiB from DRAM.
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100.ok());
+  const Launch l = fullWave();
+  KernelIR ir = sweepKernel(64LL * 1024 * 1024 / 4, l.blocks() * 256, 1, 256, CacheOp::Default, true, true);
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_DOUBLE_EQ(t->storeRequests, 0);
+  EXPECT_DOUBLE_EQ(t->dramWriteSectors, 0);
+  EXPECT_DOUBLE_EQ(t->compulsoryWriteBytes, 0);
+  EXPECT_NEAR(t->dramReadSectors * 32, 64.0 * 1024 * 1024, 0.02 * 64.0 * 1024 * 1024);
 }
 
 TEST(MemoryHierarchy, MeasuredRatesOverrideThePrediction) {

@@ -86,11 +86,20 @@ class BlockStreams {
       for (DynamicInstruction& d : *s) {
         auto site = siteOf_.find({d.block, d.index});
         if (site == siteOf_.end()) continue;
+        // A predicated access whose guard holds for no lane issues but requests nothing.
+        if (d.activeMask == 0) continue;
         const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
         WarpAccess a;
         a.site = site->second;
-        a.lanes = d.laneAddresses.empty() ? (m.dataDependent ? std::vector<long long>{} : m.laneAddresses)
-                                          : std::move(d.laneAddresses);
+        if (!d.laneAddresses.empty()) {
+          a.lanes = std::move(d.laneAddresses);
+        } else if (!m.dataDependent) {
+          // The static representative addresses, for the lanes that execute.
+          a.lanes = m.laneAddresses;
+          for (size_t l = 0; l < a.lanes.size() && l < 32; ++l) {
+            if (!(d.activeMask >> l & 1)) a.lanes[l] = -1;
+          }
+        }
         warps[static_cast<size_t>(w)].push_back(std::move(a));
       }
     }
