@@ -184,5 +184,42 @@ TEST(CudaStreams, WideStrideHighWordFromFunnelShift) {
   }
 }
 
+/// The first global store of warp 1 of block 2 of predicated_store (sm_90, SASS stream), with
+/// the branch hint predicated_store.cu:10=hint.
+DynamicInstruction predicatedStore(double hint) {
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({8, 1, 1}, {256, 1, 1}, {{"n", 2048}});
+  o.sassStream = true;
+  o.branches.push_back({"predicated_store.cu", 10, hint});
+  Expected<CudaProgram> p = loadCuda(testing::fixture("predicated_store.cu"), o, *tc);
+  EXPECT_TRUE(p) << (p ? "" : p.error().format());
+  if (!p) return {};
+  const KernelIR& ir = p->kernels[0].ir;
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(2, 1);
+  EXPECT_TRUE(s) << (s ? "" : s.error().format());
+  if (!s) return {};
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (inst.memory && inst.memory->space == MemorySpace::Global && inst.memory->isStore) return d;
+  }
+  ADD_FAILURE() << "no store";
+  return {};
+}
+
+TEST(CudaStreams, BranchHintDecidesAnIfConvertedStore) {
+  // `if (v == 123.33) a[t] = v;` (line 10): the PTX branches over the store (`@%p2 bra`, p2 =
+  // v != 123.33), the SASS predicates it (`@!P0 STG.E.64`, guard from the loaded v). A hint P is
+  // the probability that the branch over the body is taken, so the predicated store runs in
+  // 1 − P of the lanes. P = 1: no lane stores (activeMask 0: the memory engine counts no
+  // request). P = 0: every lane stores a[t], t = 2·256 + 32 + lane, at base(0) + 8t.
+  EXPECT_EQ(predicatedStore(1.0).activeMask, 0u);
+  const DynamicInstruction all = predicatedStore(0.0);
+  EXPECT_EQ(all.activeMask, 0xffffffffu);
+  ASSERT_EQ(all.laneAddresses.size(), 32u);
+  for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(all.laneAddresses[lane], (1LL << 40) + 8LL * (2 * 256 + 32 + lane));
+}
+
 }  // namespace
 }  // namespace foresight::cuda

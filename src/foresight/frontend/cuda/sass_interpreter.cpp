@@ -973,6 +973,19 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           else if ((p.v != 0) != in.guardNegated) g |= 1u << lane;
         }
       }
+      if (unknown && !(op == Op::kBRA && !(mods & kModDIV))) {
+        // nvcc if-converts short data-dependent `if` bodies into predicated instructions. The
+        // hint on the line gives the probability P that the branch over the body is taken (as
+        // in the PTX, where `if (c) body` is `@!c bra skip`), so a predicated body instruction
+        // runs in a share 1 − P of the undecided lanes.
+        for (const BranchHint& h : o.branches) {
+          if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file)) continue;
+          g |= probabilityLanes(unknown, 1.0 - h.takenProbability);
+          unknown = 0;
+          note(i, "probability " + std::to_string(h.takenProbability) + " (predicated body)");
+          break;
+        }
+      }
       ++executed;
       pathHash = pathHash * folding::kHashBase + (static_cast<std::uint64_t>(i) << 32 | (g | unknown));
       if (o.recordStream) out.stream.emplace_back(i, g | unknown);

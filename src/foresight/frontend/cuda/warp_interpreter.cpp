@@ -1030,8 +1030,19 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         continue;
       }
       if (unknownGuard) {
-        // A predicated non-branch instruction with an unknown guard: executes for those lanes.
-        g |= unknownGuard;
+        // A predicated non-branch instruction with an unknown guard (an if-converted body): the
+        // hint on its line is the probability P that the branch over the body is taken, so it
+        // runs in a share 1 − P of those lanes; without a hint, in all of them.
+        std::uint32_t run = unknownGuard;
+        for (const BranchHint& h : options_.branches) {
+          if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
+          run = probabilityLanes(unknownGuard, 1.0 - h.takenProbability);
+          if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != i) {
+            trace.hintedBranches.push_back({i, "probability " + std::to_string(h.takenProbability) + " (predicated body)"});
+          }
+          break;
+        }
+        g |= run;
       }
       if (decodedOps[i] == PtxOp::kRet || decodedOps[i] == PtxOp::kExit) {
         exitNow |= g;
