@@ -4,12 +4,15 @@
 #include "foresight/validation/validate.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/memory/hierarchy.h"
 #include "foresight/model/default_model.h"
 #include "foresight/model/predict.h"
 #include "foresight/support/edit_distance.h"
@@ -58,14 +61,23 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
     Expected<LoadedInput> input = loadInput(e.source, options);
     Expected<const KernelInput*> kernel =
         input ? selectKernel(*input, l.kernel) : Expected<const KernelInput*>(input.error());
+    // The memory analysis depends on the kernel, launch and GPU only: once for all models (each
+    // would otherwise run it again). A failure is left to each model's predict() to report.
+    std::shared_ptr<const MemoryTraffic> traffic;
+    if (kernel) {
+      const KernelInput& k = **kernel;
+      Expected<MemoryTraffic> t = analyzeMemory(k.ir, k.summary ? &*k.summary : nullptr, l.launch, gpu);
+      if (t) traffic = std::make_shared<const MemoryTraffic>(std::move(*t));
+    }
     for (size_t m = 0; m < models.size(); ++m) {
       if (errors[m]) continue;
       if (!kernel) {
         errors[m] = kernel.error();
         continue;
       }
-      Expected<Prediction> p =
-          predict(**kernel, l.launch, gpu, resolveDefaultModel(models[m].options, inputKindOf(e.source)));
+      ModelOptions options = resolveDefaultModel(models[m].options, inputKindOf(e.source));
+      options.emulate.memory = traffic;
+      Expected<Prediction> p = predict(**kernel, l.launch, gpu, options);
       if (!p) {
         errors[m] = p.error();
         continue;
@@ -218,12 +230,17 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
   const GpuFn resolveGpuFn =
       gpuFn ? gpuFn : GpuFn([](const std::string& n) { return resolveGpu(n); });
 
-  for (const MeasurementFile& file : *files) {
-    report.gpus.push_back(file.gpu);
-    Expected<Gpu> gpu = resolveGpuFn(options.gpu.empty() ? file.gpu : options.gpu);
-    // The latest line of each variant wins; earlier runs are kept in the file as history.
+  // The latest line of each variant wins; earlier runs are kept in the file as history.
+  struct FilePlan {
+    const MeasurementFile* file = nullptr;
     std::map<std::pair<std::string, std::string>, const Measurement*> latest;
     std::vector<std::pair<std::string, std::string>> order;
+  };
+  std::vector<FilePlan> plans;
+  int total = 0;
+  for (const MeasurementFile& file : *files) {
+    FilePlan plan;
+    plan.file = &file;
     for (const Measurement& m : file.measurements) {
       if (!options.experiments.empty() &&
           std::find(options.experiments.begin(), options.experiments.end(), m.experiment) ==
@@ -231,19 +248,33 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
         continue;
       }
       const auto key = std::make_pair(m.experiment, m.variant);
-      if (latest.count(key)) {
+      if (plan.latest.count(key)) {
         ++report.superseded;
       } else {
-        order.push_back(key);
+        plan.order.push_back(key);
       }
-      latest[key] = &m;
+      plan.latest[key] = &m;
     }
-    for (const auto& key : order) {
-      const Measurement& m = *latest[key];
+    total += static_cast<int>(plan.order.size());
+    plans.push_back(std::move(plan));
+  }
+
+  int done = 0;
+  for (const FilePlan& plan : plans) {
+    const MeasurementFile& file = *plan.file;
+    report.gpus.push_back(file.gpu);
+    Expected<Gpu> gpu = resolveGpuFn(options.gpu.empty() ? file.gpu : options.gpu);
+    for (const auto& key : plan.order) {
+      const Measurement& m = *plan.latest.at(key);
       ++report.measurements;
       const auto it = resolved.find(key);
       std::vector<Expected<double>> predictions;
+      const auto start = std::chrono::steady_clock::now();
       if (it != resolved.end() && gpu) predictions = predictFn(it->second, models, *gpu);
+      if (options.progress) {
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        options.progress({++done, total, file.gpu, m.experiment, m.variant, took.count()});
+      }
       for (size_t mi = 0; mi < models.size(); ++mi) {
         ValidationRow row{file.gpu,        m.experiment, m.variant, "", models[mi].name,
                           m.medianSeconds, {},           {},        "", m.source};

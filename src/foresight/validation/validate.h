@@ -32,7 +32,8 @@ struct ModelChoice {
 
 /// Predicted seconds of one experiment variant under each of `models` (same order): the sum over
 /// its launch sequence of repeat × predicted time, or the Error that stopped it. The input is
-/// loaded once per launch and shared by all models. The default implementation is
+/// loaded, and its memory traffic analysed (analyzeMemory), once per launch and shared by all
+/// models. The default implementation is
 /// predictExperiment.
 using PredictFn = std::function<std::vector<Expected<double>>(
     const ResolvedExperiment&, const std::vector<ModelChoice>&, const Gpu&)>;
@@ -108,6 +109,16 @@ struct ValidationReport {
   std::vector<SourceSummary> bySource;  ///< empty when no measurement has a source
 };
 
+/// Where validate() stands, after each measurement is predicted with every model.
+struct ValidationProgress {
+  int done = 0;   ///< measurements predicted so far (1-based count)
+  int total = 0;  ///< measurements to predict in this run
+  std::string gpu;
+  std::string experiment;
+  std::string variant;
+  double seconds = 0;  ///< wall time of this measurement's predictions (all models)
+};
+
 /// Options of validate().
 struct ValidateOptions {
   std::string corpusDir = "validation";
@@ -115,6 +126,8 @@ struct ValidateOptions {
   std::vector<std::string> models;       ///< names from applicableModels(); empty = all
   std::string gpu;                       ///< predict every file with this GPU instead of its stem
   std::vector<std::string> experiments;  ///< score only these experiments; empty = all
+  /// Called after each measurement (for a progress line on stderr; the library never prints).
+  std::function<void(const ValidationProgress&)> progress;
 };
 
 /// Scores rows (already predicted) per model: geomean and median |error|, worst three, and

@@ -4,6 +4,8 @@
 /// and per model (docs/validation.md). `--emit-plan FILE` writes the run plan the GPU runner
 /// reads instead of validating.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -53,7 +55,20 @@ int emitPlan(const ValidateCliOptions& o) {
 
 int runValidate(const ValidateCliOptions& o) {
   if (!o.emitPlan.empty()) return emitPlan(o);
-  Expected<ValidationReport> report = validate(o.library);
+  ValidateOptions options = o.library;
+  // Progress on stderr: an updating line on a terminal, else one line per measurement (no
+  // timings, so that logs and golden outputs are reproducible). The table goes to stdout at the end.
+  const bool tty = ::isatty(2) != 0;
+  options.progress = [tty](const ValidationProgress& p) {
+    const std::string line = "validate: [" + std::to_string(p.done) + "/" + std::to_string(p.total) +
+                             "] " + p.gpu + " " + p.experiment + "/" + p.variant;
+    if (tty) {
+      std::cerr << "\r\033[K" << line << (p.done == p.total ? "\r\033[K" : "") << std::flush;
+    } else {
+      std::cerr << line << "\n";
+    }
+  };
+  Expected<ValidationReport> report = validate(options);
   if (!report) return reportError(report.error());
   const ValidationView view(std::move(*report));
   return printView(view, o.json);
