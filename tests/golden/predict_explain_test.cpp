@@ -53,7 +53,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"summary", "examples/summary/vecadd-h100.toml --gpu h100", "mwp-cwp/grophecy"},
         Case{"sass_tiled_sgemm", "tests/frontend/cuda/fixtures/matmul.sm_90.sass --kernel matmul_tiled --gpu h100 --grid 64,64 "
              "--block 16,16 --arg n=1024",
-             "mwp-cwp/grophecy"},
+             "mwp-cwp/modern"},  // the CUDA default (model/default_model.cpp)
         Case{"skeleton", "examples/skeleton/hotspot.sk --gpu fx5600", "mwp-cwp/grophecy"},
         Case{"hong_kim", "examples/summary/matmul-fx5600.toml --gpu fx5600 --variant hong-kim", "mwp-cwp/hong-kim"},
         Case{"modern", "examples/summary/vecadd-h100.toml --gpu h100 --variant modern", "mwp-cwp/modern"},
