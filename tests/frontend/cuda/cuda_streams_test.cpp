@@ -184,6 +184,33 @@ TEST(CudaStreams, WideStrideHighWordFromFunnelShift) {
   }
 }
 
+TEST(CudaStreams, ClearedPairCounterKeepsTheSassRunAndNegativeOffsets) {
+  // cleared_counter sm_90: `CS2R R6, SRZ` zeroes the loop counter R6 (and R7), so the loop
+  // exit `ISETP.GE.U32.AND P0, PT, R6, 0xfa0` is decided and the stream is SASS: 2000
+  // iterations. Each iteration reads a and b at element e (the pointer register) and e − 1
+  // ([R+-0x400], 1 KiB below), so its four loads touch four different 128-byte lines; lane
+  // 0 of warp 0 of block 1, first iteration (elements e = 0 and 1): i = 1024000 + 256·{0, 1}.
+  Expected<CudaProgram> p = analyse("cleared_counter.cu", "", launch({1056, 1, 1}, {256, 1, 1}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->isa, "sass (memory from ptx)");
+  const KernelIR& ir = p->kernels[0].ir;
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(1, 0);
+  ASSERT_TRUE(s) << s.error().format();
+  std::vector<long long> lane0;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (!inst.memory || inst.memory->space != MemorySpace::Global || inst.memory->isStore) continue;
+    ASSERT_EQ(d.laneAddresses.size(), 32u);
+    lane0.push_back(d.laneAddresses[0]);
+  }
+  ASSERT_EQ(lane0.size(), 8000u);
+  std::vector<long long> first(lane0.begin(), lane0.begin() + 4);
+  std::sort(first.begin(), first.end());
+  const long long i = 1024000;
+  EXPECT_EQ(first, (std::vector<long long>{(1LL << 40) + 4 * i, (1LL << 40) + 4 * (i + 256), (2LL << 40) + 4 * i,
+                                           (2LL << 40) + 4 * (i + 256)}));
+}
+
 /// The first global store of warp 1 of block 2 of predicated_store (sm_90, SASS stream), with
 /// the branch hint predicated_store.cu:10=hint.
 DynamicInstruction predicatedStore(double hint) {

@@ -83,4 +83,32 @@ TEST(PtxParser, Errors) {
 }
 
 }  // namespace
+TEST(PtxParser, AddressOffsetsWithTheirSign) {
+  // nvcc writes a negative displacement as "+-" (gpu-benches' gpu-roofline at N = 2:
+  // `ld.global.nc.f32 %f7, [%rd20+-1024];`); read as 0 it made two loads one address.
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .f32 	%f<5>;
+	.reg .b64 	%rd<2>;
+	ld.param.u64 	%rd1, [k_param_0];
+	ld.global.f32 	%f1, [%rd1+-1024];
+	ld.global.f32 	%f2, [%rd1+16];
+	ld.global.f32 	%f3, [%rd1-8];
+	ld.global.f32 	%f4, [%rd1];
+	ret;
+}
+)";
+  Expected<PtxModule> m = parsePtx(ptx, "k.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  const PtxKernel& k = m->kernels.at(0);
+  ASSERT_EQ(k.instructions.size(), 6u);
+  EXPECT_EQ(k.instructions[1].operands[1].imm, -1024);
+  EXPECT_EQ(k.instructions[2].operands[1].imm, 16);
+  EXPECT_EQ(k.instructions[3].operands[1].imm, -8);
+  EXPECT_EQ(k.instructions[4].operands[1].imm, 0);
+}
+
 }  // namespace foresight::cuda

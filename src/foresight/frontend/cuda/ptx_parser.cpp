@@ -156,8 +156,11 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
     size_t plus = inner.find_first_of("+-", 1);
     std::string base = trim(inner.substr(0, plus));
     if (plus != std::string::npos) {
+      // [%rd1+16], [%rd1+-1024] (nvcc writes a negative offset as "+-"), [%rd1-8].
+      std::string offText = trim(inner.substr(plus));
+      if (offText.size() > 1 && offText[0] == '+' && (offText[1] == '-' || offText[1] == '+')) offText.erase(0, 1);
       long long off = 0;
-      if (parseInt(inner.substr(plus), off)) op.imm = off;
+      if (parseInt(offText, off)) op.imm = off;
     }
     long long absolute = 0;
     if (!base.empty() && (base[0] == '%' || kb.isScoped(base))) {

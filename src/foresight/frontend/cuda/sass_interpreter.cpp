@@ -18,6 +18,7 @@
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
+#include "foresight/support/strings.h"
 
 namespace foresight::cuda {
 
@@ -439,7 +440,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     };
     const bool u32 = (mods & kModU32);
     if (op == Op::kMOV || op == Op::kUMOV || op == Op::kR2UR || op == Op::kS2R || op == Op::kS2UR || op == Op::kCS2R) {
-      if (op == Op::kCS2R) return unknownOutputs();
+      if (op == Op::kCS2R) {
+        // CS2R d, SRZ zeroes a register pair (d and d+1; one register with .32), as ptxas
+        // clears two accumulators at once; other sources are clock counters (unknown).
+        bool one = false;
+        for (const std::string& m : in.mods) one = one || m == "32";
+        const V v = ops.size() > 1 && trim(ops[1].text) == "SRZ" ? V{0, true} : V{};
+        if (one) return write(ops[0], lane, v);
+        return writePair(ops[0], lane, v, v);
+      }
       write(ops[0], lane, src(1));
       return;
     }
