@@ -107,6 +107,28 @@ TEST(SassParser, WideMemoryGroupsAndOffsets) {
   EXPECT_FALSE(f.instructions[2].control.has_value());  // no encoding printed
 }
 
+TEST(SassParser, CallWithoutReturnIsABranch) {
+  // ptxas (CUDA 13, sm_80) leaves gpu-roofline's fully unrolled N = 120 loop with
+  // `@P0 CALL.REL.NOINC exit; BRA top`: NOINC pushes no return address, so the CALL is a jump,
+  // and a SASS run that ignored it looped until its instruction budget ran out.
+  const char* text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      ".L_x_1:\n"
+      "        /*0000*/                   IADD3 R16, R16, 0x2, RZ ;\n"
+      "        /*0010*/                   ISETP.GE.U32.AND P0, PT, R16, 0xfa0, PT ;\n"
+      "        /*0020*/               @P0 CALL.REL.NOINC `(.L_x_0) ;\n"
+      "        /*0030*/                   BRA `(.L_x_1) ;\n"
+      ".L_x_0:\n"
+      "        /*0040*/                   EXIT ;\n";
+  Expected<SassListing> l = parseSass(text, "t.sass");
+  ASSERT_TRUE(l) << l.error().format();
+  const SassInstruction& call = l->functions.at(0).instructions.at(2);
+  EXPECT_EQ(call.mnemonic, "BRA");
+  EXPECT_TRUE(call.mods.empty());
+  EXPECT_EQ(call.target, ".L_x_0");
+  EXPECT_EQ(call.guard, 0);
+}
+
 class OpcodeTables : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OpcodeTables, CoverEveryFixtureMnemonic) {

@@ -288,6 +288,12 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     std::string part;
     std::getline(parts, inst.mnemonic, '.');
     while (std::getline(parts, part, '.')) inst.mods.push_back(part);
+    // `CALL.REL.NOINC target` pushes no return address: a jump (ptxas leaves a long unrolled
+    // loop with `@P0 CALL.REL.NOINC exit; BRA top`). Read it as the branch it is.
+    if (inst.mnemonic == "CALL" && std::find(inst.mods.begin(), inst.mods.end(), "NOINC") != inst.mods.end()) {
+      inst.mnemonic = "BRA";
+      inst.mods.clear();
+    }
     if (sp != std::string::npos) {
       for (const std::string& o : splitTop(body.substr(sp))) {
         SassOperand op = parseOperand(o);
