@@ -30,16 +30,35 @@ constexpr long long kSampledAccesses = 1 << 20;
 constexpr long long kGeneratedLanes = 1LL << 25;
 /// Dynamic instructions the frontend may run for the chip-wide sample (exact blocks).
 constexpr double kExactInstructions = 2e6;
+/// A warp whose stream is longer than this many instructions is analysed from a systematic
+/// sample of it (kWarpWindow-long windows, one in the middle of each equal stratum: the
+/// scheme of WarpStreamSource::sampled), so that the engine's work does not grow with the trip
+/// counts of the kernel's loops.
+constexpr long long kWarpInstructions = 1 << 15;
+constexpr long long kWarpWindow = 1 << 13;
 
 bool isGlobalLike(MemorySpace s) {
   return s == MemorySpace::Global || s == MemorySpace::Local || s == MemorySpace::Texture;
 }
 
-/// One memory access of a warp: its site and the lane addresses (empty = unknown).
+/// One memory access of a warp: its site and the lane addresses (empty = unknown). An access
+/// of a sampled warp (longer than kWarpInstructions) also says where it lies in the warp's full
+/// stream, which window of the sample it belongs to and how many accesses it stands for.
 struct WarpAccess {
   int site = 0;
   std::vector<long long> lanes;
+  double at = -1;      ///< position in the full stream, in [0, 1); -1: a whole stream (index / count)
+  double weight = 1;   ///< accesses of the full stream it stands for (the window's stratum / length)
+  int window = -1;     ///< window of the sample; -1: a whole stream
+  bool warm = false;   ///< first half of its window: it only warms the caches (not counted)
 };
+
+/// The sector number seen by the reuse analysis: sectors of different windows of a sampled
+/// stream are kept apart (each window starts cold; a reuse across the unsampled gap between
+/// two windows cannot be measured, so none is assumed).
+long long windowUnit(long long sector, int window) {
+  return window < 0 ? sector : sector + (static_cast<long long>(window + 1) << 52);
+}
 
 /// The global/local/texture accesses of one warp, in order.
 using WarpAccesses = std::vector<WarpAccess>;
@@ -79,19 +98,34 @@ class BlockStreams {
     auto it = exact_.find(block);
     if (it != exact_.end()) return &it->second;
     std::vector<WarpAccesses> warps(static_cast<size_t>(warps_));
+    StreamSampling sampling;
+    sampling.budget = kWarpInstructions;
+    sampling.window = kWarpWindow;
     for (int w = 0; w < warps_; ++w) {
-      Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(block, w);
+      Expected<SampledStream> s = ir_.streams->sampled(block, w, sampling);
       if (!s) return std::move(s).takeError();
-      instructionsFetched_ += static_cast<long long>(s->size());
-      for (DynamicInstruction& d : *s) {
-        auto site = siteOf_.find({d.block, d.index});
-        if (site == siteOf_.end()) continue;
-        const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
-        WarpAccess a;
-        a.site = site->second;
-        a.lanes = d.laneAddresses.empty() ? (m.dataDependent ? std::vector<long long>{} : m.laneAddresses)
-                                          : std::move(d.laneAddresses);
-        warps[static_cast<size_t>(w)].push_back(std::move(a));
+      instructionsFetched_ += static_cast<long long>(s->instructions.size());
+      const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
+      windowed_ = windowed_ || windowed;
+      for (size_t k = 0; k < s->windows.size(); ++k) {
+        const StreamWindow& win = s->windows[k];
+        for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
+          DynamicInstruction& d = s->instructions[j];
+          auto site = siteOf_.find({d.block, d.index});
+          if (site == siteOf_.end()) continue;
+          const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
+          WarpAccess a;
+          a.site = site->second;
+          a.lanes = d.laneAddresses.empty() ? (m.dataDependent ? std::vector<long long>{} : m.laneAddresses)
+                                            : std::move(d.laneAddresses);
+          if (windowed) {
+            a.at = (win.origin + static_cast<double>(j - win.begin) + 0.5) / std::max(1.0, s->fullLength);
+            a.weight = win.weight;
+            a.window = static_cast<int>(k);
+            a.warm = 2 * (j - win.begin) < win.end - win.begin;
+          }
+          warps[static_cast<size_t>(w)].push_back(std::move(a));
+        }
       }
     }
     ++exactFetched_;
@@ -152,6 +186,8 @@ class BlockStreams {
   }
 
   [[nodiscard]] bool affine() const { return affine_; }
+  /// Whether some fetched warp was longer than kWarpInstructions (analysed from windows).
+  [[nodiscard]] bool windowed() const { return windowed_; }
   [[nodiscard]] int exactFetched() const { return exactFetched_; }
   /// Dynamic instructions the frontend ran for the exact blocks so far (its cost).
   [[nodiscard]] long long instructionsFetched() const { return instructionsFetched_; }
@@ -200,6 +236,7 @@ class BlockStreams {
   const std::vector<WarpAccesses>* base_[4] = {nullptr, nullptr, nullptr, nullptr};
   long long origin_[3] = {0, 0, 0};
   bool affine_ = false;
+  bool windowed_ = false;
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
 };
@@ -307,7 +344,25 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   struct Timed {
     double time;
     SampledAccess access;
-    double sectorsOfRequest;
+    double sectorsOfRequest;  ///< sectors of the full streams it stands for
+    long long sector = 0;     ///< its sector (access.unit is kept apart per window)
+    bool warm = false;        ///< warms the caches only (WarpAccess::warm)
+    double extrapolate = 1;   ///< footprint: a first touch stands for this many (windowFootprint)
+    bool firstHalf = false;   ///< in the first half of the L2 window's blocks
+  };
+  // Distinct sectors of a time-ordered sample, for windowed streams: a sector first touched in
+  // the first half of a window counts once; one first touched in its second half stands for the
+  // new sectors of the rest of its stratum too (weight·2 − 1: the rate of new sectors once the
+  // window is warm, extrapolated), so a stream of fresh data grows with its length and data
+  // re-read in every window counts once.
+  auto windowFootprint = [](const std::vector<Timed>& sample, bool firstHalfOnly) {
+    std::unordered_set<long long> seen;
+    double d = 0;
+    for (const Timed& x : sample) {
+      if (firstHalfOnly && !x.firstHalf) continue;
+      if (seen.insert(x.sector).second) d += x.extrapolate;
+    }
+    return d;
   };
   double collectRate = 1.0;  // spatial sampling rate of collect()
   auto collect = [&](const std::vector<WarpAccesses>& warps, long long blockId, int cluster, int& warpCounter,
@@ -323,19 +378,20 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         const MemoryAccess& m = *sites[static_cast<size_t>(a.site)].access;
         if (a.lanes.empty()) {
           const double tx = m.transactionsPerInst.value_or(1.0);
-          unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride);
+          unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride) * a.weight;
           continue;
         }
         touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
+        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
         for (long long s : sectorBuf) {
           if (!sampledSector(s, collectRate)) continue;
           SampledAccess sa;
-          sa.unit = s;
+          sa.unit = windowUnit(s, a.window);
           sa.cluster = cluster;
           sa.warp = warpId;
           sa.site = a.site;
           sa.store = m.isStore;
-          out.push_back({wave + (static_cast<double>(i) + 0.5) / std::max(1.0, n), sa, static_cast<double>(stride)});
+          out.push_back({wave + at, sa, static_cast<double>(stride) * a.weight, s, a.warm, a.warm ? 1.0 : 2 * a.weight - 1});
         }
       }
     }
@@ -367,7 +423,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       if (!l1Eligible(m) && !m.isStore) continue;
       SampledAccess a = x.access;
       a.allocates = !m.isStore;  // write-through, no allocate
-      a.counted = !m.isStore;
+      a.counted = !m.isStore && !x.warm;
       stream.push_back(a);
       mult.push_back(x.sectorsOfRequest);
     }
@@ -431,22 +487,23 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         const WarpAccess& a = wa[i];
         const size_t site = static_cast<size_t>(a.site);
         const MemoryAccess& m = *sites[site].access;
-        requests[site] += 1;
+        requests[site] += a.weight;
         if (a.lanes.empty()) {
-          unknown[site] += m.transactionsPerInst.value_or(1.0);
+          unknown[site] += m.transactionsPerInst.value_or(1.0) * a.weight;
           continue;
         }
         touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
-        sectors[site] += static_cast<double>(sectorBuf.size());
+        sectors[site] += static_cast<double>(sectorBuf.size()) * a.weight;
+        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
         for (long long sec : sectorBuf) {
           if (!keep(sec)) continue;
           if (b < half) firstHalf.insert(sec);
           SampledAccess sa;
-          sa.unit = sec;
+          sa.unit = windowUnit(sec, a.window);
           sa.warp = warpId;
           sa.site = a.site;
           sa.store = m.isStore;
-          timed.push_back({wave + (static_cast<double>(i) + 0.5) / std::max(1.0, n), sa, 1.0});
+          timed.push_back({wave + at, sa, a.weight, sec, a.warm, a.warm ? 1.0 : 2 * a.weight - 1, b < half});
         }
       }
     }
@@ -465,10 +522,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // (P(L2) − P(L1)) / (1 − P(L1))).
   std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0);
   for (size_t i = 0; i < stream.size(); ++i) {
+    if (timed[i].warm) continue;
     const size_t site = static_cast<size_t>(stream[i].site);
-    sampledSectors[site] += 1;
-    l2Hit[site] += r.outcomes[i].hit;
-    writeBacks[site] += r.outcomes[i].writeBack;
+    const double w = timed[i].sectorsOfRequest;
+    sampledSectors[site] += w;
+    l2Hit[site] += r.outcomes[i].hit * w;
+    writeBacks[site] += r.outcomes[i].writeBack * w;
   }
   // ---- L2, second view: clusters of neighbouring blocks spread over the whole grid, weighted
   // (Horvitz–Thompson, reuse_distance.h). The window sees sharing between blocks close in launch
@@ -530,12 +589,19 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * collectRate;
     ReuseResult sr = analyzeReuse(sstream, SamplePopulation{static_cast<double>(sampled), static_cast<double>(clusters)}, capacity);
     for (size_t i = 0; i < sstream.size(); ++i) {
+      if (spread[i].warm) continue;
       const size_t site = static_cast<size_t>(sstream[i].site);
       spreadSeen[site] += spread[i].sectorsOfRequest;
       spreadHit[site] += sr.outcomes[i].hit * spread[i].sectorsOfRequest;
       spreadWb[site] += sr.outcomes[i].writeBack * spread[i].sectorsOfRequest;
     }
     spreadFootprint = sr.distinctUnits / collectRate;
+    if (streams.windowed()) {
+      // Sectors of different windows were kept apart: the extrapolated distinct sectors instead.
+      std::unordered_set<long long> units;
+      for (const SampledAccess& a : sstream) units.insert(a.unit);
+      if (!units.empty()) spreadFootprint *= windowFootprint(spread, false) / static_cast<double>(units.size());
+    }
     spreadWrittenShare = sr.distinctUnits > 0 ? sr.distinctWrittenUnits / sr.distinctUnits : 0;
   }
 
@@ -587,8 +653,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Footprint: the window's distinct sectors, plus, for the blocks beyond it, the growth per
   // block seen over the window's second half (new data per block in steady state).
   double distinct = r.distinctUnits;
+  double firstHalfDistinct = static_cast<double>(firstHalf.size());
+  if (streams.windowed()) {
+    distinct = windowFootprint(timed, false);
+    firstHalfDistinct = windowFootprint(timed, true);
+  }
+  const double windowDistinct = distinct;
   if (windowBlocks < blocks && windowBlocks - half > 0) {
-    const double growth = std::max(0.0, r.distinctUnits - static_cast<double>(firstHalf.size())) /
+    const double growth = std::max(0.0, windowDistinct - firstHalfDistinct) /
                           static_cast<double>(windowBlocks - half);
     distinct += growth * static_cast<double>(blocks - windowBlocks);
   }
@@ -606,6 +678,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                 windowBlocks, blocks, streams.affine() ? "addresses affine in the block index" : "exact streams", rate,
                 l1Bytes / 1024);
   t.notes.push_back(note);
+  if (streams.windowed()) {
+    std::snprintf(note, sizeof note,
+                  "memory: warps longer than %lld instructions analysed from %lld windows of %lld (each starts cold; its first half only warms the caches)",
+                  kWarpInstructions, kWarpInstructions / kWarpWindow, kWarpWindow);
+    t.notes.push_back(note);
+  }
   if (unknownTotal > 0) {
     std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses: charged to DRAM, left out of the footprint",
                   100.0 * unknownTotal / std::max(1.0, t.loadSectors + t.storeSectors));
