@@ -174,15 +174,13 @@ class BlockStreams {
     return affine_;
   }
 
-  /// All warps of block (x, y, z).
-  Expected<std::vector<WarpAccesses>> block(long long x, long long y, long long z) {
+  /// All warps of block (x, y, z): valid until the next call (extrapolated blocks reuse one
+  /// buffer, so that the window's thousands of blocks cost no allocations).
+  Expected<const std::vector<WarpAccesses>*> block(long long x, long long y, long long z) {
     const long long b = linear(x, y, z);
-    if (auto it = exact_.find(b); it != exact_.end()) return it->second;
-    std::vector<WarpAccesses> out;
-    if (affine_ && extrapolate(x, y, z, out)) return out;
-    Expected<const std::vector<WarpAccesses>*> e = exact(b);
-    if (!e) return std::move(e).takeError();
-    return **e;
+    if (auto it = exact_.find(b); it != exact_.end()) return &it->second;
+    if (affine_ && extrapolate(x, y, z, scratch_)) return &scratch_;
+    return exact(b);
   }
 
   [[nodiscard]] bool affine() const { return affine_; }
@@ -237,6 +235,7 @@ class BlockStreams {
   long long origin_[3] = {0, 0, 0};
   bool affine_ = false;
   bool windowed_ = false;
+  std::vector<WarpAccesses> scratch_;
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
 };
@@ -355,6 +354,17 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // new sectors of the rest of its stratum too (weight·2 − 1: the rate of new sectors once the
   // window is warm, extrapolated), so a stream of fresh data grows with its length and data
   // re-read in every window counts once.
+  // Orders accesses by time, ties in their order (as std::stable_sort would), sorting keys and
+  // moving each access once.
+  auto sortByTime = [](std::vector<Timed>& v) {
+    std::vector<std::pair<double, size_t>> key(v.size());
+    for (size_t i = 0; i < v.size(); ++i) key[i] = {v[i].time, i};
+    std::sort(key.begin(), key.end());
+    std::vector<Timed> out;
+    out.reserve(v.size());
+    for (const auto& k : key) out.push_back(v[k.second]);
+    v = std::move(out);
+  };
   auto windowFootprint = [](const std::vector<Timed>& sample, bool firstHalfOnly) {
     std::unordered_set<long long> seen;
     double d = 0;
@@ -411,11 +421,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
       const auto c = coords(b);
-      Expected<std::vector<WarpAccesses>> w = streams.block(c[0], c[1], c[2]);
+      Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
       if (!w) return std::move(w).takeError();
-      collect(*w, b, sampled++, warpCounter, 0.0, timed, unknown);
+      collect(**w, b, sampled++, warpCounter, 0.0, timed, unknown);
     }
-    std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    sortByTime(timed);
     std::vector<SampledAccess> stream;
     std::vector<double> mult;
     for (const Timed& x : timed) {
@@ -453,10 +463,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Sectors per access, from the base block, to choose the spatial rate.
   double sectorsPerAccess = 4;
   {
-    Expected<std::vector<WarpAccesses>> b0 = streams.block(0, 0, 0);
+    Expected<const std::vector<WarpAccesses>*> b0 = streams.block(0, 0, 0);
     if (!b0) return std::move(b0).takeError();
     double n = 0, sec = 0;
-    for (const WarpAccesses& w : *b0) {
+    for (const WarpAccesses& w : **b0) {
       for (const WarpAccess& a : w) {
         if (a.lanes.empty()) continue;
         touchedSectors(a.lanes, sites[static_cast<size_t>(a.site)].access->widthBytes, sectorBytes, sectorBuf);
@@ -477,10 +487,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   const long long half = windowBlocks / 2;
   for (long long b = 0; b < windowBlocks; ++b) {
     const auto c = coords(b);
-    Expected<std::vector<WarpAccesses>> w = streams.block(c[0], c[1], c[2]);
+    Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
     if (!w) return std::move(w).takeError();
     const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-    for (const WarpAccesses& wa : *w) {
+    for (const WarpAccesses& wa : **w) {
       const int warpId = warpCounter++;
       const double n = static_cast<double>(wa.size());
       for (size_t i = 0; i < wa.size(); ++i) {
@@ -508,7 +518,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       }
     }
   }
-  std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+  sortByTime(timed);
   std::vector<SampledAccess> stream;
   stream.reserve(timed.size());
   for (const Timed& x : timed) stream.push_back(x.access);
@@ -575,14 +585,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       for (int dy = 0; dy < clusterY; ++dy) {
         for (int dx = 0; dx < clusterX; ++dx) {
           const long long b = streams.linear(c[0] + dx, c[1] + dy, c[2]);
-          Expected<std::vector<WarpAccesses>> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
+          Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
           if (!w) return std::move(w).takeError();
-          collect(*w, b, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
+          collect(**w, b, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
         }
       }
       ++sampled;
     }
-    std::stable_sort(spread.begin(), spread.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    sortByTime(spread);
     std::vector<SampledAccess> sstream;
     sstream.reserve(spread.size());
     for (const Timed& x : spread) sstream.push_back(x.access);
