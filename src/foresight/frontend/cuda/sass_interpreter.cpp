@@ -885,8 +885,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       repeats = std::min(repeats, folding::firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
     }
     if (repeats == folding::kNever || repeats < 1) return false;
-    if (!out.folds.empty() && out.folds.back().streamEnd > s2.streamSize && o.recordStream) return false;
-    if (!out.folds.empty() && out.folds.back().addressEnd > s2.accessSize) return false;
+    // Folds inside the iterations: alike in the three (placed by stream or by address records).
+    size_t innerBegin = 0, innerEnd = 0;
+    {
+      const size_t p[4] = {s0.streamSize, s1.streamSize, s2.streamSize, s3.streamSize};
+      const size_t a[4] = {s0.accessSize, s1.accessSize, s2.accessSize, s3.accessSize};
+      if (!folding::innerFoldsAlike(out.folds, p, a, innerBegin, innerEnd, !o.recordStream)) return false;
+    }
     const size_t a1 = s1.accessSize - s0.accessSize, a2 = s2.accessSize - s1.accessSize, a3 = s3.accessSize - s2.accessSize;
     if (a1 != a2 || a2 != a3) return false;
     std::vector<std::vector<long long>> addressStep;
@@ -914,7 +919,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     for (int i = 0; i < n; ++i) out.perInstruction[i] += f * (s3.perInstruction[i] - s2.perInstruction[i]);
     out.instructions += f * (s3.instructions - s2.instructions);
     out.foldedIterations += f;
-    out.folds.push_back({header, s2.streamSize, s3.streamSize, s2.accessSize, s3.accessSize, f, std::move(addressStep)});
+    out.folds.push_back({header, s2.streamSize, s3.streamSize, s2.accessSize, s3.accessSize, f, std::move(addressStep),
+                         innerBegin, innerEnd});
     return true;
   };
   auto visitHeader = [&](int header) {

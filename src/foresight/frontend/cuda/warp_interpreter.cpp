@@ -256,9 +256,7 @@ bool endsWithPath(const std::string& path, const std::string& name) {
 }
 
 long long expandedLength(const WarpTrace& trace) {
-  long long n = static_cast<long long>(trace.stream.size());
-  for (const LoopFold& f : trace.folds) n += f.repeats * static_cast<long long>(f.streamEnd - f.streamBegin);
-  return n;
+  return folding::expandedLength(trace.stream.size(), trace.folds);
 }
 
 void expandStream(const WarpTrace& trace, long long begin, long long end,
@@ -897,10 +895,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       repeats = std::min(repeats, firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
     }
     if (repeats == kNever || repeats < 1) return false;  // no affine exit test, or it is imminent
-    // Lane addresses (recorded streams): constant steps too; no fold inside the iteration.
+    // Lane addresses (recorded streams): constant steps too; folds inside the iterations alike.
     std::vector<std::vector<long long>> addressStep;
+    size_t innerBegin = 0, innerEnd = 0;
     if (options_.recordStream) {
-      if (!trace.folds.empty() && trace.folds.back().streamEnd > s2.streamSize) return false;
+      const size_t p[4] = {s0.streamSize, s1.streamSize, s2.streamSize, s3.streamSize};
+      const size_t a[4] = {s0.addressSize, s1.addressSize, s2.addressSize, s3.addressSize};
+      if (!folding::innerFoldsAlike(trace.folds, p, a, innerBegin, innerEnd)) return false;
       const size_t a1 = s1.addressSize - s0.addressSize, a2 = s2.addressSize - s1.addressSize, a3 = s3.addressSize - s2.addressSize;
       if (a1 != a2 || a2 != a3) return false;
       for (size_t k = 0; k < a3; ++k) {
@@ -944,7 +945,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     trace.dynamicInstructions += f * (s3.dynamic - s2.dynamic);
     trace.foldedIterations += f;
     if (options_.recordStream) {
-      trace.folds.push_back({header, s2.streamSize, s3.streamSize, s2.addressSize, s3.addressSize, f, std::move(addressStep)});
+      trace.folds.push_back({header, s2.streamSize, s3.streamSize, s2.addressSize, s3.addressSize, f, std::move(addressStep),
+                             innerBegin, innerEnd});
     }
     return true;
   };
