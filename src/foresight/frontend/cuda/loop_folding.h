@@ -87,6 +87,56 @@ inline constexpr std::uint64_t kHashBase = 0x100000001B3ULL;
   }
 }
 
+/// The visits of one loop header, with the run's own snapshot of the state at each visit.
+template <class Snapshot>
+struct HeaderTrack {
+  long long lastExecuted = -1;  ///< executed instructions at the last visit (-1 = none)
+  std::uint64_t lastHash = 0;
+  long long lastLength = -1;    ///< instructions of the iteration that ended at the last visit
+  std::uint64_t lastIterationHash = 0;
+  std::vector<Snapshot> snaps;  ///< up to four consecutive visits whose iterations are alike
+  long long cooldown = 0;       ///< alike visits to skip after a failed attempt
+  long long backoff = 4;
+};
+
+/// A visit of a loop header (what the PTX and SASS runs share): compares the iteration that
+/// just ended with the one before (length and rolling hash of the executed (instruction, mask)
+/// path, `pathHash` after `executed` instructions); after three alike iterations, with four
+/// snapshots taken by `snapshot(Snapshot&)`, calls `tryFold()` (true: folded). After a failed
+/// attempt the loop waits 4, 8, 16 … alike iterations before the next. `armed` counts the
+/// tracks holding snapshots (the run logs comparisons while it is positive).
+template <class Snapshot, class TakeSnapshot, class TryFold>
+void visitHeader(HeaderTrack<Snapshot>& t, long long executed, std::uint64_t pathHash, int& armed, TakeSnapshot snapshot,
+                 TryFold tryFold) {
+  const long long len = executed - t.lastExecuted;
+  const std::uint64_t iterationHash = pathHash - t.lastHash * power(kHashBase, static_cast<std::uint64_t>(len));
+  const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
+  t.lastLength = t.lastExecuted >= 0 ? len : -1;
+  t.lastIterationHash = iterationHash;
+  t.lastExecuted = executed;
+  t.lastHash = pathHash;
+  const bool had = !t.snaps.empty();
+  if (!alike || t.cooldown > 0) {
+    t.cooldown = alike ? t.cooldown - 1 : 0;
+    t.snaps.clear();
+  } else {
+    if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
+    t.snaps.emplace_back();
+    snapshot(t.snaps.back());
+    if (t.snaps.size() == 4) {
+      if (tryFold()) {
+        t.backoff = 4;
+        t.lastExecuted = -1;  // the next iteration is compared afresh
+      } else {
+        t.cooldown = t.backoff;
+        t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
+      }
+      t.snaps.clear();
+    }
+  }
+  armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+}
+
 /// The folds among [begin, end) (indices into a run's folds, which are in the order they were
 /// made: an outer fold after the folds inside its iteration) that no other fold of the range
 /// holds in its iteration, in stream order.

@@ -217,16 +217,7 @@ struct FoldSnapshot {
   std::vector<std::array<long long, 5>> counts;  ///< executions, activeLanes, knownRequests, units, dataDependent
 };
 
-/// The visits of one loop header.
-struct FoldTrack {
-  long long lastExecuted = -1;  ///< executed instructions at the last visit (-1 = none)
-  std::uint64_t lastHash = 0;
-  long long lastLength = -1;    ///< instructions of the iteration that ended at the last visit
-  std::uint64_t lastIterationHash = 0;
-  std::vector<FoldSnapshot> snaps;  ///< up to four consecutive visits whose iterations are alike
-  long long cooldown = 0;  ///< alike visits to skip after a failed attempt
-  long long backoff = 4;
-};
+using FoldTrack = folding::HeaderTrack<FoldSnapshot>;
 
 }  // namespace
 
@@ -954,33 +945,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   // after three alike, try to fold.
   auto visitHeader = [&](int header) {
     FoldTrack& t = tracks[header];
-    const long long len = executed - t.lastExecuted;
-    const std::uint64_t iterationHash = pathHash - t.lastHash * power(kHashBase, static_cast<std::uint64_t>(len));
-    const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
-    t.lastLength = t.lastExecuted >= 0 ? len : -1;
-    t.lastIterationHash = iterationHash;
-    t.lastExecuted = executed;
-    t.lastHash = pathHash;
-    const bool had = !t.snaps.empty();
-    if (!alike || t.cooldown > 0) {
-      t.cooldown = alike ? t.cooldown - 1 : 0;
-      t.snaps.clear();
-    } else {
-      if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
-      t.snaps.emplace_back();
-      snapshot(t.snaps.back());
-      if (t.snaps.size() == 4) {
-        if (tryFold(header, t)) {
-          t.backoff = 4;
-          t.lastExecuted = -1;  // the next iteration is compared afresh
-        } else {
-          t.cooldown = t.backoff;
-          t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
-        }
-        t.snaps.clear();
-      }
-    }
-    armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+    folding::visitHeader(t, executed, pathHash, armed, snapshot, [&] { return tryFold(header, t); });
     logging = armed > 0;
     if (!logging && !setpLog.empty()) setpLog.clear();
   };
@@ -1017,7 +982,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       ++executed;
       pathHash = pathHash * kHashBase + (static_cast<std::uint64_t>(i) << 32 | m);
       if (options_.recordStream) trace.stream.emplace_back(i, m);
-      if (trace.dynamicInstructions > options_.maxInstructionsPerWarp) {
+      if (executed > options_.maxInstructionsPerWarp) {  // executed, not folded: folds terminate
         return makeError("kernel '" + kernelName + "': one warp executes more than " +
                              std::to_string(options_.maxInstructionsPerWarp) + " instructions (loop at " + where(inst) +
                              " may not terminate for this launch)",

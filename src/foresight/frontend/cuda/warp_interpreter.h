@@ -56,7 +56,9 @@ struct InterpreterOptions {
   std::vector<std::string> paramNames;  ///< source names by ordinal, for messages
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;
-  long long maxInstructionsPerWarp = 200'000'000;  ///< guard against non-terminating loops
+  /// Guard against non-terminating loops: instructions executed one by one (folded iterations,
+  /// whose end is solved for, do not count).
+  long long maxInstructionsPerWarp = 200'000'000;
   std::string kernelName;             ///< name used in messages (demangled)
   bool recordStream = false;          ///< keep the dynamic stream (instruction, mask) in order
   /// Fold loops whose iterations repeat (see WarpTrace::folds): interpretation time then does
