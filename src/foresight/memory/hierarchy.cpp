@@ -366,11 +366,16 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     v = std::move(out);
   };
   auto windowFootprint = [](const std::vector<Timed>& sample, bool firstHalfOnly) {
-    std::unordered_set<long long> seen;
+    // First touch of each sector: (sector, time order) sorted, the first of each sector.
+    std::vector<std::pair<long long, size_t>> touch;
+    touch.reserve(sample.size());
+    for (size_t i = 0; i < sample.size(); ++i) {
+      if (!firstHalfOnly || sample[i].firstHalf) touch.emplace_back(sample[i].sector, i);
+    }
+    std::sort(touch.begin(), touch.end());
     double d = 0;
-    for (const Timed& x : sample) {
-      if (firstHalfOnly && !x.firstHalf) continue;
-      if (seen.insert(x.sector).second) d += x.extrapolate;
+    for (size_t k = 0; k < touch.size(); ++k) {
+      if (k == 0 || touch[k].first != touch[k - 1].first) d += sample[touch[k].second].extrapolate;
     }
     return d;
   };
@@ -608,8 +613,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     spreadFootprint = sr.distinctUnits / collectRate;
     if (streams.windowed()) {
       // Sectors of different windows were kept apart: the extrapolated distinct sectors instead.
-      std::unordered_set<long long> units;
-      for (const SampledAccess& a : sstream) units.insert(a.unit);
+      std::vector<long long> units;
+      units.reserve(sstream.size());
+      for (const SampledAccess& a : sstream) units.push_back(a.unit);
+      std::sort(units.begin(), units.end());
+      units.erase(std::unique(units.begin(), units.end()), units.end());
       if (!units.empty()) spreadFootprint *= windowFootprint(spread, false) / static_cast<double>(units.size());
     }
     spreadWrittenShare = sr.distinctUnits > 0 ? sr.distinctWrittenUnits / sr.distinctUnits : 0;
