@@ -349,11 +349,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     double extrapolate = 1;   ///< footprint: a first touch stands for this many (windowFootprint)
     bool firstHalf = false;   ///< in the first half of the L2 window's blocks
   };
-  // Distinct sectors of a time-ordered sample, for windowed streams: a sector first touched in
-  // the first half of a window counts once; one first touched in its second half stands for the
-  // new sectors of the rest of its stratum too (weight·2 − 1: the rate of new sectors once the
-  // window is warm, extrapolated), so a stream of fresh data grows with its length and data
-  // re-read in every window counts once.
   // Orders accesses by time, ties in their order (as std::stable_sort would), sorting keys and
   // moving each access once.
   auto sortByTime = [](std::vector<Timed>& v) {
@@ -362,9 +357,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     std::sort(key.begin(), key.end());
     std::vector<Timed> out;
     out.reserve(v.size());
-    for (const auto& k : key) out.push_back(v[k.second]);
+    for (const auto& k : key) out.push_back(std::move(v[k.second]));
     v = std::move(out);
   };
+  // Distinct sectors of a time-ordered sample, for windowed streams: a sector first touched in
+  // the first half of a window counts once; one first touched in its second half stands for the
+  // new sectors of the rest of its stratum too (weight·2 − 1: the rate of new sectors once the
+  // window is warm, extrapolated), so a stream of fresh data grows with its length and data
+  // re-read in every window counts once.
   auto windowFootprint = [](const std::vector<Timed>& sample, bool firstHalfOnly) {
     // First touch of each sector: (sector, time order) sorted, the first of each sector.
     std::vector<std::pair<long long, size_t>> touch;
