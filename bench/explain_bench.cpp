@@ -4,8 +4,14 @@
 /// and what-if re-runs, as tools/foresight/commands/explain.cpp does them.
 ///
 /// - BM_ExplainTripCount/n: `explain` of matmul_naive from the stored sm_90 PTX
-///   (tests/frontend/cuda/fixtures/matmul.sm_90.ptx) with one 16x16 block and n = 256, 2560,
-///   25600: the k loop's trip count at 1x, 10x, 100x. Analysis time should not grow with n.
+///   (tests/frontend/cuda/fixtures/matmul.sm_90.ptx) with one 16x16 block and n = 256 … 2560000:
+///   the k loop's trip count. The k loop folds (the interpretation is flat in n); the memory
+///   engine analyses whole streams up to 32K instructions per warp (n ≈ 4600) and a systematic
+///   sample beyond, so the time grows up to there and is flat from 25600 on (1x, 10x, 100x).
+/// - BM_ExplainOuterTripCount/s: `explain` of the correlation example (a triangular j2 loop
+///   around an inner i loop, tests/frontend/cuda/fixtures/correlation.sm_90.ptx) with one block
+///   of 128 threads, m = 1024·s rows and n = 1024·s columns for s = 1, 10, 100: both loops'
+///   trip counts at 1x, 10x, 100x (the outer loop folds over the folded inner one).
 /// - BM_ExplainCorpus/<experiment>: every launch of each corpus experiment (validation/**.toml,
 ///   first variant) on an H100 through the system toolchain (compile cache warm after the
 ///   first iteration). Run with --benchmark_filter=Corpus where nvcc is installed.
@@ -74,7 +80,38 @@ void BM_ExplainTripCount(benchmark::State& state) {
     }
   }
 }
-BENCHMARK(BM_ExplainTripCount)->Arg(256)->Arg(2560)->Arg(25600)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExplainTripCount)->Arg(256)->Arg(2560)->Arg(25600)->Arg(256000)->Arg(2560000)->Unit(benchmark::kMillisecond);
+
+void BM_ExplainOuterTripCount(benchmark::State& state) {
+  const Gpu gpu = *loadPreset("h100");
+  Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {128, 1, 1};
+  launch.args["m"] = 1024 * state.range(0);
+  launch.args["n"] = 1024 * state.range(0);
+  InputOptions options;
+  options.gpu = &gpu;
+  options.launch = launch;
+  options.kernel = "correlation";
+  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/correlation.sm_90.ptx";
+  for (auto _ : state) {
+    Expected<LoadedInput> input = loadInput(path, options);
+    if (!input) {
+      state.SkipWithError(input.error().message.c_str());
+      break;
+    }
+    Expected<const KernelInput*> k = selectKernel(*input, "correlation");
+    if (!k) {
+      state.SkipWithError(k.error().message.c_str());
+      break;
+    }
+    if (std::string err = explainOnce(**k, launch, gpu); !err.empty()) {
+      state.SkipWithError(err.c_str());
+      break;
+    }
+  }
+}
+BENCHMARK(BM_ExplainOuterTripCount)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 
 bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu);
 

@@ -156,5 +156,59 @@ TEST(MemoryHierarchy, MeasuredRatesOverrideThePrediction) {
   EXPECT_NEAR(t->l2HitRate(), 0.5, 1e-9);
 }
 
+/// One warp whose stream is `n` loads of 32 consecutive floats (128 B, 4 sectors): access i reads
+/// line i (fresh data) or line i mod `lines` (a small array re-read).
+class LongWarpSource : public WarpStreamSource {
+ public:
+  LongWarpSource(long long n, long long lines) : n_(n), lines_(lines) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long, int) const override {
+    std::vector<DynamicInstruction> out(static_cast<size_t>(n_));
+    for (long long i = 0; i < n_; ++i) {
+      const long long line = lines_ > 0 ? i % lines_ : i;
+      for (int l = 0; l < 32; ++l) out[static_cast<size_t>(i)].laneAddresses.push_back((1LL << 40) + line * 128 + l * 4);
+    }
+    return out;
+  }
+
+ private:
+  long long n_, lines_;
+};
+
+MemoryTraffic longWarp(long long n, long long lines) {
+  Expected<Gpu> h100 = loadPreset("h100");
+  EXPECT_TRUE(h100.ok());
+  KernelIR ir = sweepKernel(1, 32, 1, 32, CacheOp::Default, false);
+  ir.streams = std::make_shared<LongWarpSource>(n, lines);
+  Launch l;
+  l.block.x = 32;
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+  return t.ok() ? *t : MemoryTraffic{};
+}
+
+TEST(MemoryHierarchy, LongWarpFromWindowsStandsForTheWholeStream) {
+  // 100,000 loads (> 32K instructions): 4 windows of 8192, one per stratum of 25,000. Each kept
+  // access stands for 25000 / 8192 of the full stream: 4 × 8192 × 4 sectors × 25000 / 8192 =
+  // 400,000 sectors, as the whole stream. Fresh data: no hit. Footprint: per window, 4096
+  // accesses × 4 sectors first touched in the first half count once, the 16,384 of the second
+  // half stand for 2 · 25000 / 8192 − 1 each: 16384 · 2 · 25000 / 8192 = 100,000 sectors per
+  // window, 400,000 × 32 B = 12.8 MB, the bytes the stream reads.
+  const MemoryTraffic t = longWarp(100000, 0);
+  EXPECT_NEAR(t.loadSectors, 400000, 1e-6 * 400000);
+  EXPECT_NEAR(t.loadRequests, 100000, 1e-6 * 100000);
+  EXPECT_DOUBLE_EQ(t.l1HitSectors, 0);
+  EXPECT_NEAR(t.l2HitSectors, 0, 1e-9);
+  EXPECT_NEAR(t.compulsoryReadBytes, 12.8e6, 1e-6 * 12.8e6);
+  bool noted = false;
+  for (const std::string& n : t.notes) noted = noted || n.find("from 4 windows of 8192") != std::string::npos;
+  EXPECT_TRUE(noted);
+  // 16 lines (64 sectors) re-read 100,000 times: every counted access (second halves of the
+  // windows, after 4096 warm-up accesses) hits L1 — the whole stream would give 1 − 64 / 400000
+  // — and the footprint is the 64 sectors, 2048 B, touched in window 0 only.
+  const MemoryTraffic r = longWarp(100000, 16);
+  EXPECT_DOUBLE_EQ(r.l1HitSectors, r.loadSectors);
+  EXPECT_NEAR(r.compulsoryReadBytes, 2048, 1e-9);
+}
+
 }  // namespace
 }  // namespace foresight

@@ -28,9 +28,16 @@ int countDistinctBlocks(std::span<const long long> addresses, int accessBytes,
   long long small[256];
   std::vector<long long> large;
   std::size_t count = 0;
+  // Blocks met in non-decreasing order (coalesced and broadcast accesses): counted as they come.
+  bool ordered = true;
+  long long last = 0;
+  int distinct = 0;
   for (long long a : addresses) {
     if (!isActive(a)) continue;
     for (long long b = a / blockBytes; b <= (a + accessBytes - 1) / blockBytes; ++b) {
+      if (count == 0 || b > last) ++distinct;
+      ordered = ordered && (count == 0 || b >= last);
+      last = b;
       if (count < std::size(small)) {
         small[count] = b;
       } else {
@@ -40,6 +47,7 @@ int countDistinctBlocks(std::span<const long long> addresses, int accessBytes,
       ++count;
     }
   }
+  if (ordered) return distinct;
   long long* first = large.empty() ? small : large.data();
   std::sort(first, first + count);
   return static_cast<int>(std::unique(first, first + count) - first);

@@ -30,16 +30,35 @@ constexpr long long kSampledAccesses = 1 << 20;
 constexpr long long kGeneratedLanes = 1LL << 25;
 /// Dynamic instructions the frontend may run for the chip-wide sample (exact blocks).
 constexpr double kExactInstructions = 2e6;
+/// A warp whose stream is longer than this many instructions is analysed from a systematic
+/// sample of it (kWarpWindow-long windows, one in the middle of each equal stratum: the
+/// scheme of WarpStreamSource::sampled), so that the engine's work does not grow with the trip
+/// counts of the kernel's loops.
+constexpr long long kWarpInstructions = 1 << 15;
+constexpr long long kWarpWindow = 1 << 13;
 
 bool isGlobalLike(MemorySpace s) {
   return s == MemorySpace::Global || s == MemorySpace::Local || s == MemorySpace::Texture;
 }
 
-/// One memory access of a warp: its site and the lane addresses (empty = unknown).
+/// One memory access of a warp: its site and the lane addresses (empty = unknown). An access
+/// of a sampled warp (longer than kWarpInstructions) also says where it lies in the warp's full
+/// stream, which window of the sample it belongs to and how many accesses it stands for.
 struct WarpAccess {
   int site = 0;
   std::vector<long long> lanes;
+  double at = -1;      ///< position in the full stream, in [0, 1); -1: a whole stream (index / count)
+  double weight = 1;   ///< accesses of the full stream it stands for (the window's stratum / length)
+  int window = -1;     ///< window of the sample; -1: a whole stream
+  bool warm = false;   ///< first half of its window: it only warms the caches (not counted)
 };
+
+/// The sector number seen by the reuse analysis: sectors of different windows of a sampled
+/// stream are kept apart (each window starts cold; a reuse across the unsampled gap between
+/// two windows cannot be measured, so none is assumed).
+long long windowUnit(long long sector, int window) {
+  return window < 0 ? sector : sector + (static_cast<long long>(window + 1) << 52);
+}
 
 /// The global/local/texture accesses of one warp, in order.
 using WarpAccesses = std::vector<WarpAccess>;
@@ -79,28 +98,43 @@ class BlockStreams {
     auto it = exact_.find(block);
     if (it != exact_.end()) return &it->second;
     std::vector<WarpAccesses> warps(static_cast<size_t>(warps_));
+    StreamSampling sampling;
+    sampling.budget = kWarpInstructions;
+    sampling.window = kWarpWindow;
     for (int w = 0; w < warps_; ++w) {
-      Expected<std::vector<DynamicInstruction>> s = ir_.streams->stream(block, w);
+      Expected<SampledStream> s = ir_.streams->sampled(block, w, sampling);
       if (!s) return std::move(s).takeError();
-      instructionsFetched_ += static_cast<long long>(s->size());
-      for (DynamicInstruction& d : *s) {
-        auto site = siteOf_.find({d.block, d.index});
-        if (site == siteOf_.end()) continue;
-        // A predicated access whose guard holds for no lane issues but requests nothing.
-        if (d.activeMask == 0) continue;
-        const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
-        WarpAccess a;
-        a.site = site->second;
-        if (!d.laneAddresses.empty()) {
-          a.lanes = std::move(d.laneAddresses);
-        } else if (!m.dataDependent) {
-          // The static representative addresses, for the lanes that execute.
-          a.lanes = m.laneAddresses;
-          for (size_t l = 0; l < a.lanes.size() && l < 32; ++l) {
-            if (!(d.activeMask >> l & 1)) a.lanes[l] = -1;
+      instructionsFetched_ += static_cast<long long>(s->instructions.size());
+      const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
+      windowed_ = windowed_ || windowed;
+      for (size_t k = 0; k < s->windows.size(); ++k) {
+        const StreamWindow& win = s->windows[k];
+        for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
+          DynamicInstruction& d = s->instructions[j];
+          auto site = siteOf_.find({d.block, d.index});
+          if (site == siteOf_.end()) continue;
+          // A predicated access whose guard holds for no lane issues but requests nothing.
+          if (d.activeMask == 0) continue;
+          const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
+          WarpAccess a;
+          a.site = site->second;
+          if (!d.laneAddresses.empty()) {
+            a.lanes = std::move(d.laneAddresses);
+          } else if (!m.dataDependent) {
+            // The static representative addresses, for the lanes that execute.
+            a.lanes = m.laneAddresses;
+            for (size_t l = 0; l < a.lanes.size() && l < 32; ++l) {
+              if (!(d.activeMask >> l & 1)) a.lanes[l] = -1;
+            }
           }
+          if (windowed) {
+            a.at = (win.origin + static_cast<double>(j - win.begin) + 0.5) / std::max(1.0, s->fullLength);
+            a.weight = win.weight;
+            a.window = static_cast<int>(k);
+            a.warm = 2 * (j - win.begin) < win.end - win.begin;
+          }
+          warps[static_cast<size_t>(w)].push_back(std::move(a));
         }
-        warps[static_cast<size_t>(w)].push_back(std::move(a));
       }
     }
     ++exactFetched_;
@@ -149,18 +183,18 @@ class BlockStreams {
     return affine_;
   }
 
-  /// All warps of block (x, y, z).
-  Expected<std::vector<WarpAccesses>> block(long long x, long long y, long long z) {
+  /// All warps of block (x, y, z): valid until the next call (extrapolated blocks reuse one
+  /// buffer, so that the window's thousands of blocks cost no allocations).
+  Expected<const std::vector<WarpAccesses>*> block(long long x, long long y, long long z) {
     const long long b = linear(x, y, z);
-    if (auto it = exact_.find(b); it != exact_.end()) return it->second;
-    std::vector<WarpAccesses> out;
-    if (affine_ && extrapolate(x, y, z, out)) return out;
-    Expected<const std::vector<WarpAccesses>*> e = exact(b);
-    if (!e) return std::move(e).takeError();
-    return **e;
+    if (auto it = exact_.find(b); it != exact_.end()) return &it->second;
+    if (affine_ && extrapolate(x, y, z, scratch_)) return &scratch_;
+    return exact(b);
   }
 
   [[nodiscard]] bool affine() const { return affine_; }
+  /// Whether some fetched warp was longer than kWarpInstructions (analysed from windows).
+  [[nodiscard]] bool windowed() const { return windowed_; }
   [[nodiscard]] int exactFetched() const { return exactFetched_; }
   /// Dynamic instructions the frontend ran for the exact blocks so far (its cost).
   [[nodiscard]] long long instructionsFetched() const { return instructionsFetched_; }
@@ -209,6 +243,8 @@ class BlockStreams {
   const std::vector<WarpAccesses>* base_[4] = {nullptr, nullptr, nullptr, nullptr};
   long long origin_[3] = {0, 0, 0};
   bool affine_ = false;
+  bool windowed_ = false;
+  std::vector<WarpAccesses> scratch_;
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
 };
@@ -316,7 +352,41 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   struct Timed {
     double time;
     SampledAccess access;
-    double sectorsOfRequest;
+    double sectorsOfRequest;  ///< sectors of the full streams it stands for
+    long long sector = 0;     ///< its sector (access.unit is kept apart per window)
+    bool warm = false;        ///< warms the caches only (WarpAccess::warm)
+    double extrapolate = 1;   ///< footprint: a first touch stands for this many (windowFootprint)
+    bool firstHalf = false;   ///< in the first half of the L2 window's blocks
+  };
+  // Orders accesses by time, ties in their order (as std::stable_sort would), sorting keys and
+  // moving each access once.
+  auto sortByTime = [](std::vector<Timed>& v) {
+    std::vector<std::pair<double, size_t>> key(v.size());
+    for (size_t i = 0; i < v.size(); ++i) key[i] = {v[i].time, i};
+    std::sort(key.begin(), key.end());
+    std::vector<Timed> out;
+    out.reserve(v.size());
+    for (const auto& k : key) out.push_back(std::move(v[k.second]));
+    v = std::move(out);
+  };
+  // Distinct sectors of a time-ordered sample, for windowed streams: a sector first touched in
+  // the first half of a window counts once; one first touched in its second half stands for the
+  // new sectors of the rest of its stratum too (weight·2 − 1: the rate of new sectors once the
+  // window is warm, extrapolated), so a stream of fresh data grows with its length and data
+  // re-read in every window counts once.
+  auto windowFootprint = [](const std::vector<Timed>& sample, bool firstHalfOnly) {
+    // First touch of each sector: (sector, time order) sorted, the first of each sector.
+    std::vector<std::pair<long long, size_t>> touch;
+    touch.reserve(sample.size());
+    for (size_t i = 0; i < sample.size(); ++i) {
+      if (!firstHalfOnly || sample[i].firstHalf) touch.emplace_back(sample[i].sector, i);
+    }
+    std::sort(touch.begin(), touch.end());
+    double d = 0;
+    for (size_t k = 0; k < touch.size(); ++k) {
+      if (k == 0 || touch[k].first != touch[k - 1].first) d += sample[touch[k].second].extrapolate;
+    }
+    return d;
   };
   double collectRate = 1.0;  // spatial sampling rate of collect()
   auto collect = [&](const std::vector<WarpAccesses>& warps, long long blockId, int cluster, int& warpCounter,
@@ -332,19 +402,20 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         const MemoryAccess& m = *sites[static_cast<size_t>(a.site)].access;
         if (a.lanes.empty()) {
           const double tx = m.transactionsPerInst.value_or(1.0);
-          unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride);
+          unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride) * a.weight;
           continue;
         }
         touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
+        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
         for (long long s : sectorBuf) {
           if (!sampledSector(s, collectRate)) continue;
           SampledAccess sa;
-          sa.unit = s;
+          sa.unit = windowUnit(s, a.window);
           sa.cluster = cluster;
           sa.warp = warpId;
           sa.site = a.site;
           sa.store = m.isStore;
-          out.push_back({wave + (static_cast<double>(i) + 0.5) / std::max(1.0, n), sa, static_cast<double>(stride)});
+          out.push_back({wave + at, sa, static_cast<double>(stride) * a.weight, s, a.warm, a.warm ? 1.0 : 2 * a.weight - 1});
         }
       }
     }
@@ -364,11 +435,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
       const auto c = coords(b);
-      Expected<std::vector<WarpAccesses>> w = streams.block(c[0], c[1], c[2]);
+      Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
       if (!w) return std::move(w).takeError();
-      collect(*w, b, sampled++, warpCounter, 0.0, timed, unknown);
+      collect(**w, b, sampled++, warpCounter, 0.0, timed, unknown);
     }
-    std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    sortByTime(timed);
     std::vector<SampledAccess> stream;
     std::vector<double> mult;
     for (const Timed& x : timed) {
@@ -376,7 +447,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       if (!l1Eligible(m) && !m.isStore) continue;
       SampledAccess a = x.access;
       a.allocates = !m.isStore;  // write-through, no allocate
-      a.counted = !m.isStore;
+      a.counted = !m.isStore && !x.warm;
       stream.push_back(a);
       mult.push_back(x.sectorsOfRequest);
     }
@@ -406,10 +477,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Sectors per access, from the base block, to choose the spatial rate.
   double sectorsPerAccess = 4;
   {
-    Expected<std::vector<WarpAccesses>> b0 = streams.block(0, 0, 0);
+    Expected<const std::vector<WarpAccesses>*> b0 = streams.block(0, 0, 0);
     if (!b0) return std::move(b0).takeError();
     double n = 0, sec = 0;
-    for (const WarpAccesses& w : *b0) {
+    for (const WarpAccesses& w : **b0) {
       for (const WarpAccess& a : w) {
         if (a.lanes.empty()) continue;
         touchedSectors(a.lanes, sites[static_cast<size_t>(a.site)].access->widthBytes, sectorBytes, sectorBuf);
@@ -430,37 +501,38 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   const long long half = windowBlocks / 2;
   for (long long b = 0; b < windowBlocks; ++b) {
     const auto c = coords(b);
-    Expected<std::vector<WarpAccesses>> w = streams.block(c[0], c[1], c[2]);
+    Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
     if (!w) return std::move(w).takeError();
     const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-    for (const WarpAccesses& wa : *w) {
+    for (const WarpAccesses& wa : **w) {
       const int warpId = warpCounter++;
       const double n = static_cast<double>(wa.size());
       for (size_t i = 0; i < wa.size(); ++i) {
         const WarpAccess& a = wa[i];
         const size_t site = static_cast<size_t>(a.site);
         const MemoryAccess& m = *sites[site].access;
-        requests[site] += 1;
+        requests[site] += a.weight;
         if (a.lanes.empty()) {
-          unknown[site] += m.transactionsPerInst.value_or(1.0);
+          unknown[site] += m.transactionsPerInst.value_or(1.0) * a.weight;
           continue;
         }
         touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
-        sectors[site] += static_cast<double>(sectorBuf.size());
+        sectors[site] += static_cast<double>(sectorBuf.size()) * a.weight;
+        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
         for (long long sec : sectorBuf) {
           if (!keep(sec)) continue;
           if (b < half) firstHalf.insert(sec);
           SampledAccess sa;
-          sa.unit = sec;
+          sa.unit = windowUnit(sec, a.window);
           sa.warp = warpId;
           sa.site = a.site;
           sa.store = m.isStore;
-          timed.push_back({wave + (static_cast<double>(i) + 0.5) / std::max(1.0, n), sa, 1.0});
+          timed.push_back({wave + at, sa, a.weight, sec, a.warm, a.warm ? 1.0 : 2 * a.weight - 1, b < half});
         }
       }
     }
   }
-  std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+  sortByTime(timed);
   std::vector<SampledAccess> stream;
   stream.reserve(timed.size());
   for (const Timed& x : timed) stream.push_back(x.access);
@@ -474,10 +546,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // (P(L2) − P(L1)) / (1 − P(L1))).
   std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0);
   for (size_t i = 0; i < stream.size(); ++i) {
+    if (timed[i].warm) continue;
     const size_t site = static_cast<size_t>(stream[i].site);
-    sampledSectors[site] += 1;
-    l2Hit[site] += r.outcomes[i].hit;
-    writeBacks[site] += r.outcomes[i].writeBack;
+    const double w = timed[i].sectorsOfRequest;
+    sampledSectors[site] += w;
+    l2Hit[site] += r.outcomes[i].hit * w;
+    writeBacks[site] += r.outcomes[i].writeBack * w;
   }
   // ---- L2, second view: clusters of neighbouring blocks spread over the whole grid, weighted
   // (Horvitz–Thompson, reuse_distance.h). The window sees sharing between blocks close in launch
@@ -525,26 +599,36 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       for (int dy = 0; dy < clusterY; ++dy) {
         for (int dx = 0; dx < clusterX; ++dx) {
           const long long b = streams.linear(c[0] + dx, c[1] + dy, c[2]);
-          Expected<std::vector<WarpAccesses>> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
+          Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
           if (!w) return std::move(w).takeError();
-          collect(*w, b, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
+          collect(**w, b, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
         }
       }
       ++sampled;
     }
-    std::stable_sort(spread.begin(), spread.end(), [](const Timed& a, const Timed& b) { return a.time < b.time; });
+    sortByTime(spread);
     std::vector<SampledAccess> sstream;
     sstream.reserve(spread.size());
     for (const Timed& x : spread) sstream.push_back(x.access);
     const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * collectRate;
     ReuseResult sr = analyzeReuse(sstream, SamplePopulation{static_cast<double>(sampled), static_cast<double>(clusters)}, capacity);
     for (size_t i = 0; i < sstream.size(); ++i) {
+      if (spread[i].warm) continue;
       const size_t site = static_cast<size_t>(sstream[i].site);
       spreadSeen[site] += spread[i].sectorsOfRequest;
       spreadHit[site] += sr.outcomes[i].hit * spread[i].sectorsOfRequest;
       spreadWb[site] += sr.outcomes[i].writeBack * spread[i].sectorsOfRequest;
     }
     spreadFootprint = sr.distinctUnits / collectRate;
+    if (streams.windowed()) {
+      // Sectors of different windows were kept apart: the extrapolated distinct sectors instead.
+      std::vector<long long> units;
+      units.reserve(sstream.size());
+      for (const SampledAccess& a : sstream) units.push_back(a.unit);
+      std::sort(units.begin(), units.end());
+      units.erase(std::unique(units.begin(), units.end()), units.end());
+      if (!units.empty()) spreadFootprint *= windowFootprint(spread, false) / static_cast<double>(units.size());
+    }
     spreadWrittenShare = sr.distinctUnits > 0 ? sr.distinctWrittenUnits / sr.distinctUnits : 0;
   }
 
@@ -596,8 +680,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Footprint: the window's distinct sectors, plus, for the blocks beyond it, the growth per
   // block seen over the window's second half (new data per block in steady state).
   double distinct = r.distinctUnits;
+  double firstHalfDistinct = static_cast<double>(firstHalf.size());
+  if (streams.windowed()) {
+    distinct = windowFootprint(timed, false);
+    firstHalfDistinct = windowFootprint(timed, true);
+  }
+  const double windowDistinct = distinct;
   if (windowBlocks < blocks && windowBlocks - half > 0) {
-    const double growth = std::max(0.0, r.distinctUnits - static_cast<double>(firstHalf.size())) /
+    const double growth = std::max(0.0, windowDistinct - firstHalfDistinct) /
                           static_cast<double>(windowBlocks - half);
     distinct += growth * static_cast<double>(blocks - windowBlocks);
   }
@@ -615,6 +705,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                 windowBlocks, blocks, streams.affine() ? "addresses affine in the block index" : "exact streams", rate,
                 l1Bytes / 1024);
   t.notes.push_back(note);
+  if (streams.windowed()) {
+    std::snprintf(note, sizeof note,
+                  "memory: warps longer than %lld instructions analysed from %lld windows of %lld (each starts cold; its first half only warms the caches)",
+                  kWarpInstructions, kWarpInstructions / kWarpWindow, kWarpWindow);
+    t.notes.push_back(note);
+  }
   if (unknownTotal > 0) {
     std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses: charged to DRAM, left out of the footprint",
                   100.0 * unknownTotal / std::max(1.0, t.loadSectors + t.storeSectors));

@@ -849,10 +849,11 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             total += static_cast<double>(c->instructions) / sampled;
             for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->perInstruction[i]) / sampled;
             // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):
-            // each counts 1 + repeats times, with the sectors of the recorded one.
+            // each counts 1 + repeats times per fold repeating it, with the sectors of the
+            // recorded one.
             std::vector<long long> times(c->accesses.size(), 1);
             for (const LoopFold& f : c->folds) {
-              for (size_t k = f.addressBegin; k < f.addressEnd && k < times.size(); ++k) times[k] += f.repeats;
+              for (size_t k = f.addressBegin; k < f.addressEnd && k < times.size(); ++k) times[k] *= 1 + f.repeats;
             }
             for (size_t ai = 0; ai < c->accesses.size(); ++ai) {
               const SassAccess& a = c->accesses[ai];

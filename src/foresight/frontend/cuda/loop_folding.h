@@ -87,9 +87,145 @@ inline constexpr std::uint64_t kHashBase = 0x100000001B3ULL;
   }
 }
 
+/// The visits of one loop header, with the run's own snapshot of the state at each visit.
+template <class Snapshot>
+struct HeaderTrack {
+  long long lastExecuted = -1;  ///< executed instructions at the last visit (-1 = none)
+  std::uint64_t lastHash = 0;
+  long long lastLength = -1;    ///< instructions of the iteration that ended at the last visit
+  std::uint64_t lastIterationHash = 0;
+  std::vector<Snapshot> snaps;  ///< up to four consecutive visits whose iterations are alike
+  long long cooldown = 0;       ///< alike visits to skip after a failed attempt
+  long long backoff = 4;
+};
+
+/// A visit of a loop header (what the PTX and SASS runs share): compares the iteration that
+/// just ended with the one before (length and rolling hash of the executed (instruction, mask)
+/// path, `pathHash` after `executed` instructions); after three alike iterations, with four
+/// snapshots taken by `snapshot(Snapshot&)`, calls `tryFold()` (true: folded). After a failed
+/// attempt the loop waits 4, 8, 16 … alike iterations before the next. `armed` counts the
+/// tracks holding snapshots (the run logs comparisons while it is positive).
+template <class Snapshot, class TakeSnapshot, class TryFold>
+void visitHeader(HeaderTrack<Snapshot>& t, long long executed, std::uint64_t pathHash, int& armed, TakeSnapshot snapshot,
+                 TryFold tryFold) {
+  const long long len = executed - t.lastExecuted;
+  const std::uint64_t iterationHash = pathHash - t.lastHash * power(kHashBase, static_cast<std::uint64_t>(len));
+  const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
+  t.lastLength = t.lastExecuted >= 0 ? len : -1;
+  t.lastIterationHash = iterationHash;
+  t.lastExecuted = executed;
+  t.lastHash = pathHash;
+  const bool had = !t.snaps.empty();
+  if (!alike || t.cooldown > 0) {
+    t.cooldown = alike ? t.cooldown - 1 : 0;
+    t.snaps.clear();
+  } else {
+    if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
+    t.snaps.emplace_back();
+    snapshot(t.snaps.back());
+    if (t.snaps.size() == 4) {
+      if (tryFold()) {
+        t.backoff = 4;
+        t.lastExecuted = -1;  // the next iteration is compared afresh
+      } else {
+        t.cooldown = t.backoff;
+        t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
+      }
+      t.snaps.clear();
+    }
+  }
+  armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+}
+
+/// The folds among [begin, end) (indices into a run's folds, which are in the order they were
+/// made: an outer fold after the folds inside its iteration) that no other fold of the range
+/// holds in its iteration, in stream order.
+[[nodiscard]] inline std::vector<size_t> outermostFolds(const std::vector<LoopFold>& folds, size_t begin, size_t end) {
+  std::vector<size_t> out;
+  size_t g = end;
+  while (g > begin) {
+    --g;
+    out.push_back(g);
+    if (folds[g].innerEnd > folds[g].innerBegin) g = std::max(begin, folds[g].innerBegin);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+/// Instructions of one full iteration of each fold: its recorded iteration with the repeats of
+/// the folds inside it.
+[[nodiscard]] inline std::vector<long long> iterationLengths(const std::vector<LoopFold>& folds) {
+  std::vector<long long> len(folds.size(), 0);
+  for (size_t i = 0; i < folds.size(); ++i) {
+    const LoopFold& f = folds[i];
+    long long n = static_cast<long long>(f.streamEnd - f.streamBegin);
+    for (size_t g : outermostFolds(folds, f.innerBegin, f.innerEnd)) {
+      const long long recorded = static_cast<long long>(folds[g].streamEnd - folds[g].streamBegin);
+      n += len[g] - recorded + folds[g].repeats * len[g];
+    }
+    len[i] = n;
+  }
+  return len;
+}
+
+/// Instructions of the full stream of a run that recorded `recorded` instructions and `folds`.
+[[nodiscard]] inline long long expandedLength(size_t recorded, const std::vector<LoopFold>& folds) {
+  const std::vector<long long> len = iterationLengths(folds);
+  long long n = static_cast<long long>(recorded);
+  for (size_t g : outermostFolds(folds, 0, folds.size())) {
+    n += len[g] - static_cast<long long>(folds[g].streamEnd - folds[g].streamBegin) + folds[g].repeats * len[g];
+  }
+  return n;
+}
+
+/// Whether the three iterations [p0, p1), [p1, p2), [p2, p3) of a loop (stream positions at
+/// four visits of its header; a0..a3 the address-record positions at the same visits) hold the
+/// same inner folds: the same number, each at the same place relative to its iteration, with
+/// the same length, repeats, address steps and nesting. Then the iterations still differ only by
+/// constant steps and the loop may fold too; [first, end) are the folds of the last iteration.
+/// False when a fold straddles an iteration boundary. A run that records addresses but not the
+/// stream (`byAddress`) places folds by their address records instead.
+[[nodiscard]] inline bool innerFoldsAlike(const std::vector<LoopFold>& folds, const size_t (&p)[4], const size_t (&a)[4],
+                                          size_t& first, size_t& end, bool byAddress = false) {
+  const size_t(&at)[4] = byAddress ? a : p;
+  auto foldBegin = [&](const LoopFold& f) { return byAddress ? f.addressBegin : f.streamBegin; };
+  auto foldEnd = [&](const LoopFold& f) { return byAddress ? f.addressEnd : f.streamEnd; };
+  size_t k = folds.size();
+  while (k > 0 && foldEnd(folds[k - 1]) > at[0]) --k;
+  size_t bound[4] = {k, k, k, folds.size()};
+  for (int it = 0; it < 3; ++it) {
+    size_t j = bound[it];
+    while (j < folds.size() && foldEnd(folds[j]) <= at[it + 1]) {
+      if (foldBegin(folds[j]) < at[it]) return false;
+      ++j;
+    }
+    if (it < 2) bound[it + 1] = j;
+    else if (j != folds.size()) return false;
+  }
+  const size_t n = bound[1] - bound[0];
+  if (bound[2] - bound[1] != n || bound[3] - bound[2] != n) return false;
+  for (size_t j = 0; j < n; ++j) {
+    const LoopFold& z = folds[bound[2] + j];
+    for (int it = 0; it < 2; ++it) {
+      const LoopFold& x = folds[bound[it] + j];
+      if (x.header != z.header || x.repeats != z.repeats || x.addressStep != z.addressStep) return false;
+      if (x.streamBegin - p[it] != z.streamBegin - p[2] || x.streamEnd - x.streamBegin != z.streamEnd - z.streamBegin) return false;
+      if (x.addressBegin - a[it] != z.addressBegin - a[2] || x.addressEnd - x.addressBegin != z.addressEnd - z.addressBegin) return false;
+      const bool xi = x.innerEnd > x.innerBegin, zi = z.innerEnd > z.innerBegin;
+      if (xi != zi) return false;
+      if (xi && (x.innerBegin - bound[it] != z.innerBegin - bound[2] || x.innerEnd - x.innerBegin != z.innerEnd - z.innerBegin)) return false;
+    }
+  }
+  first = bound[2];
+  end = bound[3];
+  return true;
+}
+
 /// Emits positions [begin, end) of the full stream of a run recorded as `stream` (instruction,
 /// mask) with address records (`count` of them, sorted by recorded position: `positionOf(k)`,
-/// `lanesOf(k)`) and folds: `emit(instruction, mask, lanes)`, lanes null without a record.
+/// `lanesOf(k)`) and folds: `emit(instruction, mask, lanes)`, lanes null without a record. A
+/// fold's repeats follow its recorded iteration; a record of a repeat has the recorded lanes
+/// plus, for every fold repeating it (inner folds within outer ones), repeat × that fold's step.
 template <class PositionOf, class LanesOf, class Emit>
 void expandFolded(const std::vector<std::pair<int, std::uint32_t>>& stream, const std::vector<LoopFold>& folds,
                   size_t count, PositionOf positionOf, LanesOf lanesOf, long long begin, long long end, Emit emit) {
@@ -102,44 +238,62 @@ void expandFolded(const std::vector<std::pair<int, std::uint32_t>>& stream, cons
     }
     return lo < count && positionOf(lo) == q ? static_cast<long long>(lo) : -1;
   };
+  const std::vector<long long> len = iterationLengths(folds);
+  std::vector<std::pair<size_t, long long>> repeating;  // (fold, repeat) of the enclosing repeats
+  std::vector<long long> lanes;
   long long pos = 0;
-  size_t rec = 0;
-  auto recorded = [&](size_t to) {
-    const long long length = static_cast<long long>(to - rec);
+  // Recorded positions [qa, qb), shifted by the enclosing repeats.
+  auto recorded = [&](size_t qa, size_t qb) {
+    const long long length = static_cast<long long>(qb - qa);
     const long long lo = std::max(begin, pos), hi = std::min(end, pos + length);
     for (long long p = lo; p < hi; ++p) {
-      const size_t q = rec + static_cast<size_t>(p - pos);
-      const long long r = recordOf(q);
-      emit(stream[q].first, stream[q].second, r >= 0 ? &lanesOf(static_cast<size_t>(r)) : nullptr);
-    }
-    pos += length;
-    rec = to;
-  };
-  std::vector<long long> lanes;
-  for (const LoopFold& f : folds) {
-    if (pos >= end) return;
-    recorded(f.streamEnd);
-    const long long length = static_cast<long long>(f.streamEnd - f.streamBegin);
-    const long long total = f.repeats * length;
-    const long long lo = std::max(begin, pos), hi = std::min(end, pos + total);
-    for (long long p = lo; p < hi; ++p) {
-      const long long repeat = (p - pos) / length + 1;
-      const size_t q = f.streamBegin + static_cast<size_t>((p - pos) % length);
+      const size_t q = qa + static_cast<size_t>(p - pos);
       const long long r = recordOf(q);
       if (r < 0) {
         emit(stream[q].first, stream[q].second, nullptr);
         continue;
       }
-      const std::vector<long long>& step = f.addressStep[static_cast<size_t>(r) - f.addressBegin];
+      if (repeating.empty()) {
+        emit(stream[q].first, stream[q].second, &lanesOf(static_cast<size_t>(r)));
+        continue;
+      }
       lanes = lanesOf(static_cast<size_t>(r));
-      for (size_t l = 0; l < lanes.size() && l < step.size(); ++l) {
-        if (lanes[l] >= 0) lanes[l] += repeat * step[l];
+      for (const auto& [fi, repeat] : repeating) {
+        const LoopFold& f = folds[fi];
+        const std::vector<long long>& step = f.addressStep[static_cast<size_t>(r) - f.addressBegin];
+        for (size_t l = 0; l < lanes.size() && l < step.size(); ++l) {
+          if (lanes[l] >= 0) lanes[l] += repeat * step[l];
+        }
       }
       emit(stream[q].first, stream[q].second, &lanes);
     }
-    pos += total;
-  }
-  if (pos < end) recorded(stream.size());
+    pos += length;
+  };
+  // Recorded positions [qa, qb) holding the outermost folds `inner`, each followed by its repeats.
+  auto segment = [&](auto& self, size_t qa, size_t qb, const std::vector<size_t>& inner) -> void {
+    size_t q = qa;
+    for (size_t g : inner) {
+      if (pos >= end) return;
+      const LoopFold& f = folds[g];
+      recorded(q, f.streamBegin);
+      const std::vector<size_t> nested = outermostFolds(folds, f.innerBegin, f.innerEnd);
+      for (long long r = 0; r <= f.repeats && pos < end; ++r) {
+        if (pos + len[g] <= begin) {  // a whole iteration before the range: skip it (and its like)
+          const long long skip = std::min(f.repeats - r + 1, (begin - pos) / std::max<long long>(1, len[g]));
+          pos += skip * len[g];
+          r += skip - 1;
+          continue;
+        }
+        if (r > 0) repeating.emplace_back(g, r);
+        self(self, f.streamBegin, f.streamEnd, nested);
+        if (r > 0) repeating.pop_back();
+      }
+      if (pos >= end) return;
+      q = f.streamEnd;
+    }
+    recorded(q, qb);
+  };
+  segment(segment, 0, stream.size(), outermostFolds(folds, 0, folds.size()));
 }
 
 }  // namespace foresight::cuda::folding

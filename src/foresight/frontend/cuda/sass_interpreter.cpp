@@ -799,14 +799,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     size_t resolved = 0;
     std::vector<long long> perInstruction;
   };
-  struct Track {
-    long long lastExecuted = -1;
-    std::uint64_t lastHash = 0;
-    long long lastLength = -1;
-    std::uint64_t lastIterationHash = 0;
-    std::vector<Snapshot> snaps;
-    long long cooldown = 0, backoff = 4;
-  };
+  using Track = folding::HeaderTrack<Snapshot>;
   const bool fold = o.foldLoops;
   std::vector<char> isHeader(cfg.blocks.size(), 0);
   for (const PtxLoop& l : cfg.loops) isHeader[l.header] = fold ? 1 : 0;
@@ -894,8 +887,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       repeats = std::min(repeats, folding::firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
     }
     if (repeats == folding::kNever || repeats < 1) return false;
-    if (!out.folds.empty() && out.folds.back().streamEnd > s2.streamSize && o.recordStream) return false;
-    if (!out.folds.empty() && out.folds.back().addressEnd > s2.accessSize) return false;
+    // Folds inside the iterations: alike in the three (placed by stream or by address records).
+    size_t innerBegin = 0, innerEnd = 0;
+    {
+      const size_t p[4] = {s0.streamSize, s1.streamSize, s2.streamSize, s3.streamSize};
+      const size_t a[4] = {s0.accessSize, s1.accessSize, s2.accessSize, s3.accessSize};
+      if (!folding::innerFoldsAlike(out.folds, p, a, innerBegin, innerEnd, !o.recordStream)) return false;
+    }
     const size_t a1 = s1.accessSize - s0.accessSize, a2 = s2.accessSize - s1.accessSize, a3 = s3.accessSize - s2.accessSize;
     if (a1 != a2 || a2 != a3) return false;
     std::vector<std::vector<long long>> addressStep;
@@ -923,38 +921,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     for (int i = 0; i < n; ++i) out.perInstruction[i] += f * (s3.perInstruction[i] - s2.perInstruction[i]);
     out.instructions += f * (s3.instructions - s2.instructions);
     out.foldedIterations += f;
-    out.folds.push_back({header, s2.streamSize, s3.streamSize, s2.accessSize, s3.accessSize, f, std::move(addressStep)});
+    out.folds.push_back({header, s2.streamSize, s3.streamSize, s2.accessSize, s3.accessSize, f, std::move(addressStep),
+                         innerBegin, innerEnd});
     return true;
   };
   auto visitHeader = [&](int header) {
     Track& t = tracks[header];
-    const long long len = executed - t.lastExecuted;
-    const std::uint64_t iterationHash = pathHash - t.lastHash * folding::power(folding::kHashBase, static_cast<std::uint64_t>(len));
-    const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
-    t.lastLength = t.lastExecuted >= 0 ? len : -1;
-    t.lastIterationHash = iterationHash;
-    t.lastExecuted = executed;
-    t.lastHash = pathHash;
-    const bool had = !t.snaps.empty();
-    if (!alike || t.cooldown > 0) {
-      t.cooldown = alike ? t.cooldown - 1 : 0;
-      t.snaps.clear();
-    } else {
-      if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
-      t.snaps.emplace_back();
-      snapshot(t.snaps.back());
-      if (t.snaps.size() == 4) {
-        if (tryFold(t, header)) {
-          t.backoff = 4;
-          t.lastExecuted = -1;
-        } else {
-          t.cooldown = t.backoff;
-          t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
-        }
-        t.snaps.clear();
-      }
-    }
-    armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+    folding::visitHeader(t, executed, pathHash, armed, snapshot, [&] { return tryFold(t, header); });
     logging = armed > 0;
     if (!logging && !setpLog.empty()) setpLog.clear();
   };
@@ -969,7 +942,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const Op op = decoded[i].op;
       const unsigned mods = decoded[i].mods;
       ++out.perInstruction[i];
-      if (++out.instructions > o.maxInstructions) {
+      ++out.instructions;
+      if (executed + 1 > o.maxInstructions) {  // executed, not folded: folds terminate
         return makeError("the SASS of '" + fn.name + "' executes more than " + std::to_string(o.maxInstructions) + " instructions in one warp");
       }
       std::uint32_t g = msk, unknown = 0;

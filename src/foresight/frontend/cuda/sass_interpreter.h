@@ -41,7 +41,7 @@ struct SassRunOptions {
   /// stays in the loop N times.
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;  ///< `--branch FILE:LINE=P` for other unknown branches
-  long long maxInstructions = 200'000'000;
+  long long maxInstructions = 200'000'000;  ///< executed one by one (folded ones do not count)
   bool recordStream = false;  ///< keep the dynamic stream (instruction, active mask) in order
   bool recordAddresses = false;  ///< keep the memory accesses (implied by recordStream)
   /// Fold loops whose iterations repeat, as the PTX run does (warp_interpreter.h, LoopFold;

@@ -217,16 +217,7 @@ struct FoldSnapshot {
   std::vector<std::array<long long, 5>> counts;  ///< executions, activeLanes, knownRequests, units, dataDependent
 };
 
-/// The visits of one loop header.
-struct FoldTrack {
-  long long lastExecuted = -1;  ///< executed instructions at the last visit (-1 = none)
-  std::uint64_t lastHash = 0;
-  long long lastLength = -1;    ///< instructions of the iteration that ended at the last visit
-  std::uint64_t lastIterationHash = 0;
-  std::vector<FoldSnapshot> snaps;  ///< up to four consecutive visits whose iterations are alike
-  long long cooldown = 0;  ///< alike visits to skip after a failed attempt
-  long long backoff = 4;
-};
+using FoldTrack = folding::HeaderTrack<FoldSnapshot>;
 
 }  // namespace
 
@@ -256,9 +247,7 @@ bool endsWithPath(const std::string& path, const std::string& name) {
 }
 
 long long expandedLength(const WarpTrace& trace) {
-  long long n = static_cast<long long>(trace.stream.size());
-  for (const LoopFold& f : trace.folds) n += f.repeats * static_cast<long long>(f.streamEnd - f.streamBegin);
-  return n;
+  return folding::expandedLength(trace.stream.size(), trace.folds);
 }
 
 void expandStream(const WarpTrace& trace, long long begin, long long end,
@@ -897,10 +886,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       repeats = std::min(repeats, firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
     }
     if (repeats == kNever || repeats < 1) return false;  // no affine exit test, or it is imminent
-    // Lane addresses (recorded streams): constant steps too; no fold inside the iteration.
+    // Lane addresses (recorded streams): constant steps too; folds inside the iterations alike.
     std::vector<std::vector<long long>> addressStep;
+    size_t innerBegin = 0, innerEnd = 0;
     if (options_.recordStream) {
-      if (!trace.folds.empty() && trace.folds.back().streamEnd > s2.streamSize) return false;
+      const size_t p[4] = {s0.streamSize, s1.streamSize, s2.streamSize, s3.streamSize};
+      const size_t a[4] = {s0.addressSize, s1.addressSize, s2.addressSize, s3.addressSize};
+      if (!folding::innerFoldsAlike(trace.folds, p, a, innerBegin, innerEnd)) return false;
       const size_t a1 = s1.addressSize - s0.addressSize, a2 = s2.addressSize - s1.addressSize, a3 = s3.addressSize - s2.addressSize;
       if (a1 != a2 || a2 != a3) return false;
       for (size_t k = 0; k < a3; ++k) {
@@ -944,7 +936,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     trace.dynamicInstructions += f * (s3.dynamic - s2.dynamic);
     trace.foldedIterations += f;
     if (options_.recordStream) {
-      trace.folds.push_back({header, s2.streamSize, s3.streamSize, s2.addressSize, s3.addressSize, f, std::move(addressStep)});
+      trace.folds.push_back({header, s2.streamSize, s3.streamSize, s2.addressSize, s3.addressSize, f, std::move(addressStep),
+                             innerBegin, innerEnd});
     }
     return true;
   };
@@ -952,33 +945,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   // after three alike, try to fold.
   auto visitHeader = [&](int header) {
     FoldTrack& t = tracks[header];
-    const long long len = executed - t.lastExecuted;
-    const std::uint64_t iterationHash = pathHash - t.lastHash * power(kHashBase, static_cast<std::uint64_t>(len));
-    const bool alike = t.lastExecuted >= 0 && len == t.lastLength && iterationHash == t.lastIterationHash;
-    t.lastLength = t.lastExecuted >= 0 ? len : -1;
-    t.lastIterationHash = iterationHash;
-    t.lastExecuted = executed;
-    t.lastHash = pathHash;
-    const bool had = !t.snaps.empty();
-    if (!alike || t.cooldown > 0) {
-      t.cooldown = alike ? t.cooldown - 1 : 0;
-      t.snaps.clear();
-    } else {
-      if (t.snaps.size() == 4) t.snaps.erase(t.snaps.begin());
-      t.snaps.emplace_back();
-      snapshot(t.snaps.back());
-      if (t.snaps.size() == 4) {
-        if (tryFold(header, t)) {
-          t.backoff = 4;
-          t.lastExecuted = -1;  // the next iteration is compared afresh
-        } else {
-          t.cooldown = t.backoff;
-          t.backoff = std::min<long long>(t.backoff * 2, 1 << 20);
-        }
-        t.snaps.clear();
-      }
-    }
-    armed += (t.snaps.empty() ? 0 : 1) - (had ? 1 : 0);
+    folding::visitHeader(t, executed, pathHash, armed, snapshot, [&] { return tryFold(header, t); });
     logging = armed > 0;
     if (!logging && !setpLog.empty()) setpLog.clear();
   };
@@ -1015,7 +982,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       ++executed;
       pathHash = pathHash * kHashBase + (static_cast<std::uint64_t>(i) << 32 | m);
       if (options_.recordStream) trace.stream.emplace_back(i, m);
-      if (trace.dynamicInstructions > options_.maxInstructionsPerWarp) {
+      if (executed > options_.maxInstructionsPerWarp) {  // executed, not folded: folds terminate
         return makeError("kernel '" + kernelName + "': one warp executes more than " +
                              std::to_string(options_.maxInstructionsPerWarp) + " instructions (loop at " + where(inst) +
                              " may not terminate for this launch)",

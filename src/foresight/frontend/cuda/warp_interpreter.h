@@ -56,7 +56,9 @@ struct InterpreterOptions {
   std::vector<std::string> paramNames;  ///< source names by ordinal, for messages
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;
-  long long maxInstructionsPerWarp = 200'000'000;  ///< guard against non-terminating loops
+  /// Guard against non-terminating loops: instructions executed one by one (folded iterations,
+  /// whose end is solved for, do not count).
+  long long maxInstructionsPerWarp = 200'000'000;
   std::string kernelName;             ///< name used in messages (demangled)
   bool recordStream = false;          ///< keep the dynamic stream (instruction, mask) in order
   /// Fold loops whose iterations repeat (see WarpTrace::folds): interpretation time then does
@@ -84,6 +86,12 @@ struct LoopFold {
   long long repeats = 0;      ///< times it repeats right after streamEnd without being recorded
   /// Per address record of the iteration: the per-lane address step of each repeat.
   std::vector<std::vector<long long>> addressStep;
+  /// Folds of inner loops inside the recorded iteration (indices [innerBegin, innerEnd) of the
+  /// run's folds): every repeat repeats them too, their addresses shifted by this fold's steps.
+  /// An outer loop folds only when its three compared iterations hold the same inner folds
+  /// (same places, repeats and address steps), so analysis time is flat in its trip count too.
+  size_t innerBegin = 0;
+  size_t innerEnd = 0;
 };
 
 /// Per static instruction statistics of one warp run.
