@@ -29,6 +29,8 @@ class AccessAddresses {
   /// `execution` (0-based, in the warp's own order) of statement `access` by warp `warp`
   /// (0-based in its block) of block `block` (linear index in the grid).
   virtual void lanes(int access, long long block, int warp, long long execution, std::vector<long long>& out) const = 0;
+  /// The launch's exact footprint, when the frontend knows it (WarpStreamSource::footprint()).
+  [[nodiscard]] virtual std::optional<Footprint> footprint() const { return std::nullopt; }
 };
 
 /// The stream source of a counted KernelIR.
@@ -44,6 +46,9 @@ class CountedStreamSource final : public WarpStreamSource {
   [[nodiscard]] Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override;
   /// The systematic windows (sampleStream()), generated directly.
   [[nodiscard]] Expected<SampledStream> sampled(long long block, int warp, const StreamSampling& sampling) const override;
+  [[nodiscard]] std::optional<Footprint> footprint() const override {
+    return addresses_ ? addresses_->footprint() : std::nullopt;
+  }
   /// Dynamic instructions of every warp's stream.
   [[nodiscard]] long long length() const { return length_; }
 

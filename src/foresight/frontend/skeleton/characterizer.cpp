@@ -842,6 +842,8 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
       g.lanes = m.addresses(sh, *a.ref, 0);
       g.statements = {static_cast<int>(i)};
       g.array = arr;
+      for (const Index& x : a.ref->dims) g.unknownAddresses |= x.indirect != nullptr;
+      g.unknownAddresses = g.unknownAddresses && !g.sampled;
       globals->push_back(std::move(g));
     }
     dataReqs[arr] += static_cast<double>(d.bhatSize);
@@ -1028,7 +1030,37 @@ class SkeletonAddresses final : public AccessAddresses {
       }
       walks_.push_back(std::move(w));
     }
+    // Footprint: per array, the merged sections of all its statements over the whole loop space
+    // (written: of its stores), in bytes. Not with indirect subscripts (their sections are A20's
+    // estimate, not the data's).
+    bool indirect = false;
+    for (const AccessInfo& a : m.accesses) {
+      for (const Index& x : a.ref->dims) indirect |= x.indirect != nullptr;
+    }
+    if (!indirect) {
+      std::vector<Range> space;
+      for (int d = 0; d < P; ++d) space.push_back({m.sk.vars[d].lo, std::max(m.sk.vars[d].hi, m.sk.vars[d].lo), 1});
+      const std::vector<Range> t = m.tile(space, {});
+      Footprint f;
+      for (size_t arr = 0; arr < m.sk.arrays.size(); ++arr) {
+        std::vector<int> all, stores;
+        for (size_t i = 0; i < m.accesses.size(); ++i) {
+          if (m.accesses[i].ref->array != static_cast<int>(arr)) continue;
+          all.push_back(static_cast<int>(i));
+          if (m.accesses[i].store) stores.push_back(static_cast<int>(i));
+        }
+        if (all.empty()) continue;
+        const double bytes = m.sk.arrays[arr].elemBytes;
+        const double total = static_cast<double>(m.footprint(static_cast<int>(arr), t, all)) * bytes;
+        const double written = stores.empty() ? 0 : static_cast<double>(m.footprint(static_cast<int>(arr), t, stores)) * bytes;
+        f.writtenBytes += std::min(written, total);
+        f.readBytes += std::max(0.0, total - written);
+      }
+      footprint_ = f;
+    }
   }
+
+  [[nodiscard]] std::optional<Footprint> footprint() const override { return footprint_; }
 
   void lanes(int access, long long block, int warp, long long execution, std::vector<long long>& out) const override {
     const Characterizer::Impl& m = *ch_.impl_;
@@ -1226,6 +1258,7 @@ class SkeletonAddresses final : public AccessAddresses {
   long long threads_ = 1;
   std::vector<long long> grid_;
   std::vector<Walk> walks_;
+  std::optional<Footprint> footprint_;
 };
 
 std::shared_ptr<const AccessAddresses> Characterizer::addresses(const PreparedShape& shape, const Layout& layout,

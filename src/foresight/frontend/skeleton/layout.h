@@ -58,6 +58,8 @@ struct GlobalAccess {
   std::vector<long long> lanes;  ///< a representative warp's byte addresses
   // Where its addresses come from (Characterizer::addresses):
   bool fill = false;            ///< a caching load of a shared-memory buffer
+  /// Its addresses depend on index data the skeleton gives no sample of (A20): unknown.
+  bool unknownAddresses = false;
   std::vector<int> statements;  ///< direct: its access statement; fill: the statements the buffer serves
   int array = -1;
   int stream = -1;              ///< fill: the staged stream loop variable, -1 = loaded once (k = 0)

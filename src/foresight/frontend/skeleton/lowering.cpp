@@ -69,7 +69,17 @@ Expected<LoweredLayout> lowerLayout(const Characterizer& ch, const Layout& layou
     }
     const size_t before = ir.blocks.size();
     addBlock(ir, g.label, g.insts, InstrClass::Ldst, m);
-    if (ir.blocks.size() > before) accessOf.push_back({static_cast<int>(gi)});
+    if (ir.blocks.size() == before) continue;
+    if (g.unknownAddresses) {
+      // No index data: like the CUDA frontend's data-dependent accesses, the engine charges
+      // them to DRAM and leaves them out of the footprint (a floor must not guess).
+      MemoryAccess& placed = *ir.blocks.back().instructions.front().memory;
+      placed.dataDependent = true;
+      if (withSummary) placed.transactionsPerInst = g.transactions;  // the target GPU's count
+      accessOf.push_back({});
+    } else {
+      accessOf.push_back({static_cast<int>(gi)});
+    }
   }
   // Every execution of a global statement gets its own addresses (the statement's bounded
   // regular section walked under the layout's thread mapping), so the memory engine sees the
