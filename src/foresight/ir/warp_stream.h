@@ -73,6 +73,8 @@ struct SampledStream {
 struct Footprint {
   double readBytes = 0;
   double writtenBytes = 0;
+  /// true: exact (replaces the engine's estimate); false: an upper bound (caps it).
+  bool exact = true;
 };
 
 /// Produces the dynamic instruction stream of any warp of one launch.
@@ -80,8 +82,9 @@ class WarpStreamSource {
  public:
   virtual ~WarpStreamSource() = default;
   /// The launch's footprint when the source knows it exactly (skeletons: the union of bounded
-  /// regular sections over the whole loop space); nullopt = the memory engine estimates it from
-  /// the sampled streams.
+  /// regular sections over the whole loop space) or an upper bound of it (C loops: the hull of
+  /// each array's affine accesses); nullopt = the memory engine estimates it from the sampled
+  /// streams alone.
   [[nodiscard]] virtual std::optional<Footprint> footprint() const { return std::nullopt; }
   /// The stream of warp `warp` (0-based within its block) of block `block` (linear index), in
   /// execution order: every instruction, from the first to the last.

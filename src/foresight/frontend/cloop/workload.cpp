@@ -180,9 +180,47 @@ class CloopAddresses final : public AccessAddresses {
     bool affine = false;
     long long base = 0;  ///< the array's synthetic base
     double c0 = 0, cx = 0, cy = 0, cj = 0;
+    int array = -1;
+    bool store = false;
+    int bytes = 4;
+    double count = 0;  ///< executions per thread
   };
   CloopAddresses(std::vector<Op> ops, const Launch& launch, long long extentX, long long extentY, int warpSize)
-      : ops_(std::move(ops)), launch_(launch), extentX_(extentX), extentY_(extentY), warp_(warpSize) {}
+      : ops_(std::move(ops)), launch_(launch), extentX_(extentX), extentY_(extentY), warp_(warpSize) {
+    // Upper bound of the footprint: per array, the hull of its operations' byte ranges (each an
+    // affine image of the box tx < extentX, ty < extentY, j < count); written = its stores' hull.
+    std::map<int, std::array<double, 4>> hull;  // array → read lo, hi, written lo, hi
+    for (const Op& op : ops_) {
+      double lo = op.c0, hi = op.c0;
+      const double spans[3] = {op.cx * static_cast<double>(extentX_ - 1), op.cy * static_cast<double>(extentY_ - 1),
+                               op.cj * std::max(0.0, std::ceil(op.count) - 1)};
+      for (double v : spans) {
+        lo += std::min(0.0, v);
+        hi += std::max(0.0, v);
+      }
+      hi += op.bytes;
+      auto [it, fresh] = hull.try_emplace(op.array, std::array<double, 4>{lo, hi, 0, 0});
+      std::array<double, 4>& h = it->second;
+      if (!fresh) {
+        h[0] = std::min(h[0], lo);
+        h[1] = std::max(h[1], hi);
+      }
+      if (op.store) {
+        h[2] = h[3] > h[2] ? std::min(h[2], lo) : lo;
+        h[3] = std::max(h[3], hi);
+      }
+    }
+    Footprint f;
+    f.exact = false;
+    for (const auto& [array, h] : hull) {
+      const double all = std::max(0.0, h[1] - h[0]), written = std::max(0.0, h[3] - h[2]);
+      f.writtenBytes += std::min(all, written);
+      f.readBytes += std::max(0.0, all - written);
+    }
+    if (!ops_.empty()) footprint_ = f;
+  }
+
+  [[nodiscard]] std::optional<Footprint> footprint() const override { return footprint_; }
 
   void lanes(int access, long long block, int warp, long long execution, std::vector<long long>& out) const override {
     out.assign(static_cast<size_t>(warp_), -1);
@@ -207,6 +245,7 @@ class CloopAddresses final : public AccessAddresses {
   Launch launch_;
   long long extentX_ = 1, extentY_ = 1;
   int warp_ = 32;
+  std::optional<Footprint> footprint_;
 };
 
 }  // namespace
@@ -229,6 +268,10 @@ std::vector<int> attachAddressStreams(KernelIR& ir, int kernelId, const std::arr
     if (b >= ir.blocks.size() || (op.space != OpSpace::Global && op.space != OpSpace::GlobalToShared)) continue;
     CloopAddresses::Op a;
     a.base = static_cast<long long>(std::max(0, op.array) + 1) << 40;
+    a.array = op.array;
+    a.store = op.isStore;
+    a.bytes = op.bytes;
+    a.count = count;
     a.affine = true;
     std::array<double, 3> c0{}, cx{}, cy{}, cj{};
     for (size_t s = 0; s < 3; ++s) {
