@@ -2,7 +2,7 @@
 /// \file
 /// Skeleton addresses for the memory engine: each execution of a global statement gets the
 /// addresses of its bounded regular section under the layout's thread mapping, so the engine
-/// sees the skeleton's reuse, footprint and DRAM floor (docs/input-skeleton.md, "Addresses").
+/// sees the skeleton's reuse, footprint and DRAM floor (docs/skeleton-model.md, "Addresses").
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -93,7 +93,7 @@ class Characterizer {
   /// The addresses of the global statements `characterize` listed for a layout (`globals`,
   /// same order = the AccessAddresses statement ids), for any warp of its launch (launchOf):
   /// the bounded regular sections of each statement under the thread mapping, walked element
-  /// by element (docs/input-skeleton.md, "Addresses"). Arrays get distinct synthetic bases,
+  /// by element (docs/skeleton-model.md, "Addresses"). Arrays get distinct synthetic bases,
   /// (ordinal + 1) << 40. The result owns its own copy of the skeleton.
   [[nodiscard]] std::shared_ptr<const AccessAddresses> addresses(const PreparedShape& shape, const Layout& layout,
                                                                  const std::vector<GlobalAccess>& globals) const;
