@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "foresight/ir/kernel_ir.h"
@@ -68,10 +69,23 @@ struct SampledStream {
 /// adjusted so that the result still stands for `sample.fullLength` instructions.
 [[nodiscard]] SampledStream subsampleStream(const SampledStream& sample, const StreamSampling& sampling);
 
+/// Distinct bytes one launch reads and writes (a byte both read and written counts as written).
+struct Footprint {
+  double readBytes = 0;
+  double writtenBytes = 0;
+  /// true: exact (replaces the engine's estimate); false: an upper bound (caps it).
+  bool exact = true;
+};
+
 /// Produces the dynamic instruction stream of any warp of one launch.
 class WarpStreamSource {
  public:
   virtual ~WarpStreamSource() = default;
+  /// The launch's footprint when the source knows it exactly (skeletons: the union of bounded
+  /// regular sections over the whole loop space) or an upper bound of it (C loops: the hull of
+  /// each array's affine accesses); nullopt = the memory engine estimates it from the sampled
+  /// streams alone.
+  [[nodiscard]] virtual std::optional<Footprint> footprint() const { return std::nullopt; }
   /// The stream of warp `warp` (0-based within its block) of block `block` (linear index), in
   /// execution order: every instruction, from the first to the last.
   [[nodiscard]] virtual Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const = 0;

@@ -700,6 +700,16 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   t.compulsoryReadBytes = distinct * (1 - writtenShare) * static_cast<double>(sectorBytes);
   t.compulsoryWriteBytes = distinct * writtenShare * static_cast<double>(sectorBytes);
   char note[240];
+  // A frontend that knows the footprint exactly (skeletons) replaces the sampled estimate; an
+  // upper bound (C loops) caps it.
+  if (const std::optional<Footprint> known = ir.streams->footprint()) {
+    if (known->exact || known->readBytes + known->writtenBytes < t.compulsoryBytes()) {
+      t.compulsoryReadBytes = known->readBytes;
+      t.compulsoryWriteBytes = known->writtenBytes;
+      t.notes.push_back(known->exact ? "memory: footprint exact from the frontend (bounded regular sections over the loop space)"
+                                     : "memory: footprint capped by the frontend's bound (hull of each array's affine accesses)");
+    }
+  }
   std::snprintf(note, sizeof note,
                 "memory: L2 over the first %lld of %lld blocks (%s), %.3g of the sectors analysed; L1 %lld KiB per SM",
                 windowBlocks, blocks, streams.affine() ? "addresses affine in the block index" : "exact streams", rate,

@@ -114,6 +114,7 @@ std::vector<Advice> adviseKernel(const AdviceContext& c) {
     if (readArrays > 0) {
       KernelInput changed = c.input;
       changed.summary = tiled;
+      changed.ir.streams = nullptr;  // the traced addresses belong to the untiled launch
       changed.ir.resources.staticSharedBytes = static_cast<long long>(readArrays) * 32 * 32 * 4;
       Launch launch = c.launch;
       const double ex = static_cast<double>(c.launch.grid.x * c.launch.block.x);

@@ -254,6 +254,8 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
     for (const auto& [name, value] : targets) ck.launch.macros[name] = value;
     const WorkloadSummary w = summaryAt(traced, fits, target, largest, static_cast<int>(k), aopt.warpSize, aopt.l2LineBytes);
     ck.input.ir = lowerToIr(sk.name, static_cast<int>(k), traced, largest, w, fits, target, path);
+    const std::vector<int> nonAffine = attachAddressStreams(ck.input.ir, static_cast<int>(k), {&traces[0].kernels[k], &traces[1].kernels[k], &traces[2].kernels[k]},
+                         ns, target, largest, fits, ck.launch, ex, ey, aopt.warpSize);
     ck.input.summary = w;
     const double total = w.memInsts();
     for (int c = 0; c < kNumAccessClasses; ++c) {
@@ -289,6 +291,14 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
         "{:.3f} / {:.3f} / {:.4f} ({} warps analysed, {}-way {} KiB L2)",
         pct(ck.classShare[kCoal]), pct(ck.classShare[kUncoal]), pct(ck.classShare[kConst]), ck.dramPerInst[kCoal],
         ck.dramPerInst[kUncoal], ck.dramPerInst[kConst], traced.analysedWarps, aopt.l2Ways, aopt.l2Bytes / 1024));
+    if (!nonAffine.empty()) {
+      std::string lines;
+      for (int l : nonAffine) lines += (lines.empty() ? "" : ", ") + std::to_string(l);
+      ck.notes.push_back(fmt::format(
+          "cloop: the addresses of {} global operation{} (line{} {}) are not affine in the thread and the "
+          "occurrence at every traced size: the memory engine charges them to DRAM, outside the footprint",
+          nonAffine.size(), nonAffine.size() == 1 ? "" : "s", nonAffine.size() == 1 ? "" : "s", lines));
+    }
     if (ck.launches > 1) ck.notes.push_back(fmt::format("cloop: kernel '{}' is launched {} times per run", sk.name, ck.launches));
     if (!sizeNote.empty()) ck.notes.push_back("cloop: " + sizeNote);
     program.kernels.push_back(std::move(ck));

@@ -221,6 +221,71 @@ Expected<std::vector<KernelTrace>> analyzeTrace(const InstrumentedProgram& prog,
     return synthBase[static_cast<size_t>(a)] + off;
   };
 
+  // Affine address functions of the kernel's global operations over the analysed threads: the
+  // coefficients from thread (0,0), its x and y neighbours and its second occurrence, then every
+  // event checked.
+  auto fitAffine = [&](int kernel, KernelTrace& kt) {
+    kt.affine.assign(prog.memOps.size(), AffineAccess{});
+    struct Obs {
+      long long tx, ty, j;
+      long long offset;
+    };
+    std::vector<std::vector<Obs>> obs(prog.memOps.size());
+    std::vector<bool> broken(prog.memOps.size(), false);
+    for (const auto& [key, evs] : cur.events) {
+      const long long tx = static_cast<long long>(key & 0xffffffffULL);
+      const long long ty = static_cast<long long>(key >> 32);
+      std::unordered_map<int, long long> occ;
+      for (const auto& [op, addr] : evs) {
+        const StaticMemOp& sop = prog.memOps[static_cast<size_t>(op)];
+        if (sop.kernel != kernel) continue;
+        const long long j = occ[op]++;
+        const int a = sop.array;
+        if (a < 0 || !cur.arrayBase.count(a) || addr < synthBase[static_cast<size_t>(a)]) {
+          broken[static_cast<size_t>(op)] = true;
+          continue;
+        }
+        obs[static_cast<size_t>(op)].push_back({tx, ty, j, static_cast<long long>(addr - synthBase[static_cast<size_t>(a)])});
+      }
+    }
+    for (size_t op = 0; op < obs.size(); ++op) {
+      const std::vector<Obs>& o = obs[op];
+      if (o.empty() || broken[op]) continue;
+      auto find = [&](long long tx, long long ty, long long j) -> const Obs* {
+        for (const Obs& x : o) {
+          if (x.tx == tx && x.ty == ty && x.j == j) return &x;
+        }
+        return nullptr;
+      };
+      // The origin: the analysed thread with the smallest (ty, tx).
+      const Obs* origin = &o.front();
+      for (const Obs& x : o) {
+        if (x.j == 0 && (x.ty < origin->ty || (x.ty == origin->ty && x.tx < origin->tx) || origin->j != 0)) origin = &x;
+      }
+      AffineAccess f;
+      f.array = prog.memOps[op].array;
+      const Obs* nx = find(origin->tx + 1, origin->ty, 0);
+      const Obs* ny = find(origin->tx, origin->ty + 1, 0);
+      const Obs* nj = find(origin->tx, origin->ty, 1);
+      f.cx = nx ? static_cast<double>(nx->offset - origin->offset) : 0;
+      f.cy = ny ? static_cast<double>(ny->offset - origin->offset) : 0;
+      f.cj = nj ? static_cast<double>(nj->offset - origin->offset) : 0;
+      f.c0 = static_cast<double>(origin->offset) - f.cx * static_cast<double>(origin->tx) -
+             f.cy * static_cast<double>(origin->ty);
+      bool ok = true;
+      for (const Obs& x : o) {
+        const double predicted = f.c0 + f.cx * static_cast<double>(x.tx) + f.cy * static_cast<double>(x.ty) +
+                                 f.cj * static_cast<double>(x.j);
+        if (std::fabs(predicted - static_cast<double>(x.offset)) > 0.5) {
+          ok = false;
+          break;
+        }
+      }
+      f.valid = ok;
+      kt.affine[op] = f;
+    }
+  };
+
   auto finishLaunch = [&]() -> Expected<void> {
     const StaticKernel& sk = prog.kernels[static_cast<size_t>(cur.kernel)];
     KernelTrace& kt = out[static_cast<size_t>(cur.kernel)];
@@ -271,6 +336,7 @@ Expected<std::vector<KernelTrace>> analyzeTrace(const InstrumentedProgram& prog,
       }
     }
     if (!warps.empty()) kt.sampleWarp = warps.begin()->second.insts;
+    fitAffine(cur.kernel, kt);
     kt.analysedWarps = static_cast<double>(warps.size());
 
     // Cache analyzer: per batch, for n: for block: for warp: the warp's n-th instruction.

@@ -53,6 +53,16 @@ struct MemOpStats {
   double sharedInsts = 0;   ///< shared ops: warp instructions
 };
 
+/// One memory operation's addresses as an affine function of the pseudo-thread and of the
+/// operation's occurrence within it: offset = c0 + cx·tx + cy·ty + cj·j bytes from the start of
+/// its array, j = 0, 1, ... the operation's executions by thread (tx, ty). Fitted on the analysed
+/// threads of the first launch and checked against every one of their events.
+struct AffineAccess {
+  bool valid = false;  ///< every analysed event of the operation follows the function
+  int array = -1;      ///< InstrumentedProgram::arrays index
+  double c0 = 0, cx = 0, cy = 0, cj = 0;
+};
+
 /// Everything measured for one kernel (marked loop nest) in one trace.
 struct KernelTrace {
   long long launches = 0;
@@ -73,6 +83,8 @@ struct KernelTrace {
   /// One warp's memory instructions (first warp of the first launch): op id and lane addresses
   /// (synthetic, cudaMalloc-like bases; -1 = inactive lane), for the KernelIR lowering.
   std::vector<std::pair<int, std::vector<long long>>> sampleWarp;
+  /// Per static memory operation (indexed like `ops`): its affine address function.
+  std::vector<AffineAccess> affine;
 };
 
 /// Reads the trace file and analyses every kernel.

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "foresight/ir/counted_streams.h"
 #include "foresight/memory/coalescing.h"
 
 namespace foresight::cloop {
@@ -168,6 +169,148 @@ KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& tra
   }
   for (size_t b = 0; b + 1 < ir.blocks.size(); ++b) ir.blocks[b].successors.push_back(static_cast<int>(b + 1));
   return ir;
+}
+
+namespace {
+
+/// Addresses of a C loop kernel's global operations at the requested size.
+class CloopAddresses final : public AccessAddresses {
+ public:
+  struct Op {
+    bool affine = false;
+    long long base = 0;  ///< the array's synthetic base
+    double c0 = 0, cx = 0, cy = 0, cj = 0;
+    int array = -1;
+    bool store = false;
+    int bytes = 4;
+    double count = 0;  ///< executions per thread
+  };
+  CloopAddresses(std::vector<Op> ops, const Launch& launch, long long extentX, long long extentY, int warpSize)
+      : ops_(std::move(ops)), launch_(launch), extentX_(extentX), extentY_(extentY), warp_(warpSize) {
+    // Upper bound of the footprint: per array, the hull of its operations' byte ranges (each an
+    // affine image of the box tx < extentX, ty < extentY, j < count); written = its stores' hull.
+    std::map<int, std::array<double, 4>> hull;  // array → read lo, hi, written lo, hi
+    for (const Op& op : ops_) {
+      double lo = op.c0, hi = op.c0;
+      const double spans[3] = {op.cx * static_cast<double>(extentX_ - 1), op.cy * static_cast<double>(extentY_ - 1),
+                               op.cj * std::max(0.0, std::ceil(op.count) - 1)};
+      for (double v : spans) {
+        lo += std::min(0.0, v);
+        hi += std::max(0.0, v);
+      }
+      hi += op.bytes;
+      auto [it, fresh] = hull.try_emplace(op.array, std::array<double, 4>{lo, hi, 0, 0});
+      std::array<double, 4>& h = it->second;
+      if (!fresh) {
+        h[0] = std::min(h[0], lo);
+        h[1] = std::max(h[1], hi);
+      }
+      if (op.store) {
+        h[2] = h[3] > h[2] ? std::min(h[2], lo) : lo;
+        h[3] = std::max(h[3], hi);
+      }
+    }
+    Footprint f;
+    f.exact = false;
+    for (const auto& [array, h] : hull) {
+      const double all = std::max(0.0, h[1] - h[0]), written = std::max(0.0, h[3] - h[2]);
+      f.writtenBytes += std::min(all, written);
+      f.readBytes += std::max(0.0, all - written);
+    }
+    if (!ops_.empty()) footprint_ = f;
+  }
+
+  [[nodiscard]] std::optional<Footprint> footprint() const override { return footprint_; }
+
+  void lanes(int access, long long block, int warp, long long execution, std::vector<long long>& out) const override {
+    out.assign(static_cast<size_t>(warp_), -1);
+    if (access < 0 || access >= static_cast<int>(ops_.size())) return;
+    const Op& op = ops_[static_cast<size_t>(access)];
+    const long long bx = std::max<long long>(1, launch_.block.x), by = std::max<long long>(1, launch_.block.y);
+    const long long gx = std::max<long long>(1, launch_.grid.x);
+    for (int l = 0; l < warp_; ++l) {
+      const long long t = static_cast<long long>(warp) * warp_ + l;
+      if (t >= bx * by) continue;
+      const long long tx = (block % gx) * bx + t % bx;
+      const long long ty = (block / gx) * by + t / bx;
+      if (tx >= extentX_ || ty >= extentY_) continue;
+      const double offset = op.c0 + op.cx * static_cast<double>(tx) + op.cy * static_cast<double>(ty) +
+                            op.cj * static_cast<double>(execution);
+      out[static_cast<size_t>(l)] = op.base + std::max(0LL, std::llround(offset));
+    }
+  }
+
+ private:
+  std::vector<Op> ops_;
+  Launch launch_;
+  long long extentX_ = 1, extentY_ = 1;
+  int warp_ = 32;
+  std::optional<Footprint> footprint_;
+};
+
+}  // namespace
+
+std::vector<int> attachAddressStreams(KernelIR& ir, int kernelId, const std::array<const KernelTrace*, 3>& traced,
+                          const std::array<double, 3>& n, double target, const InstrumentedProgram& prog,
+                          const std::map<std::string, CountFit>& fits, const Launch& launch, double extentX,
+                          double extentY, int warpSize) {
+  std::vector<CloopAddresses::Op> ops;
+  std::vector<int> nonAffine;
+  std::vector<std::vector<int>> accessOf(ir.blocks.size());
+  size_t block = 0;  // lowerToIr() puts the kernel's memory operations first, in memOps order
+  for (size_t i = 0; i < prog.memOps.size(); ++i) {
+    const StaticMemOp& op = prog.memOps[i];
+    if (op.kernel != kernelId) continue;
+    auto fit = fits.find("op" + std::to_string(i));
+    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
+    if (count <= 0) continue;
+    const size_t b = block++;
+    if (b >= ir.blocks.size() || (op.space != OpSpace::Global && op.space != OpSpace::GlobalToShared)) continue;
+    CloopAddresses::Op a;
+    a.base = static_cast<long long>(std::max(0, op.array) + 1) << 40;
+    a.array = op.array;
+    a.store = op.isStore;
+    a.bytes = op.bytes;
+    a.count = count;
+    a.affine = true;
+    std::array<double, 3> c0{}, cx{}, cy{}, cj{};
+    for (size_t s = 0; s < 3; ++s) {
+      const KernelTrace* t = traced[s];
+      const bool has = t && i < t->affine.size() && t->affine[i].valid;
+      a.affine = a.affine && has && op.array >= 0;
+      if (!has) continue;
+      c0[s] = t->affine[i].c0;
+      cx[s] = t->affine[i].cx;
+      cy[s] = t->affine[i].cy;
+      cj[s] = t->affine[i].cj;
+    }
+    if (a.affine) {
+      a.c0 = fitCount("c0", n, c0).at(target);
+      a.cx = fitCount("cx", n, cx).at(target);
+      a.cy = fitCount("cy", n, cy).at(target);
+      a.cj = fitCount("cj", n, cj).at(target);
+    } else {
+      // Unknown addresses (data-dependent or piecewise, e.g. i % 32): like the CUDA frontend's
+      // data-dependent accesses, the engine charges them to DRAM with the sample warp's sector
+      // count and leaves them out of the footprint (a floor must not guess).
+      nonAffine.push_back(op.line);
+      MemoryAccess& m = *ir.blocks[b].instructions.front().memory;
+      m.dataDependent = true;
+      std::vector<long long> sectors;
+      touchedSectors(m.laneAddresses, m.widthBytes, 32, sectors);
+      m.transactionsPerInst = static_cast<double>(std::max<size_t>(1, sectors.size()));
+      continue;
+    }
+    accessOf[b] = {static_cast<int>(ops.size())};
+    ops.push_back(std::move(a));
+  }
+  const long long ex = std::max<long long>(1, std::llround(extentX));
+  const long long ey = std::max<long long>(1, std::llround(extentY));
+  auto addresses = std::make_shared<CloopAddresses>(std::move(ops), launch, ex, ey, warpSize);
+  const long long warps = (launch.threadsPerBlock() + warpSize - 1) / std::max(1, warpSize);
+  ir.streams = std::make_shared<CountedStreamSource>(ir, std::move(accessOf), std::move(addresses), launch.blocks(),
+                                                     static_cast<int>(warps));
+  return nonAffine;
 }
 
 }  // namespace foresight::cloop

@@ -8,10 +8,12 @@
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "foresight/frontend/cloop/program.h"
 #include "foresight/frontend/cloop/trace.h"
 #include "foresight/ir/kernel_ir.h"
+#include "foresight/ir/launch.h"
 #include "foresight/ir/workload_summary.h"
 
 namespace foresight::cloop {
@@ -45,5 +47,21 @@ struct CountFit {
                                  const InstrumentedProgram& prog, const WorkloadSummary& w,
                                  const std::map<std::string, CountFit>& fits, double target,
                                  const std::string& path);
+
+/// Attaches to `ir` (lowerToIr() of the same kernel, fits and target) the per-warp streams the
+/// memory engine replays (ir/counted_streams.h): each global operation's affine address function
+/// (AffineAccess) from the three traced sizes (`traced`, sizes `n`, largest first), every
+/// coefficient fitted over the sizes like the counts (fitCount) and taken at `target`; thread
+/// (tx, ty) of the launch is the mapped iterations' pair, tx < `extentX`, ty < `extentY`. Arrays
+/// get distinct synthetic bases, (ordinal + 1) << 40. An operation without a valid function at
+/// every size (data-dependent or piecewise addresses, e.g. i % 32) is marked data-dependent,
+/// with its sample warp's sector count: the engine charges it to DRAM and leaves it out of the
+/// footprint.
+/// Returns the source lines of the global operations without an affine function (empty when
+/// every one has one).
+std::vector<int> attachAddressStreams(KernelIR& ir, int kernelId, const std::array<const KernelTrace*, 3>& traced,
+                          const std::array<double, 3>& n, double target, const InstrumentedProgram& prog,
+                          const std::map<std::string, CountFit>& fits, const Launch& launch, double extentX,
+                          double extentY, int warpSize);
 
 }  // namespace foresight::cloop

@@ -840,6 +840,10 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
       g.transactions = d.transactions;
       g.sampled = m.usesSample(*a.ref);
       g.lanes = m.addresses(sh, *a.ref, 0);
+      g.statements = {static_cast<int>(i)};
+      g.array = arr;
+      for (const Index& x : a.ref->dims) g.unknownAddresses |= x.indirect != nullptr;
+      g.unknownAddresses = g.unknownAddresses && !g.sampled;
       globals->push_back(std::move(g));
     }
     dataReqs[arr] += static_cast<double>(d.bhatSize);
@@ -854,7 +858,7 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
   const auto addBuffer = [&](int array, int streamIdx, long long stage) {
     const auto key = std::make_tuple(array, streamIdx, stage, stagedMask, view.id);
     auto it = sh.buffers.find(key);
-    if (it == sh.buffers.end()) {
+    if (it == sh.buffers.end() || globals) {
       // Which accesses feed this buffer.
       m.zeroAccesses_.clear();
       m.stagedAccesses_.clear();
@@ -872,8 +876,10 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
         if (home < 0) m.zeroAccesses_.push_back(static_cast<int>(i));
         if (home == streamIdx) m.stagedAccesses_.push_back(static_cast<int>(i));
       }
-      SharedBuffer b = m.buffer(sh, view, array, streamIdx, stage);
-      it = sh.buffers.emplace(key, std::move(b)).first;
+      if (it == sh.buffers.end()) {
+        SharedBuffer b = m.buffer(sh, view, array, streamIdx, stage);
+        it = sh.buffers.emplace(key, std::move(b)).first;
+      }
     }
     const SharedBuffer& b = it->second;
     SharedBuffer& copy = st.buffers.emplace_back();  // without firstWarp: no allocation per layout
@@ -902,6 +908,13 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
       g.coalesced = b.coalesced;
       g.transactions = b.transactions;
       g.lanes = b.firstWarp;
+      g.fill = true;
+      g.statements = streamIdx < 0 ? m.zeroAccesses_ : m.stagedAccesses_;
+      g.array = array;
+      g.stream = b.stream;
+      g.stage = stage;
+      g.numStages = b.numStages;
+      g.elements = b.elements;
       globals->push_back(std::move(g));
     }
     st.sharedBytesPerBlock += b.elements * m.sk.arrays[array].elemBytes;  // Eqs. 6–7
@@ -933,6 +946,327 @@ LayoutStats Characterizer::characterize(const PreparedShape& sh, const Layout& l
   }
   st.loadBytesPerWarp = (reqs > 0 ? bytes / reqs : 4) * m.warp;  // Eqs. 9–11 (A8: literal)
   return st;
+}
+
+// ---- addresses --------------------------------------------------------------------------------
+
+namespace {
+
+/// Synthetic base of array `a`: distinct arrays never share a sector (as the CUDA frontend's
+/// pointer bases).
+long long arrayBase(int a) {
+  return static_cast<long long>(a + 1) << 40;
+}
+
+/// A stand-in for loaded index data without a sample (A20: unknown values): a hash of the
+/// element that holds the index, so equal elements give equal values.
+unsigned long long mixIndex(unsigned long long x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+/// Characterizer::addresses(): per global statement of a layout, each thread's address sequence.
+///
+/// A direct statement walks, in program order, the iteration space of the variables it names
+/// (Eq. 13 counts its elements: the values stay in registers across the other loops): the fold
+/// iterations of the parallel dimensions it names (of all of them under C2), outermost, then its
+/// enclosing loops that it names, in nest order. Execution j of a thread is element j of that
+/// walk; a statement whose count differs from the walk's length (branch probabilities) takes
+/// elements ⌊j·length/count⌋. A lane whose task lies beyond the loop space, or whose subscript
+/// falls outside its array, is inactive (the guard a real kernel has).
+///
+/// A caching load (fill) walks, per fold iteration, per iteration of the enclosing loops of its
+/// stream loop and per stage, the buffer's section (Eq. 5 at this block and stage, merged) in
+/// row-major order; the block's threads take consecutive elements, ⌈elements/threads⌉ each.
+class SkeletonAddresses final : public AccessAddresses {
+ public:
+  SkeletonAddresses(Characterizer ch, const PreparedShape& shape, const Layout& layout,
+                    const std::vector<GlobalAccess>& globals)
+      : ch_(std::move(ch)), globals_(globals), block_(shape.block), fold_(shape.fold), threads_(shape.threads) {
+    const Characterizer::Impl& m = *ch_.impl_;
+    const int P = m.sk.parallelDims;
+    for (int d = 0; d < P; ++d) {
+      grid_.push_back(ceilDiv(m.sk.extent(d), static_cast<long long>(block_[d]) * fold_[d]));
+    }
+    const OrderView& view = m.view(layout.order);
+    VarMask inner = 0;
+    for (size_t v = P; v < m.sk.vars.size(); ++v) inner |= VarMask{1} << v;
+    for (const GlobalAccess& g : globals_) {
+      Walk w;
+      if (!g.fill) {
+        const int i = g.statements.empty() ? 0 : g.statements.front();
+        const AccessInfo& a = m.accesses[static_cast<size_t>(i)];
+        bool indirect = false;
+        VarMask named = 0;
+        for (const Index& x : a.ref->dims) {
+          indirect |= x.indirect != nullptr;
+          named |= x.vars;
+        }
+        const bool c2 = !indirect && (named & inner) != 0 && shape.foldDegree > 1;
+        for (int d = 0; d < P; ++d) {
+          if (fold_[d] > 1 && (c2 || ((named >> d) & 1))) w.vars.push_back(d);
+        }
+        for (int v : view.ancestors[static_cast<size_t>(i)]) {
+          if ((named >> v) & 1) w.vars.push_back(v);
+        }
+      } else {
+        if (g.stream >= 0) {  // k = 0 loads the block's whole tile once, fold included
+          for (int d = 0; d < P; ++d) {
+            if (fold_[d] > 1) w.vars.push_back(d);
+          }
+          for (int v : view.loopOf(g.stream).ancestors) w.vars.push_back(v);
+        }
+        w.stages = g.stream >= 0 ? std::max<long long>(1, static_cast<long long>(g.numStages)) : 1;
+        w.perCombo = std::max<long long>(1, ceilDiv(std::max<long long>(1, g.elements), threads_));
+      }
+      w.length = w.stages * w.perCombo;
+      for (int v : w.vars) {
+        w.sizes.push_back(size(v));
+        w.length *= w.sizes.back();
+      }
+      walks_.push_back(std::move(w));
+    }
+    // Footprint: per array, the merged sections of all its statements over the whole loop space
+    // (written: of its stores), in bytes. Not with indirect subscripts (their sections are A20's
+    // estimate, not the data's).
+    bool indirect = false;
+    for (const AccessInfo& a : m.accesses) {
+      for (const Index& x : a.ref->dims) indirect |= x.indirect != nullptr;
+    }
+    if (!indirect) {
+      std::vector<Range> space;
+      for (int d = 0; d < P; ++d) space.push_back({m.sk.vars[d].lo, std::max(m.sk.vars[d].hi, m.sk.vars[d].lo), 1});
+      const std::vector<Range> t = m.tile(space, {});
+      Footprint f;
+      for (size_t arr = 0; arr < m.sk.arrays.size(); ++arr) {
+        std::vector<int> all, stores;
+        for (size_t i = 0; i < m.accesses.size(); ++i) {
+          if (m.accesses[i].ref->array != static_cast<int>(arr)) continue;
+          all.push_back(static_cast<int>(i));
+          if (m.accesses[i].store) stores.push_back(static_cast<int>(i));
+        }
+        if (all.empty()) continue;
+        const double bytes = m.sk.arrays[arr].elemBytes;
+        const double total = static_cast<double>(m.footprint(static_cast<int>(arr), t, all)) * bytes;
+        const double written = stores.empty() ? 0 : static_cast<double>(m.footprint(static_cast<int>(arr), t, stores)) * bytes;
+        f.writtenBytes += std::min(written, total);
+        f.readBytes += std::max(0.0, total - written);
+      }
+      footprint_ = f;
+    }
+  }
+
+  [[nodiscard]] std::optional<Footprint> footprint() const override { return footprint_; }
+
+  void lanes(int access, long long block, int warp, long long execution, std::vector<long long>& out) const override {
+    const Characterizer::Impl& m = *ch_.impl_;
+    const int W = m.warp;
+    out.assign(static_cast<size_t>(W), kInactiveLane);
+    if (access < 0 || access >= static_cast<int>(globals_.size())) return;
+    const GlobalAccess& g = globals_[static_cast<size_t>(access)];
+    const Walk& w = walks_[static_cast<size_t>(access)];
+    // Element of the walk: the count may differ from the walk's length (probabilities).
+    long long e = execution;
+    if (g.insts > 0 && std::fabs(g.insts - static_cast<double>(w.length)) > 0.5) {
+      e = static_cast<long long>(std::floor(static_cast<double>(execution) * static_cast<double>(w.length) / g.insts));
+    }
+    e = std::clamp<long long>(e, 0, w.length - 1);
+    // Mixed radix, the innermost fastest: [vars...][stage][slot].
+    const long long slot = e % w.perCombo;
+    long long rest = e / w.perCombo;
+    const long long stage = rest % w.stages;
+    rest /= w.stages;
+    const size_t nv = m.sk.vars.size();
+    std::vector<long long> it(nv, 0);
+    for (size_t k = w.vars.size(); k-- > 0;) {
+      it[static_cast<size_t>(w.vars[k])] = rest % w.sizes[k];
+      rest /= w.sizes[k];
+    }
+    const int P = m.sk.parallelDims;
+    // Block coordinates: the last dimension fastest (launchOf: x = the last dimension).
+    std::vector<long long> blockOrigin(static_cast<size_t>(P));
+    long long b = block;
+    for (int d = P - 1; d >= 0; --d) {
+      blockOrigin[static_cast<size_t>(d)] = m.sk.vars[d].lo + (b % grid_[d]) * block_[d] * fold_[d];
+      b /= grid_[d];
+    }
+    if (g.fill) {
+      fillLanes(g, w, blockOrigin, it, stage, slot, warp, out);
+      return;
+    }
+    const Ref& ref = *m.accesses[static_cast<size_t>(g.statements.front())].ref;
+    const Array& arr = m.sk.arrays[static_cast<size_t>(ref.array)];
+    std::vector<long long> val(nv, 0);
+    for (int l = 0; l < W; ++l) {
+      const long long t = static_cast<long long>(warp) * W + l;
+      if (t >= threads_) continue;
+      bool active = true;
+      long long r = t;
+      for (int d = P - 1; d >= 0; --d) {
+        const long long td = r % block_[d];
+        r /= block_[d];
+        val[d] = blockOrigin[static_cast<size_t>(d)] + td + it[static_cast<size_t>(d)] * block_[d];
+        active &= val[d] < m.sk.vars[d].hi;
+      }
+      if (!active) continue;
+      loopValues(it, val);
+      long long offset = 0;
+      for (size_t i = 0; i < ref.dims.size() && active; ++i) {
+        const long long x = evalIndex(ref.dims[i], val.data(), arr.dims[i]);
+        active = x >= 0 && x < arr.dims[i];
+        offset = offset * arr.dims[i] + x;
+      }
+      if (active) out[static_cast<size_t>(l)] = arrayBase(ref.array) + offset * arr.elemBytes;
+    }
+  }
+
+ private:
+  struct Walk {
+    std::vector<int> vars;         ///< enumerated variables, outermost first
+    std::vector<long long> sizes;  ///< their iteration counts
+    long long stages = 1;          ///< fill: stages of the stream loop
+    long long perCombo = 1;        ///< fill: elements per thread and stage
+    long long length = 1;          ///< elements of the walk per thread
+  };
+
+  /// Iterations of variable v within one thread: a parallel dimension's fold, a loop's trip.
+  long long size(int v) const {
+    const Characterizer::Impl& m = *ch_.impl_;
+    if (v < m.sk.parallelDims) return fold_[static_cast<size_t>(v)];
+    const Var& var = m.sk.vars[static_cast<size_t>(v)];
+    if (var.dataBounds) return std::max<long long>(1, static_cast<long long>(std::ceil(var.trip)));
+    return std::max<long long>(1, Range{var.lo, std::max(var.hi, var.lo), var.step}.size());
+  }
+
+  /// Values of the inner loop variables at iteration `it` (C1 for data-dependent bounds: a
+  /// chunk of ⌈trip⌉ values per value of the variables the bounds depend on).
+  void loopValues(const std::vector<long long>& it, std::vector<long long>& val) const {
+    const Characterizer::Impl& m = *ch_.impl_;
+    for (size_t v = static_cast<size_t>(m.sk.parallelDims); v < m.sk.vars.size(); ++v) {
+      const Var& var = m.sk.vars[v];
+      if (!var.dataBounds) {
+        val[v] = var.lo + it[v] * var.step;
+        continue;
+      }
+      long long base = 0;
+      for (size_t u = 0; u < v; ++u) {
+        if ((var.boundDeps >> u) & 1) base += val[u];
+      }
+      val[v] = base * std::max<long long>(1, static_cast<long long>(std::ceil(var.trip))) + it[v];
+    }
+  }
+
+  /// A subscript's value: the affine part plus the indirect term (the sample's value, else a
+  /// hash of the index element over the hinted range or the indexed dimension, `extent`).
+  long long evalIndex(const Index& x, const long long* val, long long extent) const {
+    const Characterizer::Impl& m = *ch_.impl_;
+    long long v = x.affine.constant;
+    for (const auto& [var, c] : x.affine.terms) v += c * val[var];
+    if (!x.indirect) return v;
+    const Ref& src = *x.indirect;
+    const Array& srcArray = m.sk.arrays[static_cast<size_t>(src.array)];
+    long long flat = 0;
+    for (size_t i = 0; i < src.dims.size(); ++i) {
+      long long idx = evalIndex(src.dims[i], val, srcArray.dims[i]);
+      idx = ((idx % srcArray.dims[i]) + srcArray.dims[i]) % srcArray.dims[i];
+      flat = flat * srcArray.dims[i] + idx;
+    }
+    if (!srcArray.sample.empty()) {
+      const long long n = static_cast<long long>(srcArray.sample.size());
+      return v + x.indirectCoef * srcArray.sample[static_cast<size_t>(((flat % n) + n) % n)];
+    }
+    long long lo = 0, span = 1;
+    if (srcArray.indexRange) {
+      lo = srcArray.indexRange->first;
+      span = std::max<long long>(1, srcArray.indexRange->second - srcArray.indexRange->first);
+    } else {
+      span = std::max<long long>(1, extent);  // A20: the whole dimension
+    }
+    const unsigned long long h = mixIndex(static_cast<unsigned long long>(flat) ^ (static_cast<unsigned long long>(src.array) << 48));
+    return v + x.indirectCoef * (lo + static_cast<long long>(h % static_cast<unsigned long long>(span)));
+  }
+
+  void fillLanes(const GlobalAccess& g, const Walk& w, const std::vector<long long>& blockOrigin,
+                 const std::vector<long long>& it, long long stage, long long slot, int warp,
+                 std::vector<long long>& out) const {
+    const Characterizer::Impl& m = *ch_.impl_;
+    const int P = m.sk.parallelDims;
+    std::vector<Range> parallel(static_cast<size_t>(P));
+    std::map<int, Range> over;
+    for (int d = 0; d < P; ++d) {
+      const Var& v = m.sk.vars[d];
+      const long long o = blockOrigin[static_cast<size_t>(d)];
+      if (g.stream < 0) {  // k = 0: the block's whole tile B̂
+        parallel[static_cast<size_t>(d)] = {o, std::min(v.hi, o + static_cast<long long>(block_[d]) * fold_[d]), 1};
+      } else {             // one fold iteration of the block
+        const long long lo = o + it[static_cast<size_t>(d)] * block_[d];
+        parallel[static_cast<size_t>(d)] = {lo, std::min(v.hi, lo + block_[d]), 1};
+      }
+    }
+    if (g.stream >= 0) {
+      std::vector<long long> val(m.sk.vars.size(), 0);
+      for (int d = 0; d < P; ++d) val[d] = parallel[static_cast<size_t>(d)].lo;
+      loopValues(it, val);
+      for (int v : w.vars) {
+        if (v >= P) over[v] = {val[v], val[v] + 1, 1};  // A18: one iteration of each enclosing loop
+      }
+      const Var& k = m.sk.vars[static_cast<size_t>(g.stream)];
+      if (k.dataBounds) {
+        over[g.stream] = {stage * g.stage, (stage + 1) * g.stage, 1};
+      } else {
+        const long long lo = k.lo + stage * g.stage * k.step;
+        over[g.stream] = {lo, std::min(k.hi, lo + g.stage * k.step), k.step};
+      }
+    }
+    const std::vector<Range> t = m.tile(parallel, over);
+    std::vector<Section> sections;
+    const long long total = m.footprint(g.array, t, g.statements, &sections);
+    const Array& arr = m.sk.arrays[static_cast<size_t>(g.array)];
+    for (int l = 0; l < m.warp; ++l) {
+      const long long tid = static_cast<long long>(warp) * m.warp + l;
+      if (tid >= threads_) continue;
+      long long idx = slot * threads_ + tid;
+      if (idx >= total) continue;
+      for (const Section& s : sections) {
+        const long long n = sectionSize(s);
+        if (idx >= n) {
+          idx -= n;
+          continue;
+        }
+        long long offset = 0;
+        long long rem = idx;
+        std::vector<long long> coord(s.size());
+        for (size_t d = s.size(); d-- > 0;) {
+          const long long sz = std::max<long long>(1, s[d].size());
+          coord[d] = s[d].lo + (rem % sz) * s[d].stride;
+          rem /= sz;
+        }
+        for (size_t d = 0; d < s.size(); ++d) offset = offset * arr.dims[d] + coord[d];
+        out[static_cast<size_t>(l)] = arrayBase(g.array) + offset * arr.elemBytes;
+        break;
+      }
+    }
+  }
+
+  Characterizer ch_;
+  std::vector<GlobalAccess> globals_;
+  std::vector<int> block_, fold_;
+  long long threads_ = 1;
+  std::vector<long long> grid_;
+  std::vector<Walk> walks_;
+  std::optional<Footprint> footprint_;
+};
+
+std::shared_ptr<const AccessAddresses> Characterizer::addresses(const PreparedShape& shape, const Layout& layout,
+                                                                const std::vector<GlobalAccess>& globals) const {
+  // A private characterizer: the source outlives this one (it travels with the KernelIR).
+  Expected<Characterizer> own = Characterizer::create(impl_->sk, impl_->gpu, impl_->opt);
+  if (!own) return nullptr;
+  return std::make_shared<SkeletonAddresses>(std::move(*own), shape, layout, globals);
 }
 
 }  // namespace foresight::skeleton

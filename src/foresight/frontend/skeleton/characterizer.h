@@ -19,6 +19,7 @@
 #include "foresight/frontend/skeleton/layout.h"
 #include "foresight/frontend/skeleton/skeleton.h"
 #include "foresight/gpu/gpu.h"
+#include "foresight/ir/counted_streams.h"
 #include "foresight/support/error.h"
 
 namespace foresight::skeleton {
@@ -89,12 +90,21 @@ class Characterizer {
   /// (statement order of the skeleton), as used for coalescing; for lowering and tests.
   [[nodiscard]] std::vector<long long> laneAddresses(const PreparedShape& shape, int access) const;
 
+  /// The addresses of the global statements `characterize` listed for a layout (`globals`,
+  /// same order = the AccessAddresses statement ids), for any warp of its launch (launchOf):
+  /// the bounded regular sections of each statement under the thread mapping, walked element
+  /// by element (docs/skeleton-model.md, "Addresses"). Arrays get distinct synthetic bases,
+  /// (ordinal + 1) << 40. The result owns its own copy of the skeleton.
+  [[nodiscard]] std::shared_ptr<const AccessAddresses> addresses(const PreparedShape& shape, const Layout& layout,
+                                                                 const std::vector<GlobalAccess>& globals) const;
+
   /// Stream loop variables in skeleton order (the order of Layout::stage).
   [[nodiscard]] const std::vector<int>& streams() const;
   [[nodiscard]] const Skeleton& skeleton() const;
   [[nodiscard]] const Gpu& gpu() const;
 
  private:
+  friend class SkeletonAddresses;
   struct Impl;
   explicit Characterizer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

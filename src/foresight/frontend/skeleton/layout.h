@@ -56,6 +56,16 @@ struct GlobalAccess {
   double transactions = 1;
   bool sampled = false;          ///< transactions averaged over sample warps (not one warp's lanes)
   std::vector<long long> lanes;  ///< a representative warp's byte addresses
+  // Where its addresses come from (Characterizer::addresses):
+  bool fill = false;            ///< a caching load of a shared-memory buffer
+  /// Its addresses depend on index data the skeleton gives no sample of (A20): unknown.
+  bool unknownAddresses = false;
+  std::vector<int> statements;  ///< direct: its access statement; fill: the statements the buffer serves
+  int array = -1;
+  int stream = -1;              ///< fill: the staged stream loop variable, -1 = loaded once (k = 0)
+  long long stage = 0;          ///< fill: staging size
+  double numStages = 1;         ///< fill: Eq. 4
+  long long elements = 0;       ///< fill: elements of the buffer (Eq. 5)
 };
 
 /// Everything the characterizer derives for one layout (Tables 1 and 2, Eqs. 1–17).

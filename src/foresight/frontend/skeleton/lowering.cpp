@@ -4,6 +4,7 @@
 #include "foresight/frontend/skeleton/lowering.h"
 
 #include <cmath>
+#include <memory>
 
 namespace foresight::skeleton {
 
@@ -54,7 +55,9 @@ Expected<LoweredLayout> lowerLayout(const Characterizer& ch, const Layout& layou
   addBlock(ir, "index calculation", s.indexInsts, InstrClass::Int);
   addBlock(ir, "per-thread overhead", s.overheadInsts, InstrClass::Int);
   addBlock(ir, "barrier", s.synchInsts, InstrClass::Control, std::nullopt, true);
-  for (const GlobalAccess& g : globals) {
+  std::vector<std::vector<int>> accessOf(ir.blocks.size());
+  for (size_t gi = 0; gi < globals.size(); ++gi) {
+    const GlobalAccess& g = globals[gi];
     MemoryAccess m;
     m.space = MemorySpace::Global;
     m.isStore = g.store;
@@ -64,7 +67,27 @@ Expected<LoweredLayout> lowerLayout(const Characterizer& ch, const Layout& layou
       m.pattern = g.coalesced ? AccessClass::Coalesced : AccessClass::Uncoalesced;
       m.transactionsPerInst = g.transactions;
     }
+    const size_t before = ir.blocks.size();
     addBlock(ir, g.label, g.insts, InstrClass::Ldst, m);
+    if (ir.blocks.size() == before) continue;
+    if (g.unknownAddresses) {
+      // No index data: like the CUDA frontend's data-dependent accesses, the engine charges
+      // them to DRAM and leaves them out of the footprint (a floor must not guess).
+      MemoryAccess& placed = *ir.blocks.back().instructions.front().memory;
+      placed.dataDependent = true;
+      if (withSummary) placed.transactionsPerInst = g.transactions;  // the target GPU's count
+      accessOf.push_back({});
+    } else {
+      accessOf.push_back({static_cast<int>(gi)});
+    }
+  }
+  // Every execution of a global statement gets its own addresses (the statement's bounded
+  // regular section walked under the layout's thread mapping), so the memory engine sees the
+  // skeleton's real reuse and footprint.
+  if (std::shared_ptr<const AccessAddresses> addresses = ch.addresses(*shape, layout, globals)) {
+    const long long warps = (out.launch.threadsPerBlock() + ch.gpu().warpSize.value - 1) / std::max(1, ch.gpu().warpSize.value);
+    ir.streams = std::make_shared<CountedStreamSource>(ir, std::move(accessOf), std::move(addresses),
+                                                       out.launch.blocks(), static_cast<int>(warps));
   }
   if (withSummary) out.kernel.summary = s.toWorkload();
   return out;
