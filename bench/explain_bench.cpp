@@ -52,24 +52,21 @@ std::string explainOnce(const KernelInput& kernel, const Launch& launch, const G
   return {};
 }
 
-void BM_ExplainTripCount(benchmark::State& state) {
-  const Gpu gpu = *loadPreset("h100");
+/// Loads one stored PTX fixture with `launch` and runs explainOnce() per iteration.
+void explainFixture(benchmark::State& state, const std::string& fixture, const std::string& kernel, const Launch& launch,
+                    const Gpu& gpu) {
   InputOptions options;
   options.gpu = &gpu;
-  Launch launch;
-  launch.grid = {1, 1, 1};
-  launch.block = {16, 16, 1};
-  launch.args["n"] = state.range(0);
   options.launch = launch;
-  options.kernel = "matmul_naive";
-  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/matmul.sm_90.ptx";
+  options.kernel = kernel;
+  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/" + fixture;
   for (auto _ : state) {
     Expected<LoadedInput> input = loadInput(path, options);
     if (!input) {
       state.SkipWithError(input.error().message.c_str());
       break;
     }
-    Expected<const KernelInput*> k = selectKernel(*input, "matmul_naive");
+    Expected<const KernelInput*> k = selectKernel(*input, kernel);
     if (!k) {
       state.SkipWithError(k.error().message.c_str());
       break;
@@ -80,6 +77,15 @@ void BM_ExplainTripCount(benchmark::State& state) {
     }
   }
 }
+
+void BM_ExplainTripCount(benchmark::State& state) {
+  const Gpu gpu = *loadPreset("h100");
+  Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {16, 16, 1};
+  launch.args["n"] = state.range(0);
+  explainFixture(state, "matmul.sm_90.ptx", "matmul_naive", launch, gpu);
+}
 BENCHMARK(BM_ExplainTripCount)->Arg(256)->Arg(2560)->Arg(25600)->Arg(256000)->Arg(2560000)->Unit(benchmark::kMillisecond);
 
 void BM_ExplainOuterTripCount(benchmark::State& state) {
@@ -89,27 +95,7 @@ void BM_ExplainOuterTripCount(benchmark::State& state) {
   launch.block = {128, 1, 1};
   launch.args["m"] = 1024 * state.range(0);
   launch.args["n"] = 1024 * state.range(0);
-  InputOptions options;
-  options.gpu = &gpu;
-  options.launch = launch;
-  options.kernel = "correlation";
-  const std::string path = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/correlation.sm_90.ptx";
-  for (auto _ : state) {
-    Expected<LoadedInput> input = loadInput(path, options);
-    if (!input) {
-      state.SkipWithError(input.error().message.c_str());
-      break;
-    }
-    Expected<const KernelInput*> k = selectKernel(*input, "correlation");
-    if (!k) {
-      state.SkipWithError(k.error().message.c_str());
-      break;
-    }
-    if (std::string err = explainOnce(**k, launch, gpu); !err.empty()) {
-      state.SkipWithError(err.c_str());
-      break;
-    }
-  }
+  explainFixture(state, "correlation.sm_90.ptx", "correlation", launch, gpu);
 }
 BENCHMARK(BM_ExplainOuterTripCount)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 

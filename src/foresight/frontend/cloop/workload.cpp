@@ -102,6 +102,24 @@ WorkloadSummary summaryAt(const KernelTrace& traced, const std::map<std::string,
   return w;
 }
 
+namespace {
+
+/// The memory operations of kernel `kernelId` that lowerToIr() turns into IR blocks, in
+/// memOps order: those with a positive per-thread count at the target, with that count.
+std::vector<std::pair<size_t, double>> loweredMemOps(const InstrumentedProgram& prog, int kernelId,
+                                                     const std::map<std::string, CountFit>& fits, double target) {
+  std::vector<std::pair<size_t, double>> out;
+  for (size_t i = 0; i < prog.memOps.size(); ++i) {
+    if (prog.memOps[i].kernel != kernelId) continue;
+    auto fit = fits.find("op" + std::to_string(i));
+    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
+    if (count > 0) out.emplace_back(i, count);
+  }
+  return out;
+}
+
+}  // namespace
+
 /// KernelIR: one block per memory operation (executions = its per-thread count at the target;
 /// lane addresses of its first execution by the sample warp) and one per computation class.
 KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& traced, const InstrumentedProgram& prog,
@@ -109,12 +127,8 @@ KernelIR lowerToIr(const std::string& name, int kernelId, const KernelTrace& tra
                    const std::string& path) {
   KernelIR ir;
   ir.name = name;
-  for (size_t i = 0; i < prog.memOps.size(); ++i) {
+  for (const auto& [i, count] : loweredMemOps(prog, kernelId, fits, target)) {
     const StaticMemOp& op = prog.memOps[i];
-    if (op.kernel != kernelId) continue;
-    auto fit = fits.find("op" + std::to_string(i));
-    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
-    if (count <= 0) continue;
     const MemOpStats& s = traced.ops[i];
     const bool shared = op.space == OpSpace::Shared || op.space == OpSpace::SharedFill;
     Instruction in;
@@ -258,12 +272,8 @@ std::vector<int> attachAddressStreams(KernelIR& ir, int kernelId, const std::arr
   std::vector<int> nonAffine;
   std::vector<std::vector<int>> accessOf(ir.blocks.size());
   size_t block = 0;  // lowerToIr() puts the kernel's memory operations first, in memOps order
-  for (size_t i = 0; i < prog.memOps.size(); ++i) {
+  for (const auto& [i, count] : loweredMemOps(prog, kernelId, fits, target)) {
     const StaticMemOp& op = prog.memOps[i];
-    if (op.kernel != kernelId) continue;
-    auto fit = fits.find("op" + std::to_string(i));
-    const double count = fit == fits.end() ? 0 : std::max(0.0, fit->second.at(target));
-    if (count <= 0) continue;
     const size_t b = block++;
     if (b >= ir.blocks.size() || (op.space != OpSpace::Global && op.space != OpSpace::GlobalToShared)) continue;
     CloopAddresses::Op a;
