@@ -163,7 +163,7 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--branch", o.branches, "Taken probability of a data-dependent branch, FILE:LINE=P (repeatable)");
 }
 
-Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
+Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {
   ModelOptions m;
   if (o.model == "auto") {
     m.model = ModelKind::Auto;
@@ -180,7 +180,7 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
   m.quantizeWaves = o.quantizeWaves;
   if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
   // auto with auto: the default model for this kind of input (model/default_model.h).
-  if (m.model == ModelKind::Auto && o.variant == "auto") m = resolveDefaultModel(m, inputKindOf(o.input));
+  if (m.model == ModelKind::Auto && o.variant == "auto") m = resolveDefaultModel(m, inputKindOf(o.input), gpu);
   if (m.model == ModelKind::Auto) m.model = ModelKind::MwpCwp;  // an explicit variant picks its family
   if (m.model == ModelKind::Emulate) {
     if (o.variant != "auto") {
@@ -207,7 +207,7 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o) {
     }
     m.variant = *variant;
   } else if (o.model == "mwp-cwp") {
-    m.variant = defaultModel(inputKindOf(o.input)).mwpCwpVariant;  // --model mwp-cwp alone
+    m.variant = defaultModel(inputKindOf(o.input), gpu).mwpCwpVariant;  // --model mwp-cwp alone
   }
   return m;
 }

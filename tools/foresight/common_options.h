@@ -49,7 +49,8 @@ struct CommonOptions {
 void addCommonOptions(CLI::App& sub, CommonOptions& options);
 
 /// ModelOptions from the typed names; an Error for an unknown model or variant.
-[[nodiscard]] Expected<ModelOptions> toModelOptions(const CommonOptions& options);
+/// `gpu`, when known, lets `auto` pick the default model for that GPU (default_model.h).
+[[nodiscard]] Expected<ModelOptions> toModelOptions(const CommonOptions& options, const Gpu* gpu = nullptr);
 
 /// The launch: the input's, with --grid / --block applied; an Error when neither gives one.
 [[nodiscard]] Expected<Launch> resolveLaunch(const CommonOptions& options,

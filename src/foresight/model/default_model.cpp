@@ -26,14 +26,26 @@ InputKind inputKindOf(const std::string& path) {
   return InputKind::Cuda;
 }
 
-DefaultModel defaultModel(InputKind kind) {
+namespace {
+
+bool describesL2Bandwidth(const Gpu& gpu) {
+  const MemoryLevel* l2 = gpu.memoryForResource("l2");
+  return l2 && (l2->bandwidth || l2->readBandwidth || l2->mixedBandwidth);
+}
+
+}  // namespace
+
+DefaultModel defaultModel(InputKind kind, const Gpu* gpu) {
   // CUDA: MWP-CWP `modern` (Hong & Kim's structure fed by the memory engine), the most accurate
-  // model on the public accuracy set (docs/accuracy.md: 86 points, 11.8 % geometric-mean |error|
-  // against 15.9 % for GROPHECY's variant). C loop nests: CGPredict's variant, the model the C
-  // frontend reproduces. Summaries and skeletons: GROPHECY's variant, whose frontend reproduces
-  // the paper's projections (no measured point yet says otherwise).
+  // model on the public accuracy set (docs/accuracy.md), where the GPU gives the L2 bandwidth
+  // it charges L2 hits to; elsewhere GROPHECY's variant, which sends every access to DRAM (on
+  // the K20c, without L2 data, modern takes hits as free: 31 % against 7 %). C loop nests:
+  // CGPredict's variant, the model the C frontend reproduces. Summaries and skeletons:
+  // GROPHECY's variant, whose frontend reproduces the paper's projections.
   switch (kind) {
-    case InputKind::Cuda: return {ModelKind::MwpCwp, MwpCwpVariant::Modern, EmulateVariant::Modern};
+    case InputKind::Cuda:
+      if (gpu && !describesL2Bandwidth(*gpu)) break;
+      return {ModelKind::MwpCwp, MwpCwpVariant::Modern, EmulateVariant::Modern};
     case InputKind::CLoop: return {ModelKind::MwpCwp, MwpCwpVariant::CGPredict, EmulateVariant::Modern};
     case InputKind::Summary:
     case InputKind::Skeleton: break;
@@ -46,9 +58,9 @@ std::string modelName(const ModelOptions& o) {
   return std::string("mwp-cwp/") + mwpCwpVariantName(o.variant);
 }
 
-ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind) {
+ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind, const Gpu* gpu) {
   if (options.model != ModelKind::Auto) return options;
-  const DefaultModel d = defaultModel(kind);
+  const DefaultModel d = defaultModel(kind, gpu);
   options.model = d.model;
   options.variant = d.mwpCwpVariant;
   options.emulate.variant = d.emulateVariant;

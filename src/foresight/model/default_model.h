@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "foresight/gpu/gpu.h"
 #include "foresight/model/model_options.h"
 
 namespace foresight {
@@ -30,7 +31,9 @@ struct DefaultModel {
   MwpCwpVariant mwpCwpVariant = MwpCwpVariant::Grophecy;
   EmulateVariant emulateVariant = EmulateVariant::Modern;
 };
-[[nodiscard]] DefaultModel defaultModel(InputKind kind);
+/// With a GPU, CUDA's default needs the GPU to describe its L2's bandwidth (`modern` charges
+/// L2 hits to it): on a GPU without it (the older presets) the default is GROPHECY's variant.
+[[nodiscard]] DefaultModel defaultModel(InputKind kind, const Gpu* gpu = nullptr);
 
 /// "mwp-cwp/grophecy", "emulate/modern": the report name of a resolved model.
 [[nodiscard]] std::string modelName(const ModelOptions& options);
@@ -38,6 +41,6 @@ struct DefaultModel {
 /// `options` with ModelKind::Auto replaced by the default for `kind` (model and variant); other
 /// options (emulate settings, waves, shared-memory rule) are kept. Unchanged when the model is
 /// not Auto.
-[[nodiscard]] ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind);
+[[nodiscard]] ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind, const Gpu* gpu = nullptr);
 
 }  // namespace foresight

@@ -23,7 +23,7 @@ namespace foresight {
 
 std::vector<ModelChoice> applicableModels() {
   std::vector<ModelChoice> out;
-  // "default": what `--model auto` means for the experiment's input kind (default_model.h),
+  // "default": what `--model auto` means for the experiment's input kind and GPU (default_model.h),
   // resolved per experiment in predictExperiment.
   out.push_back({"default", ModelOptions{}});
   for (MwpCwpVariant v : {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict,
@@ -75,7 +75,7 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
         errors[m] = kernel.error();
         continue;
       }
-      ModelOptions options = resolveDefaultModel(models[m].options, inputKindOf(e.source));
+      ModelOptions options = resolveDefaultModel(models[m].options, inputKindOf(e.source), &gpu);
       options.emulate.memory = traffic;
       Expected<Prediction> p = predict(**kernel, l.launch, gpu, options);
       if (!p) {

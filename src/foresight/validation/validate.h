@@ -26,7 +26,7 @@ struct ModelChoice {
 };
 
 /// Every model validate tries, in report order: "default" first (the default model for each
-/// experiment's input kind), then every variant. A model that cannot handle an experiment says so
+/// experiment's input kind and the measurement's GPU), then every variant. A model that cannot handle an experiment says so
 /// through predict()'s Error, which becomes the row's reason.
 [[nodiscard]] std::vector<ModelChoice> applicableModels();
 

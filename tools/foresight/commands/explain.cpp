@@ -36,23 +36,23 @@ Error located(Error e, const std::string& input, const Gpu& gpu) {
 /// The options of the time explain reports: predict's for the same input and options. The
 /// emulate-only options (--policy, hit rates) configure the emulation of the sensitivity
 /// analysis; when the timing model is not emulate they do not apply to it.
-Expected<ModelOptions> timingOptions(const CommonOptions& in) {
+Expected<ModelOptions> timingOptions(const CommonOptions& in, const Gpu* gpu) {
   CommonOptions o = in;
   // explain has always taken the emulate variants without --model: they select emulate.
   if (o.model == "auto" && !parseMwpCwpVariant(o.variant) && parseEmulateVariant(o.variant)) o.model = "emulate";
-  Expected<ModelOptions> m = toModelOptions(o);
+  Expected<ModelOptions> m = toModelOptions(o, gpu);
   if (m || o.model == "emulate") return m;
   CommonOptions plain = o;
   plain.policy = "gto";
   plain.l1HitRate = plain.l2HitRate = -1;
-  Expected<ModelOptions> without = toModelOptions(plain);
+  Expected<ModelOptions> without = toModelOptions(plain, gpu);
   if (!without || without->model == ModelKind::Emulate) return m;  // the original error
   return without;
 }
 
 int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
             const std::string& frontend, const std::vector<std::string>& notes) {
-  Expected<ModelOptions> timing = timingOptions(o);
+  Expected<ModelOptions> timing = timingOptions(o, &gpu);
   if (!timing) return reportError(timing.error());
   CommonOptions forced = o;
   forced.model = "emulate";
@@ -95,7 +95,7 @@ int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& lau
 int runExplain(const CommonOptions& o) {
   if (isSkeletonInput(o.input)) {
     // The best layout predict reports (searched with the timing model), then emulated.
-    Expected<ModelOptions> timing = timingOptions(o);
+    Expected<ModelOptions> timing = timingOptions(o, nullptr);  // skeletons: GROPHECY's default on any GPU
     if (!timing) return reportError(timing.error());
     CommonOptions search = o;
     if (timing->model != ModelKind::Emulate) {

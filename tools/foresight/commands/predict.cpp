@@ -94,6 +94,8 @@ int runPredict(const CommonOptions& o) {
   if (!modelOptions) return reportError(modelOptions.error());
   Expected<Gpu> gpu = resolveGpu(o.gpu);
   if (!gpu) return reportError(gpu.error());
+  modelOptions = toModelOptions(o, &*gpu);  // `auto` now for this GPU (same checks, passed above)
+  if (!modelOptions) return reportError(modelOptions.error());
   Expected<InputOptions> inputOptions = toInputOptions(o, *gpu);
   if (!inputOptions) return reportError(inputOptions.error());
   Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
