@@ -10,7 +10,6 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <unordered_set>
 
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/summarize.h"
@@ -389,8 +388,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     return d;
   };
   double collectRate = 1.0;  // spatial sampling rate of collect()
-  auto collect = [&](const std::vector<WarpAccesses>& warps, long long blockId, int cluster, int& warpCounter,
-                     double wave, std::vector<Timed>& out, std::vector<double>& unknownSectors) {
+  auto collect = [&](const std::vector<WarpAccesses>& warps, int cluster, int& warpCounter, double wave,
+                     std::vector<Timed>& out, std::vector<double>& unknownSectors) {
     for (const WarpAccesses& w : warps) {
       const int warpId = warpCounter++;
       const double n = static_cast<double>(w.size());
@@ -419,7 +418,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         }
       }
     }
-    (void)blockId;
   };
 
   // ---- L1: the blocks resident on SM 0 (0, S, 2S, …), all their warps, one wave. ----
@@ -437,7 +435,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const auto c = coords(b);
       Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
       if (!w) return std::move(w).takeError();
-      collect(**w, b, sampled++, warpCounter, 0.0, timed, unknown);
+      collect(**w, sampled++, warpCounter, 0.0, timed, unknown);
     }
     sortByTime(timed);
     std::vector<SampledAccess> stream;
@@ -496,8 +494,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   std::vector<Timed> timed;
   std::vector<double> unknown(sites.size(), 0), requests(sites.size(), 0), sectors(sites.size(), 0);
   int warpCounter = 0;
-  // Distinct sampled sectors of the window's first half, for the footprint's growth per block.
-  std::unordered_set<long long> firstHalf;
   const long long half = windowBlocks / 2;
   for (long long b = 0; b < windowBlocks; ++b) {
     const auto c = coords(b);
@@ -521,7 +517,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
         for (long long sec : sectorBuf) {
           if (!keep(sec)) continue;
-          if (b < half) firstHalf.insert(sec);
           SampledAccess sa;
           sa.unit = windowUnit(sec, a.window);
           sa.warp = warpId;
@@ -601,7 +596,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           const long long b = streams.linear(c[0] + dx, c[1] + dy, c[2]);
           Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
           if (!w) return std::move(w).takeError();
-          collect(**w, b, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
+          collect(**w, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
         }
       }
       ++sampled;
@@ -680,11 +675,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Footprint: the window's distinct sectors, plus, for the blocks beyond it, the growth per
   // block seen over the window's second half (new data per block in steady state).
   double distinct = r.distinctUnits;
-  double firstHalfDistinct = static_cast<double>(firstHalf.size());
-  if (streams.windowed()) {
-    distinct = windowFootprint(timed, false);
-    firstHalfDistinct = windowFootprint(timed, true);
-  }
+  // Distinct sampled sectors of the window's first half (Timed::firstHalf), for the growth per
+  // block; a first touch of a whole (unwindowed) stream counts once.
+  const double firstHalfDistinct = windowFootprint(timed, true);
+  if (streams.windowed()) distinct = windowFootprint(timed, false);
   const double windowDistinct = distinct;
   if (windowBlocks < blocks && windowBlocks - half > 0) {
     const double growth = std::max(0.0, windowDistinct - firstHalfDistinct) /
