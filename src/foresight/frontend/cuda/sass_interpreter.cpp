@@ -718,10 +718,9 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       note(index, "trip hint " + std::to_string(h.trips));
       return {};
     }
-    for (const BranchHint& h : o.branches) {
-      if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file) || exitedLoop(cfg, blockIndex)) continue;
-      taken |= probabilityLanes(unknownLanes, h.takenProbability);
-      note(index, "probability " + std::to_string(h.takenProbability));
+    if (const BranchHint* h = branchHintAt(o.branches, in.sourceFile, in.sourceLine); h && !exitedLoop(cfg, blockIndex)) {
+      taken |= probabilityLanes(unknownLanes, h->takenProbability);
+      note(index, "probability " + std::to_string(h->takenProbability));
       return {};
     }
     return makeError("the SASS branch at 0x" + fmt_hex(in.offset) + " (line " + std::to_string(in.sourceLine) +
@@ -961,12 +960,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         // hint on the line gives the probability P that the branch over the body is taken (as
         // in the PTX, where `if (c) body` is `@!c bra skip`), so a predicated body instruction
         // runs in a share 1 − P of the undecided lanes.
-        for (const BranchHint& h : o.branches) {
-          if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file)) continue;
-          g |= probabilityLanes(unknown, 1.0 - h.takenProbability);
+        if (const BranchHint* h = branchHintAt(o.branches, in.sourceFile, in.sourceLine)) {
+          g |= probabilityLanes(unknown, 1.0 - h->takenProbability);
           unknown = 0;
-          note(i, "probability " + std::to_string(h.takenProbability) + " (predicated body)");
-          break;
+          note(i, "probability " + std::to_string(h->takenProbability) + " (predicated body)");
         }
       }
       ++executed;

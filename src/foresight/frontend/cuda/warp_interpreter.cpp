@@ -246,6 +246,13 @@ bool endsWithPath(const std::string& path, const std::string& name) {
   return path.size() == name.size() || path[path.size() - name.size() - 1] == '/';
 }
 
+const BranchHint* branchHintAt(const std::vector<BranchHint>& hints, const std::string& path, int line) {
+  for (const BranchHint& h : hints) {
+    if (h.line == line && endsWithPath(path, h.file)) return &h;
+  }
+  return nullptr;
+}
+
 long long expandedLength(const WarpTrace& trace) {
   return folding::expandedLength(trace.stream.size(), trace.folds);
 }
@@ -803,16 +810,15 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
-    for (const BranchHint& h : options_.branches) {
-      if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
+    if (const BranchHint* h = branchHintAt(options_.branches, sourcePath(inst), inst.sourceLine)) {
       if (exitedLoop(cfg_, blockIndex)) {
         return makeError("kernel '" + kernelName + "': the branch at " + where(inst) +
                              " decides a loop; give its trip count with --trip " + where(inst) + "=N instead of --branch",
                          errorFile(inst), inst.sourceLine);
       }
-      taken |= probabilityLanes(unknownLanes, h.takenProbability);
+      taken |= probabilityLanes(unknownLanes, h->takenProbability);
       if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
-        trace.hintedBranches.push_back({index, "probability " + std::to_string(h.takenProbability)});
+        trace.hintedBranches.push_back({index, "probability " + std::to_string(h->takenProbability)});
       }
       return {};
     }
@@ -1001,13 +1007,11 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         // hint on its line is the probability P that the branch over the body is taken, so it
         // runs in a share 1 − P of those lanes; without a hint, in all of them.
         std::uint32_t run = unknownGuard;
-        for (const BranchHint& h : options_.branches) {
-          if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
-          run = probabilityLanes(unknownGuard, 1.0 - h.takenProbability);
+        if (const BranchHint* h = branchHintAt(options_.branches, sourcePath(inst), inst.sourceLine)) {
+          run = probabilityLanes(unknownGuard, 1.0 - h->takenProbability);
           if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != i) {
-            trace.hintedBranches.push_back({i, "probability " + std::to_string(h.takenProbability) + " (predicated body)"});
+            trace.hintedBranches.push_back({i, "probability " + std::to_string(h->takenProbability) + " (predicated body)"});
           }
-          break;
         }
         g |= run;
       }

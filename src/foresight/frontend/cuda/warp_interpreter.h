@@ -47,6 +47,9 @@ struct BranchHint {
 /// and "b/x.cu", not with "_x.cu"): how hints name source files.
 [[nodiscard]] bool endsWithPath(const std::string& path, const std::string& name);
 
+/// The branch hint that names `line` of the source file `path` (the first, if several), or null.
+[[nodiscard]] const BranchHint* branchHintAt(const std::vector<BranchHint>& hints, const std::string& path, int line);
+
 /// What one kernel run needs besides the PTX.
 struct InterpreterOptions {
   Launch launch;                     ///< grid, block, dynamic shared memory
