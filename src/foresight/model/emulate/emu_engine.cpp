@@ -72,7 +72,7 @@ class Engine {
         StallReason reason = StallReason::Dependency;
         int reasonUnit = -1;
         int chosen = -1;
-        const int slot = sched.select([&](int w) {
+        const int picked = sched.select([&](int w) {
           StallReason r = StallReason::Dependency;
           int u = -1;
           const double ready = readyTime(w, r, u);
@@ -87,11 +87,11 @@ class Engine {
           }
           return false;
         });
-        if (slot >= 0) {
+        if (picked >= 0) {
           const double gap = issueGapFor(chosen);
+          sched.issued(chosen, t, gap);
           if (issue(chosen, static_cast<int>(s), t)) ++done;
           ++result.issued;
-          sched.issued(slot, t, gap);
           next = std::min(next, sched.nextIssue());
         } else {
           if (earliest < kUnbounded) {
@@ -151,13 +151,13 @@ class Engine {
     for (const EmuWarp& w : p_.warps) maxBlock = std::max(maxBlock, w.block);
     blocks_.assign(static_cast<size_t>(maxBlock) + 1, BlockState{});
     for (size_t i = 0; i < p_.warps.size(); ++i) {
-      schedulers_[i % m_.schedulers].addWarp(static_cast<int>(i));
       warps_[i].regReady.assign(static_cast<size_t>(p_.numRegisters), 0.0);
       warps_[i].waitingFor = p_.warps[i].after;
       if (p_.warps[i].ops.empty()) {
         warps_[i].done = true;
       } else {
         ++blocks_[p_.warps[i].block].live;
+        if (warps_[i].waitingFor < 0) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));
       }
     }
     for (size_t b = 0; b < blocks_.size(); ++b) {
@@ -176,6 +176,9 @@ class Engine {
     const EmuOp& op = p_.warps[warp].ops[warps_[warp].pos];
     return m_.issueGap * factor(kIssueUnit, true, p_.instrs[op.instr].region);
   }
+
+  /// The scheduler that issues warp `warp` (warps are dealt round robin).
+  WarpScheduler& schedulerOf(int warp) { return schedulers_[static_cast<size_t>(warp % m_.schedulers)]; }
 
   PipelineUnit& instance(int unit, int warp) {
     const int s = m_.units[unit].scope == UnitScope::Scheduler ? warp % m_.schedulers : 0;
@@ -255,6 +258,7 @@ class Engine {
     block.maxFinish = std::max(block.maxFinish, finish);
     if (finished) {
       ws.done = true;
+      schedulerOf(w).removeWarp(w);
       if (--block.live == 0) retire(p_.warps[w].block);
     } else {
       const EmuOp& next = p_.warps[w].ops[ws.pos];
@@ -275,6 +279,7 @@ class Engine {
       if (warps_[i].waitingFor != b) continue;
       warps_[i].waitingFor = -1;
       warps_[i].depReady = std::max(warps_[i].depReady, block.maxFinish);
+      if (!warps_[i].done) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));
     }
   }
 

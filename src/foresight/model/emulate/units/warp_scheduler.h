@@ -4,13 +4,17 @@
 /// oldest (SAAKE, after Rogers et al.) or round robin (TEG's `next = (current + 1) % W`).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "foresight/model/emulate/emu_program.h"
 
 namespace foresight::emu {
 
-/// One warp scheduler: its warps (oldest first), the last warp it issued, and its issue slot.
+/// One warp scheduler: the warps it may issue (started and not finished, oldest first), the
+/// last warp it issued, and its issue slot. Warps that cannot issue for good (finished, or not
+/// started because their block slot is still taken) are left out of the scan: they would never
+/// be accepted, so the choice is the same as over all warps, and the scan stays short.
 class WarpScheduler {
  public:
   explicit WarpScheduler(EmuMachine::Policy policy) : policy_(policy) {}
@@ -18,7 +22,13 @@ class WarpScheduler {
   WarpScheduler& operator=(const WarpScheduler&) = delete;
   WarpScheduler(WarpScheduler&&) = default;
 
-  void addWarp(int warp) { warps_.push_back(warp); }
+  /// Adds warp `warp` to the scan (kept in warp order: lower = older).
+  void addWarp(int warp) { warps_.insert(std::upper_bound(warps_.begin(), warps_.end(), warp), warp); }
+  /// Removes warp `warp` from the scan (it finished).
+  void removeWarp(int warp) {
+    auto it = std::lower_bound(warps_.begin(), warps_.end(), warp);
+    if (it != warps_.end() && *it == warp) warps_.erase(it);
+  }
   [[nodiscard]] const std::vector<int>& warps() const { return warps_; }
 
   /// Calls `visit(warp)` on the warps in policy order until it returns true; returns the warp
@@ -29,22 +39,24 @@ class WarpScheduler {
     const int n = static_cast<int>(warps_.size());
     if (n == 0) return -1;
     if (policy_ == EmuMachine::Policy::Gto) {
-      if (last_ >= 0 && visit(warps_[last_])) return last_;
-      for (int i = 0; i < n; ++i) {
-        if (i != last_ && visit(warps_[i])) return i;
+      const bool lastHere = last_ >= 0 && std::binary_search(warps_.begin(), warps_.end(), last_);
+      if (lastHere && visit(last_)) return last_;
+      for (int w : warps_) {
+        if (w != last_ && visit(w)) return w;
       }
       return -1;
     }
-    for (int k = 1; k <= n; ++k) {
-      const int i = (last_ + k + n) % n;
-      if (visit(warps_[i])) return i;
+    const int start = static_cast<int>(std::upper_bound(warps_.begin(), warps_.end(), last_) - warps_.begin());
+    for (int k = 0; k < n; ++k) {
+      const int w = warps_[(start + k) % n];
+      if (visit(w)) return w;
     }
     return -1;
   }
 
-  /// Records that the warp at position `slot` issued at `t`; the next issue is `gap` later.
-  void issued(int slot, double t, double gap) {
-    last_ = slot;
+  /// Records that warp `warp` issued at `t`; the next issue is `gap` later.
+  void issued(int warp, double t, double gap) {
+    last_ = warp;
     nextIssue_ = t + gap;
   }
   /// Cycle of the scheduler's next free issue slot.
@@ -52,8 +64,8 @@ class WarpScheduler {
 
  private:
   EmuMachine::Policy policy_;
-  std::vector<int> warps_;
-  int last_ = -1;  // position in warps_ (round robin starts at 0)
+  std::vector<int> warps_;  // ascending
+  int last_ = -1;           // warp id
   double nextIssue_ = 0;
 };
 
