@@ -344,11 +344,7 @@ Expected<const CachedStream*> EmulationBuilder::cachedStream(long long block, in
   if (it != cache_->streams.end()) return &it->second;
   Expected<SampledStream> s = ir_.streams->sampled(block, warp, {kCachedBudget, kSampleWindow});
   if (!s) return std::move(s).takeError();
-  CachedStream c;
-  c.fullLength = s->fullLength;
-  c.prefix = std::move(s->instructions);
-  c.windows = std::move(s->windows);
-  return &cache_->streams.emplace(std::make_pair(block, warp), std::move(c)).first->second;
+  return &cache_->streams.emplace(std::make_pair(block, warp), std::move(*s)).first->second;
 }
 
 EmulationBuilder EmulationBuilder::withOptions(const EmulateOptions& options) const {

@@ -5,25 +5,18 @@
 #include "foresight/model/emulate/stream_sampling.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace foresight::emu {
 
 namespace {
 
-SampledStream viewOf(const CachedStream& c) {
-  SampledStream s;
-  s.instructions = c.prefix;
-  s.windows = c.windows;
-  s.fullLength = c.fullLength;
-  s.scale = c.prefix.empty() ? 1 : c.fullLength / static_cast<double>(c.prefix.size());
-  return s;
-}
-
 /// The cached sample of a warp reduced to `cap` instructions: at least 8 windows (of 32 to
 /// kSampleWindow instructions) so that a small cap still spans the whole run.
 SampledStream capped(const CachedStream& c, long long cap) {
-  if (static_cast<long long>(c.prefix.size()) <= cap) return viewOf(c);
-  return subsampleStream(viewOf(c), {cap, std::clamp<long long>(cap / 8, 32, kSampleWindow)});
+  if (static_cast<long long>(c.instructions.size()) <= cap) return c;
+  return subsampleStream(c, {cap, std::clamp<long long>(cap / 8, 32, kSampleWindow)});
 }
 
 }  // namespace
@@ -49,6 +42,7 @@ Expected<EmulatedStreams> selectEmulatedStreams(const KernelIR& ir, const Stream
   const long long second = std::min<long long>(sel.activeSms, totalBlocks - 1);
   double fullSum = 0, keptSum = 0;
   std::vector<long long> sources;  // grid block whose exact stream each emulated block follows
+  std::vector<std::optional<std::pair<SampledStream, SampledStream>>> bases;  // per warp, blocks 0 and `second`
   for (int i = 0; i < sel.blocksPerSm; ++i) {
     long long blockId = static_cast<long long>(i) * sel.activeSms;
     if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
@@ -66,11 +60,18 @@ Expected<EmulatedStreams> selectEmulatedStreams(const KernelIR& ir, const Stream
           out.windows += c.scale > 1 ? static_cast<long long>(c.windows.size()) : 0;
           ops = std::move(c.instructions);
         } else {
-          Expected<const CachedStream*> a = fetch(0, w);
-          if (!a) return std::move(a).takeError();
-          Expected<const CachedStream*> b = fetch(second, w);
-          if (!b) return std::move(b).takeError();
-          const SampledStream ca = capped(**a, sel.cap), cb = capped(**b, sel.cap);
+          // Blocks 2, 3, … extrapolate from blocks 0 and `second`: their capped warps, once.
+          if (bases.empty()) bases.resize(static_cast<size_t>(sel.warpsPerBlock));
+          std::optional<std::pair<SampledStream, SampledStream>>& base = bases[static_cast<size_t>(w)];
+          if (!base) {
+            Expected<const CachedStream*> a = fetch(0, w);
+            if (!a) return std::move(a).takeError();
+            Expected<const CachedStream*> b = fetch(second, w);
+            if (!b) return std::move(b).takeError();
+            base.emplace(capped(**a, sel.cap), capped(**b, sel.cap));
+          }
+          const SampledStream& ca = base->first;
+          const SampledStream& cb = base->second;
           full = cb.fullLength;
           out.windows += cb.scale > 1 ? static_cast<long long>(cb.windows.size()) : 0;
           ops = extrapolateBlock(ca.instructions, cb.instructions, i, static_cast<size_t>(sel.cap));

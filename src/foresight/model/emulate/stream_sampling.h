@@ -26,15 +26,9 @@
 
 namespace foresight::emu {
 
-/// A frontend stream's representative sample (sampleStream() with kCachedBudget) and its full
-/// length, cached per (block, warp).
-struct CachedStream {
-  /// The sampled windows, concatenated in stream order (whole stream when it fits the budget).
-  /// The name is historical: it was the stream's first instructions.
-  std::vector<DynamicInstruction> prefix;
-  std::vector<StreamWindow> windows;  ///< the windows of `prefix`
-  double fullLength = 0;              ///< instructions of the whole stream
-};
+/// A frontend stream's representative sample (sampleStream() with kCachedBudget), cached per
+/// (block, warp).
+using CachedStream = SampledStream;
 /// Instructions kept per cached warp stream.
 inline constexpr long long kCachedBudget = 8192;
 /// Consecutive instructions per sampled window.
