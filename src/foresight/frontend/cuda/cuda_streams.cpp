@@ -60,20 +60,46 @@ Expected<std::vector<DynamicInstruction>> assemble(const std::vector<std::pair<i
 
 }  // namespace
 
+namespace {
+
+/// Recorded instructions and lane addresses a kept SASS run may hold at most, over all its warps.
+constexpr long long kRunCacheItems = 1LL << 23;
+
+}  // namespace
+
+Expected<std::shared_ptr<const SassWarpCount>> CudaStreamSource::sassRun(long long block, int warp) const {
+  const Launch& launch = options_.launch;
+  if (block < 0 || block >= launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
+  if (warp < 0 || warp >= (launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
+  {
+    std::lock_guard<std::mutex> lock(runs_->mutex);
+    if (auto it = runs_->runs.find({block, warp}); it != runs_->runs.end()) return it->second;
+  }
+  Expected<SassWarpCount> run = runSassWarp(*sass_, options_, block, warp);
+  if (!run) return std::move(run).takeError();
+  auto shared = std::make_shared<const SassWarpCount>(std::move(*run));
+  long long items = static_cast<long long>(shared->stream.size());
+  for (const SassAccess& a : shared->accesses) items += 1 + static_cast<long long>(a.lanes.size());
+  std::lock_guard<std::mutex> lock(runs_->mutex);
+  if (runs_->items + items <= kRunCacheItems && runs_->runs.emplace(std::make_pair(block, warp), shared).second) {
+    runs_->items += items;
+  }
+  return shared;
+}
+
 Expected<std::vector<DynamicInstruction>> CudaStreamSource::stream(long long block, int warp) const {
-  const Launch& launch = sass_ ? options_.launch : Launch{};
   if (sass_) {
-    if (block < 0 || block >= launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
-    if (warp < 0 || warp >= (launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
-    Expected<SassWarpCount> run = runSassWarp(*sass_, options_, block, warp);
-    if (!run) return std::move(run).takeError();
-    if (run->folds.empty()) {
-      return assemble(run->stream, run->accesses, locations_, [](const SassAccess& a) { return a.position; },
+    Expected<std::shared_ptr<const SassWarpCount>> r = sassRun(block, warp);
+    if (!r) return std::move(r).takeError();
+    const SassWarpCount& run = **r;
+    if (run.folds.empty()) {
+      std::vector<SassAccess> accesses = run.accesses;
+      return assemble(run.stream, accesses, locations_, [](const SassAccess& a) { return a.position; },
                       [](SassAccess& a) -> std::vector<long long>& { return a.lanes; });
     }
     std::vector<DynamicInstruction> out;
     Expected<void> ok = expandInto(
-        [&](long long b, long long e, const Emit& emit) { expandSassStream(*run, b, e, emit); }, 0, run->instructions, out);
+        [&](long long b, long long e, const Emit& emit) { expandSassStream(run, b, e, emit); }, 0, run.instructions, out);
     if (!ok) return std::move(ok).takeError();
     return out;
   }
@@ -109,13 +135,10 @@ Expected<void> CudaStreamSource::expandInto(const std::function<void(long long, 
 Expected<SampledStream> CudaStreamSource::sampled(long long block, int warp, const StreamSampling& sampling) const {
   std::function<void(long long, long long, const Emit&)> expander;
   long long n = 0;
-  std::optional<SassWarpCount> run;
+  std::shared_ptr<const SassWarpCount> run;
   std::optional<WarpTrace> trace;
   if (sass_) {
-    const Launch& launch = options_.launch;
-    if (block < 0 || block >= launch.grid.count()) return makeError("block " + std::to_string(block) + " is outside the grid");
-    if (warp < 0 || warp >= (launch.block.count() + 31) / 32) return makeError("warp " + std::to_string(warp) + " is outside the block");
-    Expected<SassWarpCount> r = runSassWarp(*sass_, options_, block, warp);
+    Expected<std::shared_ptr<const SassWarpCount>> r = sassRun(block, warp);
     if (!r) return std::move(r).takeError();
     run = std::move(*r);
     n = run->instructions;

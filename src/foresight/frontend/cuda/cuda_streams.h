@@ -8,7 +8,9 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -41,6 +43,10 @@ class CudaStreamSource final : public WarpStreamSource {
   using Emit = std::function<void(int, std::uint32_t, const std::vector<long long>*)>;
   /// Appends positions [begin, end) of a run's full stream (`expander` emits them: PTX trace or
   /// SASS run, folds expanded), mapped onto the KernelIR.
+  /// The SASS run of (block, warp): kept for the next request of the same warp (the memory
+  /// engine and the emulation ask for many of the same warps) while the kept runs hold fewer
+  /// than kRunCacheItems recorded instructions and lane addresses.
+  [[nodiscard]] Expected<std::shared_ptr<const SassWarpCount>> sassRun(long long block, int warp) const;
   [[nodiscard]] Expected<void> expandInto(const std::function<void(long long, long long, const Emit&)>& expander,
                                           long long begin, long long end, std::vector<DynamicInstruction>& out) const;
   std::shared_ptr<const WarpStreams> ptx_;
@@ -48,6 +54,12 @@ class CudaStreamSource final : public WarpStreamSource {
   std::shared_ptr<const CubinKernel> layout_;
   SassRunOptions options_;
   std::vector<std::pair<int, int>> locations_;
+  struct RunCache {
+    std::mutex mutex;
+    std::map<std::pair<long long, int>, std::shared_ptr<const SassWarpCount>> runs;
+    long long items = 0;
+  };
+  std::shared_ptr<RunCache> runs_ = std::make_shared<RunCache>();
 };
 
 }  // namespace foresight::cuda
