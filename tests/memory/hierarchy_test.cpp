@@ -210,5 +210,41 @@ TEST(MemoryHierarchy, LongWarpFromWindowsStandsForTheWholeStream) {
   EXPECT_NEAR(r.compulsoryReadBytes, 2048, 1e-9);
 }
 
+/// One warp per block, one load: lane l of block b reads the float at kA + b·step + 4·l.
+class ShiftSource : public WarpStreamSource {
+ public:
+  explicit ShiftSource(long long step) : step_(step) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long block, int) const override {
+    DynamicInstruction d;
+    for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(SweepSource::kA + block * step_ + 4LL * l);
+    return std::vector<DynamicInstruction>{d};
+  }
+
+ private:
+  long long step_;
+};
+
+double shiftedFootprint(long long step) {
+  Expected<Gpu> h100 = loadPreset("h100");
+  EXPECT_TRUE(h100.ok());
+  KernelIR ir = sweepKernel(1, 32, 1, 32, CacheOp::Default, false);
+  ir.streams = std::make_shared<ShiftSource>(step);
+  Launch l;
+  l.grid.x = 4096;
+  l.block.x = 32;
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+  return t.ok() ? t->compulsoryBytes() : 0;
+}
+
+TEST(MemoryHierarchy, AffineBlocksShiftedBySectorsOrByLanesGiveTheHandFootprint) {
+  // 4096 blocks, affine in the block index, all in the L2 window (4 sectors each: no sampling).
+  // 128 B per block (a whole number of sectors: the base block's sectors shifted): 4096 × 128 B.
+  EXPECT_DOUBLE_EQ(shiftedFootprint(128), 4096.0 * 128);
+  // 4 B per block (the lanes extrapolated one access at a time): bytes kA … kA + 4095·4 + 31·4 + 3,
+  // 16508 B from a sector boundary: 516 sectors of 32 B.
+  EXPECT_DOUBLE_EQ(shiftedFootprint(4), 516.0 * 32);
+}
+
 }  // namespace
 }  // namespace foresight

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -24,7 +25,7 @@ namespace {
 /// Grids of at most this many blocks are analysed block by block, exactly.
 constexpr long long kExactBlocks = 8;
 /// Sector accesses analysed for L2 at most (spatial sampling keeps a share of the sectors).
-constexpr long long kSampledAccesses = 1 << 20;
+constexpr long long kSampledAccesses = 1 << 17;
 /// Lane addresses generated for the L2 window at most (extrapolated blocks).
 constexpr long long kGeneratedLanes = 1LL << 25;
 /// Dynamic instructions the frontend may run for the chip-wide sample (exact blocks).
@@ -68,11 +69,16 @@ struct Site {
   const MemoryAccess* access = nullptr;
 };
 
-/// Spatial sampling (SHARDS-like): a sector is analysed iff a hash of it falls below `rate`;
-/// reuse distances, capacities and distinct counts then all scale by `rate`.
-bool sampledSector(long long sector, double rate) {
+/// Spatial sampling (SHARDS-like): a sector is analysed iff a hash of its region (kRegionShift)
+/// falls below `rate`, so every sector is kept with probability `rate` and the sectors of a
+/// region together; reuse distances, capacities and distinct counts then all scale by the
+/// sample's rate (SampleTally). Whole regions cost one hash for the consecutive sectors of a
+/// warp access.
+constexpr int kRegionShift = 3;  // 8 sectors: 256 B
+
+bool sampledRegion(long long region, double rate) {
   if (rate >= 1) return true;
-  unsigned long long h = static_cast<unsigned long long>(sector) * 0x9E3779B97F4A7C15ULL;
+  unsigned long long h = static_cast<unsigned long long>(region) * 0x9E3779B97F4A7C15ULL;
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ULL;
   h ^= h >> 29;
@@ -80,14 +86,37 @@ bool sampledSector(long long sector, double rate) {
 }
 
 
+/// Sector accesses a spatially sampled analysis generated and kept, loads and stores apart.
+/// Their ratio is the sample's actual rate (SHARDS' adjustment): scaling counts by it rather
+/// than by the nominal rate removes the noise of how many sectors happened to be kept, and the
+/// scaled-up counts are exact for streams that touch each sector equally often.
+struct SampleTally {
+  double loadAll = 0, loadKept = 0, storeAll = 0, storeKept = 0;
+
+  void generated(bool store, size_t n) { (store ? storeAll : loadAll) += static_cast<double>(n); }
+  void kept(bool store) { ++(store ? storeKept : loadKept); }
+  /// kept / generated; the nominal rate when nothing was generated or kept.
+  [[nodiscard]] double rate(double nominal) const { return ratio(loadKept + storeKept, loadAll + storeAll, nominal); }
+  /// Share of the distinct sectors that are written, each class scaled by its own actual rate.
+  [[nodiscard]] double writtenShare(double distinctRead, double distinctWritten, double nominal) const {
+    const double read = distinctRead / ratio(loadKept, loadAll, nominal);
+    const double written = distinctWritten / ratio(storeKept, storeAll, nominal);
+    return read + written > 0 ? written / (read + written) : 0;
+  }
+
+ private:
+  static double ratio(double kept, double all, double nominal) { return all > 0 && kept > 0 ? kept / all : nominal; }
+};
+
 /// Streams of any block of the launch: exact from the frontend for a few blocks, the rest by
 /// affine extrapolation in (blockIdx.x, .y, .z) from a base block in the middle of the grid and
 /// its neighbours, when a check block's exact streams agree with it.
 class BlockStreams {
  public:
   BlockStreams(const KernelIR& ir, const Launch& launch, int warpsPerBlock,
-               const std::map<std::pair<int, int>, int>& siteOf)
-      : ir_(ir), launch_(launch), warps_(warpsPerBlock), siteOf_(siteOf) {}
+               const std::map<std::pair<int, int>, int>& siteOf, std::vector<int> siteWidth, long long sectorBytes)
+      : ir_(ir), launch_(launch), warps_(warpsPerBlock), siteOf_(siteOf), siteWidth_(std::move(siteWidth)),
+        sectorBytes_(sectorBytes) {}
 
   long long linear(long long x, long long y, long long z) const {
     return x + launch_.grid.x * (y + launch_.grid.y * z);
@@ -147,7 +176,13 @@ class BlockStreams {
   /// within 20 %: grid-stride loops give edge blocks one iteration more or less).
   Expected<bool> prepareAffine() {
     const Dim3 g = launch_.grid;
-    if (launch_.blocks() <= kExactBlocks) return affine_ = false;  // every block runs exactly
+    if (launch_.blocks() <= kExactBlocks) {
+      // Every block runs exactly; block 0 is the base that sizes the samples (baseAccesses()).
+      Expected<const std::vector<WarpAccesses>*> b0 = exact(0);
+      if (!b0) return std::move(b0).takeError();
+      base_[0] = *b0;
+      return affine_ = false;
+    }
     const long long dims[3] = {g.x, g.y, g.z};
     for (int d = 0; d < 3; ++d) origin_[d] = dims[d] >= 2 ? (dims[d] - 1) / 2 : 0;
     Expected<const std::vector<WarpAccesses>*> b0 = exact(linear(origin_[0], origin_[1], origin_[2]));
@@ -179,6 +214,7 @@ class BlockStreams {
       for (size_t i = 0; i < n; ++i) agree += p[i].site == e[i].site && p[i].lanes == e[i].lanes;
     }
     affine_ = lengthsClose && agree * 100 >= common * 99;
+    if (affine_) prepareShifts();
     return affine_;
   }
 
@@ -189,6 +225,76 @@ class BlockStreams {
     if (auto it = exact_.find(b); it != exact_.end()) return &it->second;
     if (affine_ && extrapolate(x, y, z, scratch_)) return &scratch_;
     return exact(b);
+  }
+
+  /// Calls `visit(warp, i, accessesOfWarp, access, sectors)` for the accesses of block (x, y, z), warp by warp
+  /// in stream order, that `want(warp, i, accessesOfWarp)` selects: `sectors` are the sectors
+  /// its lanes touch (sorted), null when its addresses are unknown. Extrapolated blocks are not
+  /// materialized: an access whose lanes all move by the same bytes per block step (the usual
+  /// case) is the base block's sectors shifted when the shift is a whole number of sectors, and
+  /// its lanes are extrapolated one access at a time otherwise, exactly as block() would.
+  template <class Want, class Visit>
+  Expected<void> forEachAccess(long long x, long long y, long long z, Want&& want, Visit&& visit) {
+    const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
+    const bool shifted = affine_ && !exact_.count(linear(x, y, z)) &&
+                         (coord[0] == 0 || dimOk_[0]) && (coord[1] == 0 || dimOk_[1]) && (coord[2] == 0 || dimOk_[2]);
+    if (!shifted) {
+      Expected<const std::vector<WarpAccesses>*> ws = block(x, y, z);
+      if (!ws) return std::move(ws).takeError();
+      for (size_t w = 0; w < (*ws)->size(); ++w) {
+        const WarpAccesses& wa = (**ws)[w];
+        for (size_t i = 0; i < wa.size(); ++i) {
+          if (!want(w, i, wa.size())) continue;
+          const WarpAccess& a = wa[i];
+          if (a.lanes.empty()) {
+            visit(w, i, wa.size(), a, static_cast<const std::vector<long long>*>(nullptr));
+            continue;
+          }
+          touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+          visit(w, i, wa.size(), a, &sectorBuf_);
+        }
+      }
+      return {};
+    }
+    for (size_t w = 0; w < base_[0]->size(); ++w) {
+      const WarpAccesses& wa = (*base_[0])[w];
+      for (size_t i = 0; i < wa.size(); ++i) {
+        if (!want(w, i, wa.size())) continue;
+        const WarpAccess& a = wa[i];
+        if (a.lanes.empty()) {
+          visit(w, i, wa.size(), a, static_cast<const std::vector<long long>*>(nullptr));
+          continue;
+        }
+        const Shift& sh = shifts_[w][i];
+        // block() adds the dimensions in turn and clamps each partial sum at 0: the shift holds
+        // when no active lane goes below 0 on the way.
+        long long bytes = 0;
+        bool uniform = true;
+        for (int d = 0; d < 3; ++d) {
+          if (coord[d] == 0) continue;
+          bytes += coord[d] * sh.delta[d];
+          uniform = uniform && sh.uniform[d] && sh.minLane + bytes >= 0;
+        }
+        if (uniform && bytes % sectorBytes_ == 0) {
+          sectorBuf_.resize(sh.sectors.size());
+          const long long by = bytes / sectorBytes_;
+          for (size_t k = 0; k < sh.sectors.size(); ++k) sectorBuf_[k] = sh.sectors[k] + by;
+        } else {
+          lanesBuf_ = a.lanes;
+          for (int d = 0; d < 3; ++d) {
+            if (coord[d] == 0) continue;
+            const WarpAccess& ad = (*base_[d + 1])[w][i];
+            for (size_t l = 0; l < lanesBuf_.size(); ++l) {
+              if (a.lanes[l] < 0) continue;
+              lanesBuf_[l] = std::max(0LL, lanesBuf_[l] + coord[d] * (ad.lanes[l] - a.lanes[l]));
+            }
+          }
+          touchedSectors(lanesBuf_, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+        }
+        visit(w, i, wa.size(), a, &sectorBuf_);
+      }
+    }
+    return {};
   }
 
   [[nodiscard]] bool affine() const { return affine_; }
@@ -207,6 +313,60 @@ class BlockStreams {
   }
 
  private:
+  /// Per access of the base block: its sectors and, per grid dimension, whether all its active
+  /// lanes move by one byte delta per block step (and which), for forEachAccess().
+  struct Shift {
+    std::vector<long long> sectors;
+    long long delta[3] = {0, 0, 0};
+    bool uniform[3] = {false, false, false};
+    long long minLane = 0;  ///< lowest active lane address
+  };
+
+  void prepareShifts() {
+    shifts_.assign(base_[0]->size(), {});
+    for (int d = 0; d < 3; ++d) {
+      // extrapolate() needs the neighbour in d to have the base's accesses, sites and lanes.
+      dimOk_[d] = base_[d + 1] != nullptr;
+      for (size_t w = 0; dimOk_[d] && w < base_[0]->size(); ++w) {
+        const WarpAccesses& a0 = (*base_[0])[w];
+        const WarpAccesses& ad = (*base_[d + 1])[w];
+        dimOk_[d] = a0.size() == ad.size();
+        for (size_t i = 0; dimOk_[d] && i < a0.size(); ++i) {
+          dimOk_[d] = a0[i].site == ad[i].site && a0[i].lanes.size() == ad[i].lanes.size();
+          for (size_t l = 0; dimOk_[d] && l < a0[i].lanes.size(); ++l) dimOk_[d] = (a0[i].lanes[l] < 0) == (ad[i].lanes[l] < 0);
+        }
+      }
+    }
+    for (size_t w = 0; w < base_[0]->size(); ++w) {
+      const WarpAccesses& a0 = (*base_[0])[w];
+      shifts_[w].resize(a0.size());
+      for (size_t i = 0; i < a0.size(); ++i) {
+        Shift& sh = shifts_[w][i];
+        const WarpAccess& a = a0[i];
+        if (a.lanes.empty()) continue;
+        touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sh.sectors);
+        sh.minLane = LLONG_MAX;
+        for (long long l : a.lanes) {
+          if (l >= 0) sh.minLane = std::min(sh.minLane, l);
+        }
+        if (sh.minLane == LLONG_MAX) sh.minLane = 0;  // no active lane: no sector either
+        for (int d = 0; d < 3; ++d) {
+          if (!dimOk_[d]) continue;
+          const WarpAccess& ad = (*base_[d + 1])[w][i];
+          bool first = true, same = true;
+          for (size_t l = 0; same && l < a.lanes.size(); ++l) {
+            if (a.lanes[l] < 0) continue;
+            const long long delta = ad.lanes[l] - a.lanes[l];
+            same = first || delta == sh.delta[d];
+            sh.delta[d] = delta;
+            first = false;
+          }
+          sh.uniform[d] = same;
+        }
+      }
+    }
+  }
+
   /// a0 + Δx·(ax − a0) + Δy·(ay − a0) + Δz·(az − a0) per warp, access and lane (Δ from the
   /// base block), when every base
   /// block ran the same accesses with the same active lanes.
@@ -244,6 +404,11 @@ class BlockStreams {
   bool affine_ = false;
   bool windowed_ = false;
   std::vector<WarpAccesses> scratch_;
+  std::vector<int> siteWidth_;  ///< bytes per lane of each site
+  long long sectorBytes_;
+  std::vector<std::vector<Shift>> shifts_;  ///< per warp and access of the base block
+  bool dimOk_[3] = {false, false, false};   ///< extrapolation in each dimension holds
+  std::vector<long long> sectorBuf_, lanesBuf_;
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
 };
@@ -337,7 +502,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     return m.space != MemorySpace::Global || l1CachesGlobal || m.cacheOp == CacheOp::Nc;
   };
 
-  BlockStreams streams(ir, launch, warpsPerBlock, siteOf);
+  std::vector<int> siteWidth;
+  for (const Site& st : sites) siteWidth.push_back(st.access->widthBytes);
+  BlockStreams streams(ir, launch, warpsPerBlock, siteOf, std::move(siteWidth), sectorBytes);
   Expected<bool> affine = streams.prepareAffine();
   if (!affine) return std::move(affine).takeError();
   auto coords = [&](long long b) {
@@ -387,55 +554,72 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     }
     return d;
   };
-  double collectRate = 1.0;  // spatial sampling rate of collect()
-  auto collect = [&](const std::vector<WarpAccesses>& warps, int cluster, int& warpCounter, double wave,
-                     std::vector<Timed>& out, std::vector<double>& unknownSectors) {
-    for (const WarpAccesses& w : warps) {
-      const int warpId = warpCounter++;
-      const double n = static_cast<double>(w.size());
-      const size_t stride = w.size() > static_cast<size_t>(options.maxAccessesPerWarp)
-                                ? (w.size() + options.maxAccessesPerWarp - 1) / options.maxAccessesPerWarp
-                                : 1;
-      for (size_t i = 0; i < w.size(); i += stride) {
-        const WarpAccess& a = w[i];
-        const MemoryAccess& m = *sites[static_cast<size_t>(a.site)].access;
-        if (a.lanes.empty()) {
-          const double tx = m.transactionsPerInst.value_or(1.0);
-          unknownSectors[static_cast<size_t>(a.site)] += tx * static_cast<double>(stride) * a.weight;
-          continue;
-        }
-        touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
-        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
-        for (long long s : sectorBuf) {
-          if (!sampledSector(s, collectRate)) continue;
-          SampledAccess sa;
-          sa.unit = windowUnit(s, a.window);
-          sa.cluster = cluster;
-          sa.warp = warpId;
-          sa.site = a.site;
-          sa.store = m.isStore;
-          out.push_back({wave + at, sa, static_cast<double>(stride) * a.weight, s, a.warm, a.warm ? 1.0 : 2 * a.weight - 1});
-        }
-      }
-    }
+  // Per site of one analysis: requests, sectors with known addresses, and sectors of requests
+  // with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
+  struct SiteTotals {
+    std::vector<double> requests, sectors, unknown;
+    explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0) {}
+  };
+  // Converts the accesses of block `c` into time-ordered sector accesses, those whose sector
+  // hash falls below `rate`: a block of wave v runs from v to v + 1, its warps' accesses spread
+  // evenly over that interval (or at their place in a windowed stream).
+  auto collect = [&](const std::array<long long, 3>& c, int cluster, int& warpCounter, double wave, bool firstHalf,
+                     double rate, std::vector<Timed>& out, SiteTotals& totals, SampleTally& tally) -> Expected<void> {
+    const int firstWarp = warpCounter;
+    warpCounter += warpsPerBlock;
+    auto strideOf = [&](size_t n) {
+      const auto cap = static_cast<size_t>(std::max(1LL, options.maxAccessesPerWarp));
+      return n > cap ? (n + cap - 1) / cap : size_t{1};
+    };
+    return streams.forEachAccess(
+        c[0], c[1], c[2], [&](size_t, size_t i, size_t n) { return i % strideOf(n) == 0; },
+        [&](size_t w, size_t i, size_t n, const WarpAccess& a, const std::vector<long long>* touched) {
+          const auto site = static_cast<size_t>(a.site);
+          const MemoryAccess& m = *sites[site].access;
+          const double weight = static_cast<double>(strideOf(n)) * a.weight;
+          totals.requests[site] += weight;
+          if (!touched) {
+            totals.unknown[site] += m.transactionsPerInst.value_or(1.0) * weight;
+            return;
+          }
+          totals.sectors[site] += static_cast<double>(touched->size()) * weight;
+          const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
+          tally.generated(m.isStore, touched->size());
+          long long region = LLONG_MIN;
+          bool kept = false;
+          for (long long sec : *touched) {
+            if ((sec >> kRegionShift) != region) {
+              region = sec >> kRegionShift;
+              kept = sampledRegion(region, rate);
+            }
+            if (!kept) continue;
+            tally.kept(m.isStore);
+            SampledAccess sa;
+            sa.unit = windowUnit(sec, a.window);
+            sa.cluster = cluster;
+            sa.warp = firstWarp + static_cast<int>(w);
+            sa.site = a.site;
+            sa.store = m.isStore;
+            out.push_back({wave + at, sa, weight, sec, a.warm, a.warm ? 1.0 : 2 * a.weight - 1, firstHalf});
+          }
+        });
   };
 
   // ---- L1: the blocks resident on SM 0 (0, S, 2S, …), all their warps, one wave. ----
   std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0);
   {
     const int maxBlocks = streams.affine() ? perSm : std::min(perSm, 2);
-    collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
+    const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
                                     std::max(1.0, 4.0 * maxBlocks * static_cast<double>(streams.baseAccesses())));
     std::vector<Timed> timed;
-    std::vector<double> unknown(sites.size(), 0);
+    SiteTotals ignored(sites.size());
+    SampleTally collected;
     int warpCounter = 0, sampled = 0;
     for (int i = 0; i < maxBlocks; ++i) {
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
-      const auto c = coords(b);
-      Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
-      if (!w) return std::move(w).takeError();
-      collect(**w, sampled++, warpCounter, 0.0, timed, unknown);
+      Expected<void> ok = collect(coords(b), sampled++, warpCounter, 0.0, false, collectRate, timed, ignored, collected);
+      if (!ok) return std::move(ok).takeError();
     }
     sortByTime(timed);
     std::vector<SampledAccess> stream;
@@ -451,7 +635,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     }
     const double residentOnSm = static_cast<double>(std::min<long long>(perSm, (blocks + sms - 1) / sms));
     SamplePopulation pop{static_cast<double>(std::max(1, sampled)), std::max<double>(residentOnSm, sampled)};
-    const double capacity = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes) * collectRate;
+    const double capacity = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes) * collected.rate(collectRate);
     ReuseResult r = analyzeReuse(stream, pop, capacity);
     for (size_t i = 0; i < stream.size(); ++i) {
       if (!stream[i].counted) continue;
@@ -490,50 +674,27 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
   const double expected = static_cast<double>(windowBlocks) * static_cast<double>(perBlockAccesses) * sectorsPerAccess;
   const double rate = std::min(1.0, static_cast<double>(kSampledAccesses) / std::max(1.0, expected));
-  auto keep = [&](long long sector) { return sampledSector(sector, rate); };
   std::vector<Timed> timed;
-  std::vector<double> unknown(sites.size(), 0), requests(sites.size(), 0), sectors(sites.size(), 0);
+  SiteTotals window(sites.size());
+  SampleTally windowTally;
   int warpCounter = 0;
   const long long half = windowBlocks / 2;
   for (long long b = 0; b < windowBlocks; ++b) {
-    const auto c = coords(b);
-    Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0], c[1], c[2]);
-    if (!w) return std::move(w).takeError();
     const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-    for (const WarpAccesses& wa : **w) {
-      const int warpId = warpCounter++;
-      const double n = static_cast<double>(wa.size());
-      for (size_t i = 0; i < wa.size(); ++i) {
-        const WarpAccess& a = wa[i];
-        const size_t site = static_cast<size_t>(a.site);
-        const MemoryAccess& m = *sites[site].access;
-        requests[site] += a.weight;
-        if (a.lanes.empty()) {
-          unknown[site] += m.transactionsPerInst.value_or(1.0) * a.weight;
-          continue;
-        }
-        touchedSectors(a.lanes, m.widthBytes, sectorBytes, sectorBuf);
-        sectors[site] += static_cast<double>(sectorBuf.size()) * a.weight;
-        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max(1.0, n);
-        for (long long sec : sectorBuf) {
-          if (!keep(sec)) continue;
-          SampledAccess sa;
-          sa.unit = windowUnit(sec, a.window);
-          sa.warp = warpId;
-          sa.site = a.site;
-          sa.store = m.isStore;
-          timed.push_back({wave + at, sa, a.weight, sec, a.warm, a.warm ? 1.0 : 2 * a.weight - 1, b < half});
-        }
-      }
-    }
+    Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, rate, timed, window, windowTally);
+    if (!ok) return std::move(ok).takeError();
   }
+  std::vector<double>& requests = window.requests;
+  std::vector<double>& sectors = window.sectors;
+  std::vector<double>& unknown = window.unknown;
   sortByTime(timed);
   std::vector<SampledAccess> stream;
   stream.reserve(timed.size());
   for (const Timed& x : timed) stream.push_back(x.access);
   // A window smaller than the chip's resident blocks gets their share of L2.
   const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
-  const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * rate : 0;
+  const double windowRate = windowTally.rate(rate);
+  const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
   ReuseResult r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
 
   // Per site: L1 hit rate from the SM analysis; L2 outcome of the window, conditioned on an L1
@@ -572,8 +733,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     }
     wanted = static_cast<int>(std::min<long long>(wanted, clusters));
     std::vector<Timed> spread;
-    std::vector<double> ignored(sites.size(), 0);
-    collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
+    SiteTotals ignored(sites.size());
+    SampleTally collected;
+    const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
                                     std::max(1.0, static_cast<double>(wanted) * clusterBlocks *
                                                       static_cast<double>(perBlockAccesses) * sectorsPerAccess));
     int warps = 0, sampled = 0;
@@ -594,9 +756,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       for (int dy = 0; dy < clusterY; ++dy) {
         for (int dx = 0; dx < clusterX; ++dx) {
           const long long b = streams.linear(c[0] + dx, c[1] + dy, c[2]);
-          Expected<const std::vector<WarpAccesses>*> w = streams.block(c[0] + dx, c[1] + dy, c[2]);
-          if (!w) return std::move(w).takeError();
-          collect(**w, sampled, warps, std::floor(static_cast<double>(b) / static_cast<double>(resident)), spread, ignored);
+          const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
+          Expected<void> ok = collect({c[0] + dx, c[1] + dy, c[2]}, sampled, warps, wave, false, collectRate, spread, ignored, collected);
+          if (!ok) return std::move(ok).takeError();
         }
       }
       ++sampled;
@@ -605,7 +767,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     std::vector<SampledAccess> sstream;
     sstream.reserve(spread.size());
     for (const Timed& x : spread) sstream.push_back(x.access);
-    const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * collectRate;
+    const double spreadRate = collected.rate(collectRate);
+    const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * spreadRate;
     ReuseResult sr = analyzeReuse(sstream, SamplePopulation{static_cast<double>(sampled), static_cast<double>(clusters)}, capacity);
     for (size_t i = 0; i < sstream.size(); ++i) {
       if (spread[i].warm) continue;
@@ -614,7 +777,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       spreadHit[site] += sr.outcomes[i].hit * spread[i].sectorsOfRequest;
       spreadWb[site] += sr.outcomes[i].writeBack * spread[i].sectorsOfRequest;
     }
-    spreadFootprint = sr.distinctUnits / collectRate;
+    spreadFootprint = sr.distinctUnits / spreadRate;
     if (streams.windowed()) {
       // Sectors of different windows were kept apart: the extrapolated distinct sectors instead.
       std::vector<long long> units;
@@ -624,7 +787,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       units.erase(std::unique(units.begin(), units.end()), units.end());
       if (!units.empty()) spreadFootprint *= windowFootprint(spread, false) / static_cast<double>(units.size());
     }
-    spreadWrittenShare = sr.distinctUnits > 0 ? sr.distinctWrittenUnits / sr.distinctUnits : 0;
+    spreadWrittenShare = collected.writtenShare(sr.distinctReadUnits, sr.distinctWrittenUnits, collectRate);
   }
 
   const double scale = static_cast<double>(blocks) / static_cast<double>(windowBlocks);
@@ -685,8 +848,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                           static_cast<double>(windowBlocks - half);
     distinct += growth * static_cast<double>(blocks - windowBlocks);
   }
-  double writtenShare = r.distinctUnits > 0 ? r.distinctWrittenUnits / r.distinctUnits : 0;
-  distinct /= rate;
+  double writtenShare = windowTally.writtenShare(r.distinctReadUnits, r.distinctWrittenUnits, rate);
+  distinct /= windowRate;
   if (spreadFootprint >= 0 && spreadFootprint < distinct) {
     distinct = spreadFootprint;
     writtenShare = spreadWrittenShare;
