@@ -10,8 +10,10 @@
 ///   sample beyond, so the time grows up to there and is flat from 25600 on (1x, 10x, 100x).
 /// - BM_ExplainOuterTripCount/s: `explain` of the correlation example (a triangular j2 loop
 ///   around an inner i loop, tests/frontend/cuda/fixtures/correlation.sm_90.ptx) with one block
-///   of 128 threads, m = 1024·s rows and n = 1024·s columns for s = 1, 10, 100: both loops'
-///   trip counts at 1x, 10x, 100x (the outer loop folds over the folded inner one).
+///   of 128 threads, m = 256·s rows and n = 256·s columns for s = 1, 10, 100: both loops'
+///   trip counts at 1x, 10x, 100x (the outer loop folds over the folded inner one). The kernel
+///   indexes with 32-bit ints, so m·n must stay below 2^31 (s = 100 at 1024·s would overflow
+///   i * n, and the folds rightly stop at every wrap of the index).
 /// - BM_ExplainCorpus/<experiment>: every launch of each corpus experiment (validation/**.toml,
 ///   first variant) on an H100 through the system toolchain (compile cache warm after the
 ///   first iteration). Run with --benchmark_filter=Corpus where nvcc is installed.
@@ -93,8 +95,8 @@ void BM_ExplainOuterTripCount(benchmark::State& state) {
   Launch launch;
   launch.grid = {1, 1, 1};
   launch.block = {128, 1, 1};
-  launch.args["m"] = 1024 * state.range(0);
-  launch.args["n"] = 1024 * state.range(0);
+  launch.args["m"] = 256 * state.range(0);
+  launch.args["n"] = 256 * state.range(0);
   explainFixture(state, "correlation.sm_90.ptx", "correlation", launch, gpu);
 }
 BENCHMARK(BM_ExplainOuterTripCount)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);

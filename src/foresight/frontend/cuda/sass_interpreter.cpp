@@ -4,8 +4,8 @@
 #include "foresight/frontend/cuda/sass_interpreter.h"
 
 #include <algorithm>
-#include <map>
 #include <array>
+#include <map>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -802,6 +802,20 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   const bool fold = o.foldLoops;
   std::vector<char> isHeader(cfg.blocks.size(), 0);
   for (const PtxLoop& l : cfg.loops) isHeader[l.header] = fold ? 1 : 0;
+  // Low registers of the 64-bit address pairs of memory operands ([R2.64]: R2 low, R3 high),
+  // per file (R, UR). A fold may carry such a low word past 2^32 into its high word: the pair
+  // moves as one 64-bit value. Any other 32-bit register must not wrap within a fold.
+  std::array<std::vector<char>, 2> pairLow{std::vector<char>(256, 0), std::vector<char>(64, 0)};
+  for (const SassInstruction& in : code) {
+    for (const SassOperand& op : in.operands) {
+      if (op.kind != SassOperand::Kind::Memory) continue;
+      for (const SassOperand& part : op.parts) {
+        if (part.width != 2 || part.reg < 0) continue;
+        if (part.kind == SassOperand::Kind::Register && part.reg < 254) pairLow[0][static_cast<size_t>(part.reg)] = 1;
+        if (part.kind == SassOperand::Kind::Uniform && part.reg < 62) pairLow[1][static_cast<size_t>(part.reg)] = 1;
+      }
+    }
+  }
   std::map<int, Track> tracks;
   int armed = 0;
   bool logging = false;
@@ -854,6 +868,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     struct Move {
       int file, reg, lane;
       std::uint32_t step;
+      bool pair = false;  ///< the low word of an address pair: the 64-bit pair moves by step (signed)
     };
     std::vector<Move> moves;
     auto check = [&](int file, int count, auto get) -> bool {
@@ -867,6 +882,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           if (d3 == 0) continue;
           if (file >= 2) return false;  // predicates do not move
           const Int128 d = static_cast<std::int32_t>(d3);
+          if (pairLow[static_cast<size_t>(file)][static_cast<size_t>(r)]) {
+            // The high word of the pair held still over the compared iterations (a carry there
+            // would have broken the constant steps): the pair moves as one 64-bit value.
+            const V hiA = get(*s0.regs, lane, r + 1), hiE = get(*s3.regs, lane, r + 1);
+            if (hiA.known && hiE.known && hiA.v == hiE.v) {
+              moves.push_back({file, r, lane, d3, true});
+              continue;
+            }
+          }
           repeats = std::min(repeats, d > 0 ? (static_cast<Int128>(0xffffffffu) - e.v) / d : static_cast<Int128>(e.v) / -d);
           moves.push_back({file, r, lane, d3});
         }
@@ -915,6 +939,14 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     const long long f = static_cast<long long>(std::min<Int128>(repeats, o.maxInstructions));
     for (const Move& mv : moves) {
       V& v = mv.file == 0 ? lanes->r[mv.lane][mv.reg] : lanes->ur[mv.lane][mv.reg];
+      if (mv.pair) {
+        V& hi = mv.file == 0 ? lanes->r[mv.lane][mv.reg + 1] : lanes->ur[mv.lane][mv.reg + 1];
+        const std::uint64_t wide = (static_cast<std::uint64_t>(hi.v) << 32 | v.v) +
+                                   static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(mv.step)) * f);
+        v.v = static_cast<std::uint32_t>(wide);
+        hi.v = static_cast<std::uint32_t>(wide >> 32);
+        continue;
+      }
       v.v += mv.step * static_cast<std::uint32_t>(f);
     }
     for (int i = 0; i < n; ++i) out.perInstruction[i] += f * (s3.perInstruction[i] - s2.perInstruction[i]);
