@@ -238,26 +238,14 @@ class BlockStreams {
     const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
     const bool shifted = affine_ && !exact_.count(linear(x, y, z)) &&
                          (coord[0] == 0 || dimOk_[0]) && (coord[1] == 0 || dimOk_[1]) && (coord[2] == 0 || dimOk_[2]);
+    const std::vector<WarpAccesses>* source = base_[0];
     if (!shifted) {
       Expected<const std::vector<WarpAccesses>*> ws = block(x, y, z);
       if (!ws) return std::move(ws).takeError();
-      for (size_t w = 0; w < (*ws)->size(); ++w) {
-        const WarpAccesses& wa = (**ws)[w];
-        for (size_t i = 0; i < wa.size(); ++i) {
-          if (!want(w, i, wa.size())) continue;
-          const WarpAccess& a = wa[i];
-          if (a.lanes.empty()) {
-            visit(w, i, wa.size(), a, static_cast<const std::vector<long long>*>(nullptr));
-            continue;
-          }
-          touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
-          visit(w, i, wa.size(), a, &sectorBuf_);
-        }
-      }
-      return {};
+      source = *ws;
     }
-    for (size_t w = 0; w < base_[0]->size(); ++w) {
-      const WarpAccesses& wa = (*base_[0])[w];
+    for (size_t w = 0; w < source->size(); ++w) {
+      const WarpAccesses& wa = (*source)[w];
       for (size_t i = 0; i < wa.size(); ++i) {
         if (!want(w, i, wa.size())) continue;
         const WarpAccess& a = wa[i];
@@ -265,31 +253,10 @@ class BlockStreams {
           visit(w, i, wa.size(), a, static_cast<const std::vector<long long>*>(nullptr));
           continue;
         }
-        const Shift& sh = shifts_[w][i];
-        // block() adds the dimensions in turn and clamps each partial sum at 0: the shift holds
-        // when no active lane goes below 0 on the way.
-        long long bytes = 0;
-        bool uniform = true;
-        for (int d = 0; d < 3; ++d) {
-          if (coord[d] == 0) continue;
-          bytes += coord[d] * sh.delta[d];
-          uniform = uniform && sh.uniform[d] && sh.minLane + bytes >= 0;
-        }
-        if (uniform && bytes % sectorBytes_ == 0) {
-          sectorBuf_.resize(sh.sectors.size());
-          const long long by = bytes / sectorBytes_;
-          for (size_t k = 0; k < sh.sectors.size(); ++k) sectorBuf_[k] = sh.sectors[k] + by;
+        if (shifted) {
+          shiftedSectors(w, i, coord);
         } else {
-          lanesBuf_ = a.lanes;
-          for (int d = 0; d < 3; ++d) {
-            if (coord[d] == 0) continue;
-            const WarpAccess& ad = (*base_[d + 1])[w][i];
-            for (size_t l = 0; l < lanesBuf_.size(); ++l) {
-              if (a.lanes[l] < 0) continue;
-              lanesBuf_[l] = std::max(0LL, lanesBuf_[l] + coord[d] * (ad.lanes[l] - a.lanes[l]));
-            }
-          }
-          touchedSectors(lanesBuf_, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+          touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
         }
         visit(w, i, wa.size(), a, &sectorBuf_);
       }
@@ -313,6 +280,39 @@ class BlockStreams {
   }
 
  private:
+  /// The sectors of access i of warp w of the block at `coord` from the base block (sectorBuf_):
+  /// its sectors shifted when its lanes move uniformly by whole sectors, else its lanes
+  /// extrapolated as block() would.
+  void shiftedSectors(size_t w, size_t i, const long long coord[3]) {
+    const WarpAccess& a = (*base_[0])[w][i];
+    const Shift& sh = shifts_[w][i];
+    // block() adds the dimensions in turn and clamps each partial sum at 0: the shift holds
+    // when no active lane goes below 0 on the way.
+    long long bytes = 0;
+    bool uniform = true;
+    for (int d = 0; d < 3; ++d) {
+      if (coord[d] == 0) continue;
+      bytes += coord[d] * sh.delta[d];
+      uniform = uniform && sh.uniform[d] && sh.minLane + bytes >= 0;
+    }
+    if (uniform && bytes % sectorBytes_ == 0) {
+      sectorBuf_.resize(sh.sectors.size());
+      const long long by = bytes / sectorBytes_;
+      for (size_t k = 0; k < sh.sectors.size(); ++k) sectorBuf_[k] = sh.sectors[k] + by;
+    } else {
+      lanesBuf_ = a.lanes;
+      for (int d = 0; d < 3; ++d) {
+        if (coord[d] == 0) continue;
+        const WarpAccess& ad = (*base_[d + 1])[w][i];
+        for (size_t l = 0; l < lanesBuf_.size(); ++l) {
+          if (a.lanes[l] < 0) continue;
+          lanesBuf_[l] = std::max(0LL, lanesBuf_[l] + coord[d] * (ad.lanes[l] - a.lanes[l]));
+        }
+      }
+      touchedSectors(lanesBuf_, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+    }
+  }
+
   /// Per access of the base block: its sectors and, per grid dimension, whether all its active
   /// lanes move by one byte delta per block step (and which), for forEachAccess().
   struct Shift {
