@@ -560,9 +560,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     std::vector<double> requests, sectors, unknown;
     explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0) {}
   };
-  // Converts the accesses of block `c` into time-ordered sector accesses, those whose sector
-  // hash falls below `rate`: a block of wave v runs from v to v + 1, its warps' accesses spread
-  // evenly over that interval (or at their place in a windowed stream).
+  // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
+  // sampled at `rate` (sampledRegion): a block of wave v runs from v to v + 1, its warps'
+  // accesses spread evenly over that interval (or at their place in a windowed stream).
   auto collect = [&](const std::array<long long, 3>& c, int cluster, int& warpCounter, double wave, bool firstHalf,
                      double rate, std::vector<Timed>& out, SiteTotals& totals, SampleTally& tally) -> Expected<void> {
     const int firstWarp = warpCounter;
