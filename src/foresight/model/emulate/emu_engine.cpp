@@ -56,6 +56,12 @@ class Engine {
     // which wakes every scheduler (wakeEpoch_). This skips rescans that cannot issue.
     std::vector<double> wakeAt(schedulers_.size(), 0);
     std::vector<long long> sleepEpoch(schedulers_.size(), -1);
+    // Without listeners a scan skips a warp whose last computed ready time is still ahead: ready
+    // times only grow until the warp issues or a barrier release or block retirement resets them
+    // (readyBound_), so the skipped warp cannot issue and the same warps issue at the same times;
+    // a scheduler may only wake once more, early, to find nothing. Listeners are told each
+    // stall's exact end, so with them every warp is computed.
+    const bool bounded = listeners_.empty();
     while (done < static_cast<int>(warps_.size())) {
       double next = kUnbounded;
       for (size_t s = 0; s < schedulers_.size(); ++s) {
@@ -73,9 +79,14 @@ class Engine {
         int reasonUnit = -1;
         int chosen = -1;
         const int picked = sched.select([&](int w) {
+          if (bounded && readyBound_[static_cast<size_t>(w)] > t + kEps) {
+            earliest = std::min(earliest, readyBound_[static_cast<size_t>(w)]);
+            return false;
+          }
           StallReason r = StallReason::Dependency;
           int u = -1;
           const double ready = readyTime(w, r, u);
+          readyBound_[static_cast<size_t>(w)] = ready;
           if (ready <= t + kEps) {
             chosen = w;
             return true;
@@ -147,6 +158,7 @@ class Engine {
     instances_.resize(static_cast<size_t>(nUnits) * m_.schedulers);
     for (int s = 0; s < m_.schedulers; ++s) schedulers_.emplace_back(m_.policy);
     warps_.assign(p_.warps.size(), WarpState{});
+    readyBound_.assign(p_.warps.size(), -kUnbounded);
     int maxBlock = 0;
     for (const EmuWarp& w : p_.warps) maxBlock = std::max(maxBlock, w.block);
     blocks_.assign(static_cast<size_t>(maxBlock) + 1, BlockState{});
@@ -221,6 +233,7 @@ class Engine {
     WarpState& ws = warps_[w];
     const EmuOp& op = p_.warps[w].ops[ws.pos];
     const EmuInstr& in = p_.instrs[op.instr];
+    readyBound_[static_cast<size_t>(w)] = -kUnbounded;
     IssueEvent ev;
     ev.warp = w;
     ev.scheduler = scheduler;
@@ -279,6 +292,7 @@ class Engine {
       if (warps_[i].waitingFor != b) continue;
       warps_[i].waitingFor = -1;
       warps_[i].depReady = std::max(warps_[i].depReady, block.maxFinish);
+      readyBound_[i] = -kUnbounded;
       if (!warps_[i].done) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));
     }
   }
@@ -290,6 +304,7 @@ class Engine {
       if (p_.warps[i].block != b || !warps_[i].atBarrier) continue;
       warps_[i].atBarrier = false;
       warps_[i].barrierRelease = release;
+      readyBound_[i] = -kUnbounded;
     }
     block.arrived = 0;
     block.arrivalMax = 0;
@@ -306,6 +321,7 @@ class Engine {
   std::vector<WarpState> warps_;
   std::vector<BlockState> blocks_;
   long long wakeEpoch_ = 0;  ///< barrier releases and block retirements so far
+  std::vector<double> readyBound_;  ///< per warp: a lower bound of its ready time (-inf: compute)
 };
 
 }  // namespace
