@@ -196,6 +196,7 @@ class BlockStreams {
       if (!b) return std::move(b).takeError();
       base_[d + 1] = *b;
     }
+    checkDims();
     const long long cx = g.x / 4, cy = g.y / 4, cz = g.z / 4;
     const long long check = linear(cx, cy, cz);
     if (exact_.count(check)) return affine_ = false;
@@ -218,21 +219,13 @@ class BlockStreams {
     return affine_;
   }
 
-  /// All warps of block (x, y, z): valid until the next call (extrapolated blocks reuse one
-  /// buffer, so that the window's thousands of blocks cost no allocations).
-  Expected<const std::vector<WarpAccesses>*> block(long long x, long long y, long long z) {
-    const long long b = linear(x, y, z);
-    if (auto it = exact_.find(b); it != exact_.end()) return &it->second;
-    if (affine_ && extrapolate(x, y, z, scratch_)) return &scratch_;
-    return exact(b);
-  }
-
   /// Calls `visit(warp, i, accessesOfWarp, access, sectors)` for the accesses of block (x, y, z), warp by warp
   /// in stream order, that `want(warp, i, accessesOfWarp)` selects: `sectors` are the sectors
   /// its lanes touch (sorted), null when its addresses are unknown. Extrapolated blocks are not
   /// materialized: an access whose lanes all move by the same bytes per block step (the usual
   /// case) is the base block's sectors shifted when the shift is a whole number of sectors, and
-  /// its lanes are extrapolated one access at a time otherwise, exactly as block() would.
+  /// its lanes are extrapolated one access at a time otherwise (extrapolateLanes()). Other
+  /// blocks run exactly.
   template <class Want, class Visit>
   Expected<void> forEachAccess(long long x, long long y, long long z, Want&& want, Visit&& visit) {
     const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
@@ -240,7 +233,7 @@ class BlockStreams {
                          (coord[0] == 0 || dimOk_[0]) && (coord[1] == 0 || dimOk_[1]) && (coord[2] == 0 || dimOk_[2]);
     const std::vector<WarpAccesses>* source = base_[0];
     if (!shifted) {
-      Expected<const std::vector<WarpAccesses>*> ws = block(x, y, z);
+      Expected<const std::vector<WarpAccesses>*> ws = exact(linear(x, y, z));
       if (!ws) return std::move(ws).takeError();
       source = *ws;
     }
@@ -282,12 +275,12 @@ class BlockStreams {
  private:
   /// The sectors of access i of warp w of the block at `coord` from the base block (sectorBuf_):
   /// its sectors shifted when its lanes move uniformly by whole sectors, else its lanes
-  /// extrapolated as block() would.
+  /// extrapolated.
   void shiftedSectors(size_t w, size_t i, const long long coord[3]) {
     const WarpAccess& a = (*base_[0])[w][i];
     const Shift& sh = shifts_[w][i];
-    // block() adds the dimensions in turn and clamps each partial sum at 0: the shift holds
-    // when no active lane goes below 0 on the way.
+    // extrapolateLanes() adds the dimensions in turn and clamps each partial sum at 0: the shift
+    // holds when no active lane goes below 0 on the way.
     long long bytes = 0;
     bool uniform = true;
     for (int d = 0; d < 3; ++d) {
@@ -300,16 +293,40 @@ class BlockStreams {
       const long long by = bytes / sectorBytes_;
       for (size_t k = 0; k < sh.sectors.size(); ++k) sectorBuf_[k] = sh.sectors[k] + by;
     } else {
-      lanesBuf_ = a.lanes;
-      for (int d = 0; d < 3; ++d) {
-        if (coord[d] == 0) continue;
-        const WarpAccess& ad = (*base_[d + 1])[w][i];
-        for (size_t l = 0; l < lanesBuf_.size(); ++l) {
-          if (a.lanes[l] < 0) continue;
-          lanesBuf_[l] = std::max(0LL, lanesBuf_[l] + coord[d] * (ad.lanes[l] - a.lanes[l]));
+      extrapolateLanes(w, i, coord, lanesBuf_);
+      touchedSectors(lanesBuf_, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+    }
+  }
+
+  /// Lanes of access i of warp w of the block at `coord` (from the base block): a0 + Δx·(ax − a0)
+  /// + Δy·(ay − a0) + Δz·(az − a0) per active lane, each partial sum clamped at 0.
+  void extrapolateLanes(size_t w, size_t i, const long long coord[3], std::vector<long long>& out) const {
+    const WarpAccess& a = (*base_[0])[w][i];
+    out = a.lanes;
+    for (int d = 0; d < 3; ++d) {
+      if (coord[d] == 0) continue;
+      const WarpAccess& ad = (*base_[d + 1])[w][i];
+      for (size_t l = 0; l < out.size(); ++l) {
+        if (a.lanes[l] < 0) continue;
+        out[l] = std::max(0LL, out[l] + coord[d] * (ad.lanes[l] - a.lanes[l]));
+      }
+    }
+  }
+
+  /// Whether extrapolation in each grid dimension holds: the neighbour in d ran the base
+  /// block's accesses, at the same sites, with the same active lanes.
+  void checkDims() {
+    for (int d = 0; d < 3; ++d) {
+      dimOk_[d] = base_[d + 1] != nullptr;
+      for (size_t w = 0; dimOk_[d] && w < base_[0]->size(); ++w) {
+        const WarpAccesses& a0 = (*base_[0])[w];
+        const WarpAccesses& ad = (*base_[d + 1])[w];
+        dimOk_[d] = a0.size() == ad.size();
+        for (size_t i = 0; dimOk_[d] && i < a0.size(); ++i) {
+          dimOk_[d] = a0[i].site == ad[i].site && a0[i].lanes.size() == ad[i].lanes.size();
+          for (size_t l = 0; dimOk_[d] && l < a0[i].lanes.size(); ++l) dimOk_[d] = (a0[i].lanes[l] < 0) == (ad[i].lanes[l] < 0);
         }
       }
-      touchedSectors(lanesBuf_, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
     }
   }
 
@@ -324,19 +341,6 @@ class BlockStreams {
 
   void prepareShifts() {
     shifts_.assign(base_[0]->size(), {});
-    for (int d = 0; d < 3; ++d) {
-      // extrapolate() needs the neighbour in d to have the base's accesses, sites and lanes.
-      dimOk_[d] = base_[d + 1] != nullptr;
-      for (size_t w = 0; dimOk_[d] && w < base_[0]->size(); ++w) {
-        const WarpAccesses& a0 = (*base_[0])[w];
-        const WarpAccesses& ad = (*base_[d + 1])[w];
-        dimOk_[d] = a0.size() == ad.size();
-        for (size_t i = 0; dimOk_[d] && i < a0.size(); ++i) {
-          dimOk_[d] = a0[i].site == ad[i].site && a0[i].lanes.size() == ad[i].lanes.size();
-          for (size_t l = 0; dimOk_[d] && l < a0[i].lanes.size(); ++l) dimOk_[d] = (a0[i].lanes[l] < 0) == (ad[i].lanes[l] < 0);
-        }
-      }
-    }
     for (size_t w = 0; w < base_[0]->size(); ++w) {
       const WarpAccesses& a0 = (*base_[0])[w];
       shifts_[w].resize(a0.size());
@@ -367,29 +371,16 @@ class BlockStreams {
     }
   }
 
-  /// a0 + Δx·(ax − a0) + Δy·(ay − a0) + Δz·(az − a0) per warp, access and lane (Δ from the
-  /// base block), when every base
-  /// block ran the same accesses with the same active lanes.
+  /// Every warp and access of block (x, y, z) extrapolated (extrapolateLanes()), when the base
+  /// blocks agree in each dimension it moves along (checkDims()).
   bool extrapolate(long long x, long long y, long long z, std::vector<WarpAccesses>& out) const {
     const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
+    for (int d = 0; d < 3; ++d) {
+      if (coord[d] != 0 && !dimOk_[d]) return false;
+    }
     out = *base_[0];
     for (size_t w = 0; w < out.size(); ++w) {
-      for (int d = 0; d < 3; ++d) {
-        if (coord[d] == 0) continue;
-        if (!base_[d + 1]) return false;
-        const WarpAccesses& a0 = (*base_[0])[w];
-        const WarpAccesses& ad = (*base_[d + 1])[w];
-        if (a0.size() != ad.size()) return false;
-        for (size_t i = 0; i < a0.size(); ++i) {
-          if (a0[i].site != ad[i].site || a0[i].lanes.size() != ad[i].lanes.size()) return false;
-          for (size_t l = 0; l < a0[i].lanes.size(); ++l) {
-            if ((a0[i].lanes[l] < 0) != (ad[i].lanes[l] < 0)) return false;
-            if (a0[i].lanes[l] < 0) continue;
-            out[w][i].lanes[l] += coord[d] * (ad[i].lanes[l] - a0[i].lanes[l]);
-            if (out[w][i].lanes[l] < 0) out[w][i].lanes[l] = 0;
-          }
-        }
-      }
+      for (size_t i = 0; i < out[w].size(); ++i) extrapolateLanes(w, i, coord, out[w][i].lanes);
     }
     return true;
   }
@@ -403,11 +394,10 @@ class BlockStreams {
   long long origin_[3] = {0, 0, 0};
   bool affine_ = false;
   bool windowed_ = false;
-  std::vector<WarpAccesses> scratch_;
   std::vector<int> siteWidth_;  ///< bytes per lane of each site
   long long sectorBytes_;
   std::vector<std::vector<Shift>> shifts_;  ///< per warp and access of the base block
-  bool dimOk_[3] = {false, false, false};   ///< extrapolation in each dimension holds
+  bool dimOk_[3] = {false, false, false};   ///< extrapolation in each dimension holds (checkDims())
   std::vector<long long> sectorBuf_, lanesBuf_;
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
@@ -514,7 +504,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
 
   // Converts sampled warps into time-ordered sector accesses: a block of wave v runs from v to
   // v + 1, its warps' accesses spread evenly over that interval.
-  std::vector<long long> sectorBuf;
   struct Timed {
     double time;
     SampledAccess access;
@@ -659,17 +648,15 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Sectors per access, from the base block, to choose the spatial rate.
   double sectorsPerAccess = 4;
   {
-    Expected<const std::vector<WarpAccesses>*> b0 = streams.block(0, 0, 0);
-    if (!b0) return std::move(b0).takeError();
     double n = 0, sec = 0;
-    for (const WarpAccesses& w : **b0) {
-      for (const WarpAccess& a : w) {
-        if (a.lanes.empty()) continue;
-        touchedSectors(a.lanes, sites[static_cast<size_t>(a.site)].access->widthBytes, sectorBytes, sectorBuf);
-        sec += static_cast<double>(sectorBuf.size());
-        n += 1;
-      }
-    }
+    Expected<void> ok = streams.forEachAccess(
+        0, 0, 0, [](size_t, size_t, size_t) { return true; },
+        [&](size_t, size_t, size_t, const WarpAccess&, const std::vector<long long>* touched) {
+          if (!touched) return;
+          sec += static_cast<double>(touched->size());
+          n += 1;
+        });
+    if (!ok) return std::move(ok).takeError();
     if (n > 0) sectorsPerAccess = std::max(1.0, sec / n);
   }
   const double expected = static_cast<double>(windowBlocks) * static_cast<double>(perBlockAccesses) * sectorsPerAccess;

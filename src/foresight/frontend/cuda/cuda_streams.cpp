@@ -58,10 +58,6 @@ Expected<std::vector<DynamicInstruction>> assemble(const std::vector<std::pair<i
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 /// Recorded instructions and lane addresses a kept SASS run may hold at most, over all its warps.
 constexpr long long kRunCacheItems = 1LL << 23;
 

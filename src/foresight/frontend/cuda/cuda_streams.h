@@ -41,12 +41,12 @@ class CudaStreamSource final : public WarpStreamSource {
 
  private:
   using Emit = std::function<void(int, std::uint32_t, const std::vector<long long>*)>;
-  /// Appends positions [begin, end) of a run's full stream (`expander` emits them: PTX trace or
-  /// SASS run, folds expanded), mapped onto the KernelIR.
   /// The SASS run of (block, warp): kept for the next request of the same warp (the memory
   /// engine and the emulation ask for many of the same warps) while the kept runs hold fewer
   /// than kRunCacheItems recorded instructions and lane addresses.
   [[nodiscard]] Expected<std::shared_ptr<const SassWarpCount>> sassRun(long long block, int warp) const;
+  /// Appends positions [begin, end) of a run's full stream (`expander` emits them: PTX trace or
+  /// SASS run, folds expanded), mapped onto the KernelIR.
   [[nodiscard]] Expected<void> expandInto(const std::function<void(long long, long long, const Emit&)>& expander,
                                           long long begin, long long end, std::vector<DynamicInstruction>& out) const;
   std::shared_ptr<const WarpStreams> ptx_;
