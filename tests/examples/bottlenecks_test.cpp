@@ -55,7 +55,7 @@ std::string slurp(const std::string& path) {
 struct Case {
   std::string name, file, kernel, reason;
   Dim3 grid, block;
-  std::map<std::string, long long> args;
+  std::map<std::string, ArgValue> args;
   Resource resource = Resource::Issue;
   BoundMode mode = BoundMode::Throughput;
 };

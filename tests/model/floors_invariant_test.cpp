@@ -44,7 +44,7 @@ struct Case {
   bool cloop = false;    ///< a C loop nest: every marked kernel with its own launch
 };
 
-Launch launch(long long gx, long long gy, long long bx, long long by, std::map<std::string, long long> args) {
+Launch launch(long long gx, long long gy, long long bx, long long by, std::map<std::string, ArgValue> args) {
   Launch l;
   l.grid = {gx, gy, 1};
   l.block = {bx, by, 1};
@@ -97,7 +97,7 @@ std::vector<Case> exampleCases() {
       const toml::array* a = c[k].as_array();
       return a && static_cast<int>(a->size()) > i ? a->get(i)->value<long long>().value_or(1) : 1LL;
     };
-    std::map<std::string, long long> args;
+    std::map<std::string, ArgValue> args;
     if (const toml::table* a = c["args"].as_table()) {
       for (const auto& [n, v] : *a) args[std::string(n.str())] = v.value<long long>().value_or(0);
     }

@@ -127,8 +127,9 @@ TEST(Manifest, ParsesAndResolvesEveryVariant) {
   EXPECT_EQ(second.launch.block, (Dim3{32, 32, 1}));
   EXPECT_EQ(second.launch.dynamicSharedBytes, 8192);  // 2 x 32 x 32 x 4
   EXPECT_EQ(second.repeat, 3);
-  EXPECT_EQ(second.launch.args.at("n"), 1000);       // integer scalars reach the Launch
-  EXPECT_EQ(second.launch.args.count("alpha"), 0u);  // float scalars do not
+  EXPECT_EQ(second.launch.args.at("n"), ArgValue(1000));  // integer scalars reach the Launch
+  ASSERT_EQ(second.launch.args.count("alpha"), 1u);       // and real ones, as reals
+  EXPECT_TRUE(second.launch.args.at("alpha").isReal);
   EXPECT_EQ(second.launch.macros.at("TILE"), 32);
   EXPECT_EQ(r->launches[0].launch.grid, (Dim3{4, 1, 1}));  // cdiv(1000, 256)
   EXPECT_EQ(r->check->params, (std::vector<long long>{1000, 1000, 1000}));

@@ -4,6 +4,8 @@
 #include "common_options.h"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -57,6 +59,23 @@ std::optional<long long> parseInteger(const std::string& text) {
   return std::nullopt;
 }
 
+/// An --arg value: an integer (decimal, 0x hex, 0 octal), true / false, or a finite real
+/// number (1.5, 2e-3, -0.25f).
+Expected<ArgValue> parseArgValue(const std::string& text) {
+  if (std::optional<long long> v = parseInteger(text)) return ArgValue(*v);
+  if (text == "true") return ArgValue(1);
+  if (text == "false") return ArgValue(0);
+  std::string real = text;
+  if (!real.empty() && (real.back() == 'f' || real.back() == 'F') && real.find_first_of("xX") == std::string::npos) real.pop_back();
+  try {
+    size_t used = 0;
+    const double d = std::stod(real, &used);
+    if (used == real.size() && std::isfinite(d)) return ArgValue::fromReal(d);
+  } catch (const std::exception&) {
+  }
+  return makeError("the value must be an integer, a finite real number, true or false");
+}
+
 /// "FILE:LINE=VALUE" → SourceHint.
 Expected<SourceHint> parseHint(const std::string& text, const char* what) {
   const size_t eq = text.rfind('=');
@@ -96,8 +115,8 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
   for (const std::string& a : o.args) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--arg", false);
     if (!kv) return std::move(kv).takeError();
-    std::optional<long long> v = parseInteger(kv->second);
-    if (!v) return makeError("--arg '" + a + "': the value must be an integer");
+    Expected<ArgValue> v = parseArgValue(kv->second);
+    if (!v) return makeError("--arg '" + a + "': " + v.error().message);
     launch.args[kv->first] = *v;
   }
   for (const std::string& t : o.trips) {
@@ -110,14 +129,36 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
     if (!h) return std::move(h).takeError();
     in.branches.push_back(*h);
   }
+  in.includeDirs = o.includeDirs;
+  for (const std::string& d : o.includeDirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(d, ec)) return makeError("-I '" + d + "': no such directory");
+  }
+  in.nvccFlags = o.nvccFlags;
+  if (o.maxRegisters > 0) in.nvccFlags.push_back("-maxrregcount=" + std::to_string(o.maxRegisters));
   if (!o.grid.empty() && !o.block.empty()) {
     Expected<Launch> dims = resolveLaunch(o, std::nullopt);
     if (!dims) return std::move(dims).takeError();
     launch.grid = dims->grid;
     launch.block = dims->block;
+    launch.dynamicSharedBytes = dims->dynamicSharedBytes;
+    launch.carveoutPercent = dims->carveoutPercent;
     in.launch = launch;
   }
   return in;
+}
+
+std::vector<std::string> splitGpuList(const std::string& list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 void addCommonOptions(CLI::App& sub, CommonOptions& o) {
@@ -161,6 +202,16 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--arg", o.args, "Scalar kernel argument, NAME=VALUE (repeatable)");
   sub.add_option("--trip", o.trips, "Trip count of a data-dependent loop, FILE:LINE=N (repeatable)");
   sub.add_option("--branch", o.branches, "Taken probability of a data-dependent branch, FILE:LINE=P (repeatable)");
+  sub.add_option("--dynamic-shared", o.dynamicShared, "Dynamic shared memory per block, bytes (the launch's third <<<>>> argument)")
+      ->check(CLI::Range(0LL, 1LL << 40));
+  sub.add_option("--carveout", o.carveout,
+                 "Shared-memory carveout, percent of the GPU's largest (cudaFuncAttributePreferredSharedMemoryCarveout; "
+                 "rounded up to a carveout the GPU lists)")
+      ->check(CLI::Range(0, 100));
+  sub.add_option("-I", o.includeDirs, "Include directory for CUDA compilation (repeatable)");
+  sub.add_option("--nvcc-flag", o.nvccFlags, "Further nvcc flag for CUDA compilation, e.g. --nvcc-flag=-use_fast_math (repeatable)")
+      ->allow_extra_args(false);
+  sub.add_option("--maxrregcount", o.maxRegisters, "Registers per thread at most (nvcc -maxrregcount)")->check(CLI::Range(1, 255));
 }
 
 Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {
@@ -231,6 +282,8 @@ Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launc
     if (!block) return std::move(block).takeError();
     launch.block = *block;
   }
+  if (o.dynamicShared >= 0) launch.dynamicSharedBytes = o.dynamicShared;
+  if (o.carveout >= 0) launch.carveoutPercent = o.carveout;
   return launch;
 }
 

@@ -42,8 +42,16 @@ struct CommonOptions {
   std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments
   std::vector<std::string> trips;     ///< --trip FILE:LINE=N: loop trip counts
   std::vector<std::string> branches;  ///< --branch FILE:LINE=P: branch-taken probabilities
+  long long dynamicShared = -1;       ///< --dynamic-shared BYTES; < 0 = the input's (else 0)
+  int carveout = -1;                  ///< --carveout PERCENT; < 0 = the driver's choice
+  std::vector<std::string> includeDirs;  ///< -I DIR (CUDA compilation)
+  std::vector<std::string> nvccFlags;    ///< --nvcc-flag FLAG (CUDA compilation)
+  int maxRegisters = 0;                  ///< --maxrregcount N (CUDA compilation); 0 = none
   std::string hints;  ///< --hints FILE: skeleton layout hints (domains, a pinned layout, Table 3)
 };
+
+/// "h100,a100" → {"h100", "a100"} (empty items dropped).
+[[nodiscard]] std::vector<std::string> splitGpuList(const std::string& list);
 
 /// Registers the common options on a subcommand.
 void addCommonOptions(CLI::App& sub, CommonOptions& options);

@@ -32,6 +32,8 @@ struct InputOptions {
   std::optional<Launch> launch;    ///< grid, block and scalar arguments from the command line
   std::string kernel;              ///< kernel to load when the file has several
   std::vector<std::pair<std::string, std::string>> macros;  ///< -D NAME[=VALUE]
+  std::vector<std::string> includeDirs;  ///< -I DIR: include paths of CUDA compilation
+  std::vector<std::string> nvccFlags;    ///< --nvcc-flag: further flags of CUDA compilation
   std::vector<SourceHint> trips;     ///< loop trip counts by source line
   std::vector<SourceHint> branches;  ///< branch-taken probabilities by source line
   /// CUDA toolchain to use; nullptr = the system's nvcc/ptxas/nvdisasm behind the compile cache.

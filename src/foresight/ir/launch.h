@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace foresight {
@@ -18,12 +19,36 @@ struct Dim3 {
   bool operator==(const Dim3&) const = default;
 };
 
+/// A scalar kernel argument as given (`--arg NAME=VALUE`, a manifest scalar): an integer (also
+/// a bool, an enum, or a pointer's base address) or a real number. The frontend stores it in the
+/// parameter's own type: a real in an `f32` parameter as a float, in an `f64` as a double; an
+/// integer in a floating-point parameter is converted; a real in an integer parameter is an error.
+struct ArgValue {
+  bool isReal = false;
+  long long integer = 0;
+  double real = 0;
+
+  ArgValue() = default;
+  ArgValue(long long v) : integer(v) {}  // NOLINT(google-explicit-constructor): args["n"] = 4096
+  [[nodiscard]] static ArgValue fromReal(double v) {
+    ArgValue a;
+    a.isReal = true;
+    a.real = v;
+    return a;
+  }
+  [[nodiscard]] double asReal() const { return isReal ? real : static_cast<double>(integer); }
+  bool operator==(const ArgValue&) const = default;
+};
+
 /// One kernel launch.
 struct Launch {
   Dim3 grid;                       ///< blocks
   Dim3 block;                      ///< threads per block
   long long dynamicSharedBytes = 0;
-  std::map<std::string, long long> args;    ///< scalar kernel arguments by name
+  /// `cudaFuncAttributePreferredSharedMemoryCarveout` in percent of the GPU's largest shared
+  /// capacity per SM (rounded up to a carveout the GPU lists); unset = the driver's choice.
+  std::optional<int> carveoutPercent;
+  std::map<std::string, ArgValue> args;     ///< scalar kernel arguments by name
   std::map<std::string, long long> macros;  ///< -D NAME=VALUE problem-size macros
 
   [[nodiscard]] long long blocks() const { return grid.count(); }

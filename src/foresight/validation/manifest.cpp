@@ -475,8 +475,9 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     rl.launch.macros = out.defines;
     for (const std::string& a : l.args) {
       for (const ResolvedScalar& s : out.scalars) {
-        if (s.name == a && s.type != ElemType::F32 && s.type != ElemType::F64)
-          rl.launch.args[a] = s.intValue;
+        if (s.name != a) continue;
+        const bool real = s.type == ElemType::F32 || s.type == ElemType::F64;
+        rl.launch.args[a] = real ? ArgValue::fromReal(s.floatValue) : ArgValue(s.intValue);
       }
     }
     out.launches.push_back(std::move(rl));

@@ -144,7 +144,7 @@ struct ResolvedScalar {
 
 struct ResolvedLaunch {
   std::string kernel;
-  Launch launch;  ///< grid, block, dynamic shared, integer scalar args, macros
+  Launch launch;  ///< grid, block, dynamic shared, scalar args, macros
   long long repeat = 1;
   std::vector<std::string> args;
 };

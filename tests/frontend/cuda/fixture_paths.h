@@ -26,7 +26,7 @@ inline std::string slurp(const std::string& path) {
 }
 
 /// A launch from grid, block and named scalar arguments.
-inline Launch launch(Dim3 grid, Dim3 block, std::map<std::string, long long> args = {}) {
+inline Launch launch(Dim3 grid, Dim3 block, std::map<std::string, ArgValue> args = {}) {
   Launch l;
   l.grid = grid;
   l.block = block;

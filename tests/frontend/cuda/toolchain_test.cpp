@@ -81,6 +81,15 @@ TEST(CompileCache, SecondRequestIsServedFromDisk) {
   r.source += " ";  // so is different source text
   EXPECT_TRUE(cached->compileToPtx(r));
   EXPECT_EQ(counting->compiles, 3);
+  r.includeDirs = {"inc"};  // include paths, nvcc flags and included text are keys too
+  EXPECT_TRUE(cached->compileToPtx(r));
+  r.flags = {"-use_fast_math"};
+  EXPECT_TRUE(cached->compileToPtx(r));
+  r.includedText = "inc/h.cuh\n#define N 4\n";
+  EXPECT_TRUE(cached->compileToPtx(r));
+  EXPECT_EQ(counting->compiles, 6);
+  EXPECT_TRUE(cached->compileToPtx(r));
+  EXPECT_EQ(counting->compiles, 6);
   EXPECT_EQ(*cached->disassemble("bytes", "sm_90", "k"), "sass");
   EXPECT_EQ(*cached->disassemble("bytes", "sm_90", "k"), "sass");
   EXPECT_EQ(counting->disassembles, 1);
@@ -147,6 +156,52 @@ TEST(SystemToolchain, AnalysesAnExampleEndToEnd) {
   EXPECT_DOUBLE_EQ(p->kernels[0].dynamicInstructionsPerWarp, 3824);
   EXPECT_EQ(p->kernels[0].ir.resources.registers, 32);
   EXPECT_EQ(p->isa, tc->canDisassemble("sm_90") ? "sass (memory from ptx)" : "ptx");
+}
+
+TEST(SystemToolchain, IncludePathsAndNvccFlags) {
+  auto tc = createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  // A kernel whose block size comes from a header found only through -I, compiled with and
+  // without -maxrregcount; the cache sees an edit of the header.
+  const fs::path dir = fs::temp_directory_path() / ("foresight_inc_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "include");
+  const std::string cu = (dir / "k.cu").string();
+  {
+    std::ofstream h(dir / "include" / "tile.cuh");
+    h << "#define TILE 64\n";
+    std::ofstream f(cu);
+    f << "#include \"tile.cuh\"\n"
+         "__global__ void k(const float* in, float* out) {\n"
+         "  __shared__ float s[TILE];\n"
+         "  s[threadIdx.x] = in[threadIdx.x];\n"
+         "  __syncthreads();\n"
+         "  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];\n"
+         "}\n";
+  }
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = testing::launch({1, 1, 1}, {64, 1, 1});
+  Expected<CudaProgram> without = loadCuda(cu, o, *tc);
+  ASSERT_FALSE(without);  // nvcc cannot find tile.cuh
+  EXPECT_NE(without.error().message.find("nvcc failed"), std::string::npos);
+  o.includeDirs = {(dir / "include").string()};
+  const fs::path cacheDir = dir / "cache";
+  auto cached = createCachingToolchain(createSystemToolchain(), {cacheDir.string()});
+  Expected<CudaProgram> p = loadCuda(cu, o, *cached);
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->kernels.at(0).ir.resources.staticSharedBytes, 256);  // 64 floats
+  {
+    std::ofstream h(dir / "include" / "tile.cuh");
+    h << "#define TILE 128\n";
+  }
+  Expected<CudaProgram> edited = loadCuda(cu, o, *cached);
+  ASSERT_TRUE(edited) << edited.error().format();
+  EXPECT_EQ(edited->kernels.at(0).ir.resources.staticSharedBytes, 512);  // recompiled, not stale
+  o.nvccFlags = {"-maxrregcount=16"};
+  Expected<CudaProgram> capped = loadCuda(cu, o, *cached);
+  ASSERT_TRUE(capped) << capped.error().format();
+  EXPECT_LE(capped->kernels.at(0).ir.resources.registers, 16);
+  fs::remove_all(dir);
 }
 
 TEST(SystemToolchain, LaunchBoundsAndWarpShufflesEndToEnd) {

@@ -74,6 +74,9 @@ class CachingToolchain final : public Toolchain {
     std::string key = toolKey_ + "|" + what + "|" + r.arch + "|" + (r.lineInfo ? "L" : "") + "|" +
                       fs::path(r.sourcePath).filename().string() + "|";
     for (const auto& [n, v] : r.macros) key += "-D" + n + "=" + v + "|";
+    for (const std::string& d : r.includeDirs) key += "-I" + fs::absolute(d).string() + "|";
+    for (const std::string& f : r.flags) key += "-X" + f + "|";
+    key += std::to_string(r.includedText.size()) + "|" + r.includedText + "|";
     return key + r.source;
   }
 

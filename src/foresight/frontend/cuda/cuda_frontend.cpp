@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -121,6 +122,41 @@ std::string stripAttributes(std::string decl) {
 }
 
 }  // namespace
+
+Expected<std::uint64_t> argumentBits(const PtxParam& param, bool pointer, const ArgValue& value, const std::string& what) {
+  const std::string& type = param.type;
+  // `.param .align A .b8 name[N]`: a struct or array by value (a lone .b8 is one byte).
+  const bool aggregate = type == "b8" && param.bytes > 1;
+  if (aggregate || param.bytes > 8 || param.bytes <= 0) {
+    return makeError(what + " is an aggregate of " + std::to_string(param.bytes) +
+                     " bytes passed by value (a struct or array); --arg sets scalars (integers, reals, "
+                     "bools, enums) and pointer base addresses only: pass its fields as separate parameters, or "
+                     "leave it unset (its loads are then data-dependent)");
+  }
+  if (pointer) {
+    if (value.isReal || value.integer < 0) return makeError(what + " is a pointer: its --arg is a base address, a non-negative integer");
+    return static_cast<std::uint64_t>(value.integer);
+  }
+  if (type == "f32") {
+    const float f = static_cast<float>(value.asReal());
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+  }
+  if (type == "f64") {
+    const double d = value.asReal();
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &d, sizeof bits);
+    return bits;
+  }
+  if (type == "f16" || type == "bf16") return makeError(what + " is a half-precision " + type + "; --arg does not set it yet");
+  if (value.isReal) {
+    return makeError(what + " is an integer (" + type + "); --arg gave the real number " + fmt::format("{:g}", value.real));
+  }
+  // Integers (bool and enum included) keep their two's-complement bits in the parameter's width.
+  const auto v = static_cast<std::uint64_t>(value.integer);
+  return param.bytes >= 8 ? v : v & ((std::uint64_t{1} << (8 * param.bytes)) - 1);
+}
 
 std::vector<SourceParam> sourceParams(const std::string& source, const std::string& name) {
   const std::string src = stripComments(source);
@@ -463,6 +499,51 @@ struct Inputs {
   std::string sassStatus;
 };
 
+/// Compilation options given for an input that is not compiled: an Error naming the first.
+Expected<void> compileOptionsUnused(const CudaOptions& o, const std::string& path) {
+  const char* option = !o.macros.empty()      ? "-D macros apply"
+                       : !o.includeDirs.empty() ? "-I include paths apply"
+                       : !o.nvccFlags.empty()   ? "nvcc flags (--nvcc-flag, --maxrregcount) apply"
+                                                : nullptr;
+  if (option) return makeError(std::string(option) + " to .cu inputs only", path, 0);
+  return {};
+}
+
+/// The text of the files `source` includes with `#include "NAME"` (next to `path`, then under
+/// `includeDirs`), transitively, each once; files not found are left out (nvcc reports them).
+std::string includedSources(const std::string& path, const std::string& source, const std::vector<std::string>& includeDirs,
+                            Toolchain& tc) {
+  std::string out;
+  std::set<std::string> seen;
+  std::vector<std::pair<fs::path, std::string>> todo = {{fs::path(path).parent_path(), source}};
+  while (!todo.empty() && seen.size() < 256) {
+    auto [dir, text] = std::move(todo.back());
+    todo.pop_back();
+    size_t at = 0;
+    while ((at = text.find("#include", at)) != std::string::npos) {
+      at += 8;
+      const size_t open = text.find_first_not_of(" \t", at);
+      if (open == std::string::npos || text[open] != '"') continue;
+      const size_t close = text.find('"', open + 1);
+      if (close == std::string::npos || text.find('\n', open) < close) continue;
+      const std::string name = text.substr(open + 1, close - open - 1);
+      std::vector<fs::path> candidates = {dir / name};
+      for (const std::string& d : includeDirs) candidates.push_back(fs::path(d) / name);
+      for (const fs::path& c : candidates) {
+        const std::string key = c.lexically_normal().string();
+        Expected<std::string> body = tc.readFile(key);
+        if (!body) continue;
+        if (seen.insert(key).second) {
+          out += key + "\n" + *body + "\n";
+          todo.emplace_back(c.parent_path(), std::move(*body));
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Toolchain& tc) {
   Inputs in;
   in.arch = o.arch;
@@ -476,7 +557,7 @@ Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Too
     Expected<std::string> src = tc.readFile(path);
     if (!src) return std::move(src).takeError();
     in.source = *src;
-    CompileRequest req{path, *src, o.arch, o.macros, true};
+    CompileRequest req{path, *src, o.arch, o.macros, true, o.includeDirs, o.nvccFlags, includedSources(path, *src, o.includeDirs, tc)};
     Expected<std::string> ptx = tc.compileToPtx(req);
     if (!ptx) return std::move(ptx).takeError();
     in.ptx = std::move(*ptx);
@@ -484,7 +565,7 @@ Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Too
     if (!cubin) return std::move(cubin).takeError();
     in.cubin = std::move(*cubin);
   } else if (ext == ".ptx") {
-    if (!o.macros.empty()) return makeError("-D macros apply to .cu inputs only", path, 0);
+    if (Expected<void> ok = compileOptionsUnused(o, path); !ok) return std::move(ok).takeError();
     Expected<std::string> ptx = tc.readFile(path);
     if (!ptx) return std::move(ptx).takeError();
     in.ptx = std::move(*ptx);
@@ -497,7 +578,7 @@ Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Too
       in.notes.push_back("no cubin: " + c2.error().message + "; registers and shared memory are unknown");
     }
   } else if (ext == ".cubin" || ext == ".sass") {
-    if (!o.macros.empty()) return makeError("-D macros apply to .cu inputs only", path, 0);
+    if (Expected<void> ok = compileOptionsUnused(o, path); !ok) return std::move(ok).takeError();
     const std::string cubinPath = ext == ".cubin" ? path : sibling(path, ".cubin");
     Expected<std::string> cubin = tc.readFile(cubinPath);
     if (!cubin) return makeError("a ." + ext.substr(1) + " input needs its cubin at " + cubinPath, path, 0);
@@ -584,6 +665,18 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     Expected<Cubin> c = readCubin(inputs->cubin, path);
     if (!c) return std::move(c).takeError();
     cubin = std::move(*c);
+    // __launch_bounds__(N) / .maxntid: the driver refuses a larger block ("too many resources
+    // requested for launch"), so no prediction either.
+    if (const CubinKernel* ck = cubin->find(kernel.name); ck && ck->maxThreads[0]) {
+      long long bound = 1;
+      for (const std::optional<int>& d : ck->maxThreads) bound *= d.value_or(1);
+      if (o.launch.block.count() > bound) {
+        return makeError(fmt::format("kernel '{}' is compiled with __launch_bounds__ / .maxntid of {} threads per block; "
+                                     "a block of {} threads cannot launch (CUDA: too many resources requested for launch)",
+                                     demangleBaseName(kernel.name), bound, o.launch.block.count()),
+                         path, 0);
+      }
+    }
   }
   std::optional<SassListing> listing;
   if (!inputs->sass.empty()) {
@@ -626,13 +719,15 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                        path, 0);
     }
     const int ord = static_cast<int>(it - io.paramNames.begin());
-    if (haveNames && src[ord].pointer) {
-      return makeError("parameter '" + name + "' of kernel '" + out.name + "' is a pointer; --arg sets scalar arguments only", path, 0);
-    }
-    io.scalarArgs[ord] = value;
+    Expected<std::uint64_t> bits = argumentBits(kernel.params[static_cast<size_t>(ord)], haveNames && src[ord].pointer, value,
+                                                "parameter '" + name + "' of kernel '" + out.name + "'");
+    if (!bits) return makeError(bits.error().message, path, 0);
+    io.scalarArgs[ord] = static_cast<long long>(*bits);
   }
   for (size_t i = 0; i < kernel.params.size(); ++i) {
-    const bool pointer = haveNames ? src[i].pointer : (kernel.params[i].bytes == 8 && !io.scalarArgs.count(static_cast<int>(i)));
+    // A pointer given a base address (--arg) takes it; the others get a base of their own.
+    if (io.scalarArgs.count(static_cast<int>(i))) continue;
+    const bool pointer = haveNames ? src[i].pointer : kernel.params[i].bytes == 8;
     if (pointer) io.pointerParams.push_back(static_cast<int>(i));
   }
 

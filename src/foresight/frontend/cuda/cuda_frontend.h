@@ -34,6 +34,8 @@ struct CudaOptions {
   std::string arch;       ///< "sm_90"; required (archForGpu() derives it)
   Launch launch;          ///< grid, block, dynamic shared memory, args by name, macros
   std::vector<std::pair<std::string, std::string>> macros;  ///< -D NAME[=VALUE], in order
+  std::vector<std::string> includeDirs;  ///< -I DIR (.cu inputs)
+  std::vector<std::string> nvccFlags;    ///< further nvcc flags (.cu inputs), e.g. -maxrregcount=32
   std::string kernel;     ///< kernel to analyse (demangled or mangled); empty = the only one
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;
@@ -136,6 +138,13 @@ inline constexpr const char* kStandInArch = "sm_75";
 
 /// The base name of a mangled kernel symbol ("_Z6vecaddPKfS0_Pfi" → "vecadd").
 [[nodiscard]] std::string demangleBaseName(const std::string& mangled);
+
+/// The bits a kernel parameter holds for a `--arg` value: a real in an f32/f64 parameter as a
+/// float/double, an integer truncated to the parameter's width, a pointer's base address as
+/// given. An Error naming `what` for a real in an integer parameter, a negative or real pointer
+/// base, an f16/bf16 parameter, or an aggregate passed by value.
+[[nodiscard]] Expected<std::uint64_t> argumentBits(const PtxParam& param, bool pointer, const ArgValue& value,
+                                                   const std::string& what);
 
 /// Parameter names and pointer-ness of `__global__` function `name` in CUDA source text; empty
 /// when the declaration is not found.

@@ -22,6 +22,8 @@ Expected<CudaOptions> toCudaOptions(const std::string& path, const InputOptions&
   o.launch = *in.launch;
   o.kernel = in.kernel;
   o.macros = in.macros;
+  o.includeDirs = in.includeDirs;
+  o.nvccFlags = in.nvccFlags;
   for (const SourceHint& h : in.trips) {
     if (h.value < 0) return makeError("--trip " + h.file + ":" + std::to_string(h.line) + " must be >= 0");
     o.trips.push_back({h.file, h.line, static_cast<long long>(h.value)});

@@ -46,8 +46,9 @@ class FixtureToolchain final : public Toolchain {
 
  private:
   Expected<std::string> serve(const CompileRequest& r, const char* ext) {
-    if (!r.macros.empty()) {
-      return makeError("the fixture toolchain cannot compile with -D macros", r.sourcePath, 0);
+    if (!r.macros.empty() || !r.flags.empty()) {
+      return makeError(std::string("the fixture toolchain cannot compile with ") + (r.macros.empty() ? "nvcc flags" : "-D macros"),
+                       r.sourcePath, 0);
     }
     return fixture(fs::path(r.sourcePath).stem().string(), r.arch, ext, r.sourcePath);
   }

@@ -196,6 +196,8 @@ class SystemToolchain final : public Toolchain {
     std::vector<std::string> argv = {desc_.nvcc, mode, "-arch=" + r.arch};
     if (r.lineInfo) argv.push_back("-lineinfo");
     for (const auto& [name, value] : r.macros) argv.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    for (const std::string& d : r.includeDirs) argv.push_back("-I" + fs::absolute(d).string());
+    for (const std::string& f : r.flags) argv.push_back(f);
     argv.push_back(fs::absolute(r.sourcePath).string());
     argv.push_back("-o");
     argv.push_back(out.string());

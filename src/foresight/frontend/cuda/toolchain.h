@@ -21,6 +21,12 @@ struct CompileRequest {
   std::string arch;        ///< "sm_90"
   std::vector<std::pair<std::string, std::string>> macros;  ///< -D NAME=VALUE, in order
   bool lineInfo = true;    ///< pass -lineinfo (needed to map instructions to source lines)
+  std::vector<std::string> includeDirs;  ///< -I DIR, in order
+  std::vector<std::string> flags;        ///< further nvcc flags, as given (--nvcc-flag)
+  /// Contents of the files the source includes with `#include "…"` (found next to the source or
+  /// under includeDirs, transitively): hashed by the compile cache with the source, so an edited
+  /// header is recompiled.
+  std::string includedText;
 };
 
 /// What the tools were found as; shown by `foresight ir` and in error messages.
