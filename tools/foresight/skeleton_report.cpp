@@ -42,20 +42,6 @@ Expected<std::map<std::string, long long>> parseDefines(const std::vector<std::s
   return out;
 }
 
-std::vector<std::string> splitGpus(const std::string& list) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = list.find(',', start);
-    std::string item =
-        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 /// A progress line on stderr once a search has run for a second: an updating line on a
 /// terminal, else one line every five seconds.
 class Progress {
@@ -104,7 +90,7 @@ Expected<Prepared> prepare(const CommonOptions& o) {
   p.model = *model;
   Expected<std::map<std::string, long long>> macros = parseDefines(o.defines);
   if (!macros) return std::move(macros).takeError();
-  const std::vector<std::string> names = splitGpus(o.gpu);
+  const std::vector<std::string> names = splitGpuList(o.gpu);
   if (names.empty()) return makeError("--gpu needs at least one GPU name or file");
   for (const std::string& name : names) {
     Expected<Gpu> gpu = resolveGpu(name);

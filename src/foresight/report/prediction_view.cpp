@@ -3,6 +3,8 @@
 /// Rendering of PredictionView as text and JSON.
 #include "foresight/report/prediction_view.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -116,6 +118,44 @@ nlohmann::json PredictionView::toJson() const {
   j["values"] = values;
   j["warnings"] = p.warnings;
   return j;
+}
+
+void GpuComparisonView::printText(std::ostream& os) const {
+  if (rows_.empty()) return;
+  const PredictionContext& first = rows_.front().context();
+  os << fmt::format("input      {} ({} frontend)\n\n", first.input, first.frontend);
+  std::vector<std::array<std::string, 7>> table = {{"kernel", "gpu", "time", "occupancy", "bound", "model", "launch"}};
+  for (const PredictionView& r : rows_) {
+    const Prediction& p = r.prediction();
+    const PredictionContext& c = r.context();
+    table.push_back({c.kernel, c.gpu->name, timeText(p.seconds), fmt::format("{:.1f}%", 100.0 * p.occupancy.fraction),
+                     fmt::format("{} ({})", resourceName(p.bound.resource), boundModeName(p.bound.mode)),
+                     p.model + "/" + p.variant,
+                     fmt::format("grid {}, block {}", dim3Text(c.launch.grid), dim3Text(c.launch.block))});
+  }
+  std::array<size_t, 7> width{};
+  for (const auto& row : table) {
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  for (const auto& row : table) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) line += fmt::format("{:<{}}", row[i], i + 1 < row.size() ? width[i] + 2 : 0);
+    os << line << "\n";
+  }
+  bool warned = false;
+  for (const PredictionView& r : rows_) {
+    for (const std::string& w : r.prediction().warnings) {
+      if (!warned) os << "\nwarnings\n";
+      warned = true;
+      os << fmt::format("  - {} on {}: {}\n", r.context().kernel, r.context().gpu->name, w);
+    }
+  }
+}
+
+nlohmann::json GpuComparisonView::toJson() const {
+  nlohmann::json all = nlohmann::json::array();
+  for (const PredictionView& r : rows_) all.push_back(r.toJson());
+  return all;
 }
 
 }  // namespace foresight

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
@@ -44,10 +45,33 @@ class PredictionView : public View {
   [[nodiscard]] std::string name() const override { return "prediction"; }
   void printText(std::ostream& os) const override;
   [[nodiscard]] nlohmann::json toJson() const override;
+  [[nodiscard]] const PredictionContext& context() const { return context_; }
+  [[nodiscard]] const Prediction& prediction() const { return prediction_; }
 
  private:
   PredictionContext context_;
   Prediction prediction_;
+};
+
+/// `foresight predict FILE --gpu a,b,c`: the same input's predictions on several GPUs, side by
+/// side (one row per kernel and GPU: time, occupancy, bound, model); JSON: the array of the
+/// single-GPU reports.
+///
+/// Sample text output:
+///   input      validation/polybench/gemm.cu (cuda frontend)
+///
+///   kernel  gpu    time        occupancy  bound             model
+///   gemm    h100   20.436 us   100.0%     l1 (throughput)   mwp-cwp/modern
+///   gemm    a100   31.052 us   100.0%     l1 (throughput)   mwp-cwp/modern
+class GpuComparisonView : public View {
+ public:
+  explicit GpuComparisonView(std::vector<PredictionView> rows) : rows_(std::move(rows)) {}
+  [[nodiscard]] std::string name() const override { return "gpu_comparison"; }
+  void printText(std::ostream& os) const override;
+  [[nodiscard]] nlohmann::json toJson() const override;
+
+ private:
+  std::vector<PredictionView> rows_;
 };
 
 }  // namespace foresight

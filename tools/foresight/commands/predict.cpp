@@ -2,6 +2,7 @@
 /// \file
 /// `foresight predict FILE`: time, occupancy and bound of one kernel launch.
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -20,21 +21,20 @@ namespace foresight::cli {
 
 namespace {
 
-/// C loop nests: every marked kernel (or the --kernel one), each with its own launch, and the
-/// program's total over kernels and launches.
-int runCloopPredict(const CommonOptions& o) {
-  Expected<ModelOptions> modelOptions = toModelOptions(o);
-  if (!modelOptions) return reportError(modelOptions.error());
-  Expected<Gpu> gpu = resolveGpu(o.gpu);
-  if (!gpu) return reportError(gpu.error());
-  Expected<InputOptions> inputOptions = toInputOptions(o, *gpu);
-  if (!inputOptions) return reportError(inputOptions.error());
+/// One kernel's prediction on one GPU, and how often a run of the program launches it.
+struct Predicted {
+  PredictionView view;
+  double launches = 1;  ///< launches per run (C loops: fitted, may be fractional)
+};
+
+/// C loop nests: every marked kernel (or the --kernel one), each with its own launch.
+Expected<std::vector<Predicted>> predictCloop(const CommonOptions& o, const ModelOptions& modelOptions, const Gpu& gpu) {
+  Expected<InputOptions> inputOptions = toInputOptions(o, gpu);
+  if (!inputOptions) return std::move(inputOptions).takeError();
   Expected<cloop::CloopProgram> program = cloop::analyzeCloop(o.input, *inputOptions);
-  if (!program) return reportError(program.error());
+  if (!program) return std::move(program).takeError();
   std::vector<const cloop::CloopKernel*> chosen;
-  std::vector<std::string> names;
   for (const cloop::CloopKernel& k : program->kernels) {
-    names.push_back(k.input.ir.name);
     if (o.kernel.empty() || k.input.ir.name == o.kernel) chosen.push_back(&k);
   }
   if (chosen.empty()) {
@@ -42,37 +42,73 @@ int runCloopPredict(const CommonOptions& o) {
     li.path = o.input;
     for (const cloop::CloopKernel& k : program->kernels) li.kernels.push_back(k.input);
     Expected<const KernelInput*> none = selectKernel(li, o.kernel);
-    return reportError(none.error());
+    return std::move(none).takeError();
   }
-  nlohmann::json all = nlohmann::json::array();
-  double total = 0;
-  std::string parts;
-  for (size_t i = 0; i < chosen.size(); ++i) {
-    const cloop::CloopKernel& k = *chosen[i];
-    Expected<Launch> launch = resolveLaunch(o, k.launch);
-    if (!launch) return reportError(launch.error());
-    Expected<Prediction> prediction = predict(k.input, *launch, *gpu, *modelOptions);
+  std::vector<Predicted> out;
+  for (const cloop::CloopKernel* k : chosen) {
+    Expected<Launch> launch = resolveLaunch(o, k->launch);
+    if (!launch) return std::move(launch).takeError();
+    Expected<Prediction> prediction = predict(k->input, *launch, gpu, modelOptions);
     if (!prediction) {
       Error e = std::move(prediction).takeError();
       if (e.file.empty()) e.file = o.input;
-      return reportError(e);
+      return e;
     }
-    for (const std::string& note : k.notes) prediction->warnings.push_back(note);
-    total += prediction->seconds * k.launches;
-    parts += fmt::format("{}{} {:.3f} ms x {}", parts.empty() ? "" : ", ", k.input.ir.name,
-                         prediction->seconds * 1e3, k.launches);
-    const PredictionView view({o.input, "cloop", k.input.ir.name, &*gpu, *launch}, std::move(*prediction));
+    for (const std::string& note : k->notes) prediction->warnings.push_back(note);
+    out.push_back({PredictionView({o.input, "cloop", k->input.ir.name, &gpu, *launch}, std::move(*prediction)), k->launches});
+  }
+  return out;
+}
+
+/// Summaries and CUDA inputs: the chosen kernel.
+Expected<std::vector<Predicted>> predictKernel(const CommonOptions& o, const Gpu& gpu) {
+  Expected<ModelOptions> modelOptions = toModelOptions(o, &gpu);  // `auto` for this GPU
+  if (!modelOptions) return std::move(modelOptions).takeError();
+  Expected<InputOptions> inputOptions = toInputOptions(o, gpu);
+  if (!inputOptions) return std::move(inputOptions).takeError();
+  Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
+  if (!input) return std::move(input).takeError();
+  Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
+  if (!kernel) return std::move(kernel).takeError();
+  Expected<Launch> launch = resolveLaunch(o, input->launch);
+  if (!launch) return std::move(launch).takeError();
+  Expected<Prediction> prediction = predict(**kernel, *launch, gpu, *modelOptions);
+  if (!prediction) {
+    Error e = std::move(prediction).takeError();
+    if (e.file.empty()) {
+      e.message = "on GPU '" + gpu.name + "': " + e.message;
+      e.file = o.input;
+    }
+    return e;
+  }
+  for (const std::string& note : input->notes) prediction->warnings.push_back(note);
+  std::vector<Predicted> out;
+  out.push_back({PredictionView({o.input, input->frontend, (*kernel)->ir.name, &gpu, *launch}, std::move(*prediction)), 1});
+  return out;
+}
+
+/// One GPU, C loop nests: each kernel's report, then the program's total over kernels and
+/// launches (JSON: one object, or the kernels and the total).
+int printCloop(const CommonOptions& o, const std::vector<Predicted>& kernels) {
+  nlohmann::json all = nlohmann::json::array();
+  double total = 0;
+  std::string parts;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const Predicted& k = kernels[i];
+    const double seconds = k.view.prediction().seconds;
+    total += seconds * k.launches;
+    parts += fmt::format("{}{} {:.3f} ms x {}", parts.empty() ? "" : ", ", k.view.context().kernel, seconds * 1e3, k.launches);
     if (o.json) {
-      nlohmann::json j = view.toJson();
+      nlohmann::json j = k.view.toJson();
       j["launches_per_run"] = k.launches;
       all.push_back(j);
     } else {
       if (i) std::cout << "\n";
-      view.printText(std::cout);
+      k.view.printText(std::cout);
     }
   }
   if (o.json) {
-    if (all.size() == 1 && chosen[0]->launches == 1) {
+    if (all.size() == 1 && kernels[0].launches == 1) {
       std::cout << all[0].dump(2) << "\n";
     } else {
       nlohmann::json j;
@@ -81,7 +117,7 @@ int runCloopPredict(const CommonOptions& o) {
       j["program_time_s"] = total;
       std::cout << j.dump(2) << "\n";
     }
-  } else if (chosen.size() > 1 || chosen[0]->launches > 1) {
+  } else if (kernels.size() > 1 || kernels[0].launches > 1) {
     std::cout << fmt::format("\nprogram    {:.3f} ms per run ({})\n", total * 1e3, parts);
   }
   return kExitOk;
@@ -89,34 +125,30 @@ int runCloopPredict(const CommonOptions& o) {
 
 int runPredict(const CommonOptions& o) {
   if (isSkeletonInput(o.input)) return runSkeletonPredict(o);  // layout search, best layout
-  if (o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0) return runCloopPredict(o);
+  const bool cloopInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;
   Expected<ModelOptions> modelOptions = toModelOptions(o);
   if (!modelOptions) return reportError(modelOptions.error());
-  Expected<Gpu> gpu = resolveGpu(o.gpu);
-  if (!gpu) return reportError(gpu.error());
-  modelOptions = toModelOptions(o, &*gpu);  // `auto` now for this GPU (same checks, passed above)
-  if (!modelOptions) return reportError(modelOptions.error());
-  Expected<InputOptions> inputOptions = toInputOptions(o, *gpu);
-  if (!inputOptions) return reportError(inputOptions.error());
-  Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
-  if (!input) return reportError(input.error());
-  Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
-  if (!kernel) return reportError(kernel.error());
-  Expected<Launch> launch = resolveLaunch(o, input->launch);
-  if (!launch) return reportError(launch.error());
-  Expected<Prediction> prediction = predict(**kernel, *launch, *gpu, *modelOptions);
-  if (!prediction) {
-    Error e = std::move(prediction).takeError();
-    if (e.file.empty()) {
-      e.message = "on GPU '" + gpu->name + "': " + e.message;
-      e.file = o.input;
-    }
-    return reportError(e);
+  const std::vector<std::string> names = splitGpuList(o.gpu);
+  if (names.empty()) return reportError(makeError("--gpu needs at least one GPU name or file"));
+  std::deque<Gpu> gpus;  // stable addresses: the views point at them
+  for (const std::string& name : names) {
+    Expected<Gpu> gpu = resolveGpu(name);
+    if (!gpu) return reportError(gpu.error());
+    gpus.push_back(std::move(*gpu));
   }
-  for (const std::string& note : input->notes) prediction->warnings.push_back(note);
-  const PredictionView view({o.input, input->frontend, (*kernel)->ir.name, &*gpu, *launch},
-                            std::move(*prediction));
-  return printView(view, o.json);
+  std::vector<Predicted> predicted;
+  for (const Gpu& gpu : gpus) {
+    Expected<std::vector<Predicted>> one = cloopInput ? predictCloop(o, *modelOptions, gpu) : predictKernel(o, gpu);
+    if (!one) return reportError(one.error());
+    for (Predicted& p : *one) predicted.push_back(std::move(p));
+  }
+  if (gpus.size() > 1) {
+    std::vector<PredictionView> rows;
+    for (Predicted& p : predicted) rows.push_back(std::move(p.view));
+    return printView(GpuComparisonView(std::move(rows)), o.json);
+  }
+  if (cloopInput) return printCloop(o, predicted);
+  return printView(predicted.front().view, o.json);
 }
 
 }  // namespace
