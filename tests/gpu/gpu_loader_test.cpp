@@ -359,6 +359,18 @@ TEST(GpuLoader, ZeroLimitMustBePositive) {
   EXPECT_EQ(e.line, 18);  // located at [limits]
 }
 
+TEST(GpuLoader, CarveoutsMustAscendToTheSharedCapacity) {
+  const std::string ok = replaced(fx5600Text(), "[limits]\n", "[limits]\nshared_carveouts = { value = [0, 8, 16], unit = \"KiB\", source = \"datasheet\" }\n");
+  Expected<Gpu> g = loadGpuFromString(ok, "fx.toml");
+  ASSERT_TRUE(g) << g.error().format();
+  ASSERT_TRUE(g->limits.sharedCarveouts);
+  EXPECT_EQ(g->limits.sharedCarveouts->value, (std::vector<long long>{0, 8192, 16384}));
+  const std::string bad = replaced(fx5600Text(), "[limits]\n", "[limits]\nshared_carveouts = { value = [0, 16, 8], unit = \"KiB\", source = \"datasheet\" }\n");
+  EXPECT_EQ(loadError(bad).message, "'limits.shared_carveouts' must ascend and end at shared_per_sm (16384 B)");
+  const std::string notList = replaced(fx5600Text(), "[limits]\n", "[limits]\nshared_carveouts = { value = 16, unit = \"KiB\", source = \"datasheet\" }\n");
+  EXPECT_EQ(loadError(notList).message, "'limits.shared_carveouts.value' must be a non-empty array of numbers");
+}
+
 TEST(GpuLoader, BadComputeCapability) {
   const std::string text = replaced(fx5600Text(), "compute_capability = \"1.0\"", "compute_capability = \"1.x\"");
   const Error e = loadError(text);

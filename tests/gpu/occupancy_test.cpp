@@ -506,5 +506,47 @@ TEST(OccupancyLimiterName, AllNames) {
   EXPECT_STREQ(occupancyLimiterName(OccupancyLimiter::Threads), "threads");
 }
 
+/// H100 with its carveouts (CUDA Programming Guide: 0, 8, 16, 32, 64, 100, 132, 164, 196 or
+/// 228 KiB of shared memory per SM).
+Gpu h100Carveouts() {
+  Gpu g = h100();
+  Param<std::vector<long long>> c;
+  for (long long kib : {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}) c.value.push_back(kib * 1024);
+  g.limits.sharedCarveouts = c;
+  return g;
+}
+
+TEST(OccupancyCarveout, RoundsUpToTheNextListedCapacity) {
+  const Gpu g = h100Carveouts();
+  // 25 % of 228 KiB = 57 KiB (58368 B) → 64 KiB; 50 % = 114 KiB → 132 KiB; 100 % → 228 KiB.
+  EXPECT_EQ(*carveoutCapacity(g, 25, 0), 65536);
+  EXPECT_EQ(*carveoutCapacity(g, 50, 0), 135168);
+  EXPECT_EQ(*carveoutCapacity(g, 100, 0), 233472);
+  EXPECT_EQ(*carveoutCapacity(g, 0, 0), 0);
+  // A 20 KiB block (+1 KiB reserved = 21504 B) with a 0 % carveout: the smallest that holds it, 32 KiB.
+  EXPECT_EQ(*carveoutCapacity(g, 0, 21504), 32768);
+  Expected<long long> none = carveoutCapacity(h100(), 25, 0);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message.find("the GPU description lists no shared-memory carveouts"), 0u);
+}
+
+TEST(OccupancyCarveout, SmallerCarveoutLimitsBlocksBySharedMemory) {
+  // 256 threads, 32 registers, 16 KiB shared: 17 KiB (17408 B) per block. At 228 KiB,
+  // 233472 / 17408 = 13 blocks, warps limit to 8; at 25 % (64 KiB), 65536 / 17408 = 3 blocks.
+  const Gpu g = h100Carveouts();
+  BlockResources b{256, 32, 16384};
+  Expected<Occupancy> full = computeOccupancy(g, b);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(full->blocksPerSm, 8);
+  EXPECT_EQ(full->sharedCapacity, 233472);
+  b.carveoutPercent = 25;
+  Expected<Occupancy> quarter = computeOccupancy(g, b);
+  ASSERT_TRUE(quarter);
+  EXPECT_EQ(quarter->sharedCapacity, 65536);
+  EXPECT_EQ(quarter->limitBySharedMemory, 3);
+  EXPECT_EQ(quarter->blocksPerSm, 3);
+  EXPECT_EQ(quarter->limiter, OccupancyLimiter::SharedMemory);
+}
+
 }  // namespace
 }  // namespace foresight

@@ -55,6 +55,9 @@ struct GpuLimits {
   Param<long long> sharedPerBlock;  ///< Largest shared memory per block (opt-in maximum), bytes.
   Param<long long> sharedAllocUnit;  ///< Shared memory allocated in multiples of this, bytes.
   Param<long long> sharedReservedPerBlock;  ///< Driver-reserved shared memory per block, bytes.
+  /// Shared-memory capacities per SM a carveout may select (unified L1/shared arrays, Volta
+  /// on), bytes, ascending; the largest is sharedPerSm. Absent: no carveout to choose.
+  std::optional<Param<std::vector<long long>>> sharedCarveouts;
 };
 
 /// One pipeline: the latency of a dependent instruction and the gap (reciprocal throughput)

@@ -42,8 +42,17 @@ void readLimits(TableReader& r, GpuLimits& l) {
   l.sharedPerBlock = r.param<long long>("shared_per_block", Dim::Bytes);
   l.sharedAllocUnit = r.param<long long>("shared_alloc_unit", Dim::Bytes);
   l.sharedReservedPerBlock = r.param<long long>("shared_reserved_per_block", Dim::Bytes);
+  l.sharedCarveouts = r.optionalParam<std::vector<long long>>("shared_carveouts", Dim::Bytes);
   r.finish();
   if (r.failed()) return;
+  if (l.sharedCarveouts) {
+    const std::vector<long long>& c = l.sharedCarveouts->value;
+    if (!std::is_sorted(c.begin(), c.end()) || std::adjacent_find(c.begin(), c.end()) != c.end() ||
+        c.back() != l.sharedPerSm.value) {
+      return r.failAtKey("shared_carveouts", "'limits.shared_carveouts' must ascend and end at shared_per_sm (" +
+                                                 std::to_string(l.sharedPerSm.value) + " B)");
+    }
+  }
   // Values that later divide or bound loops must be positive.
   const std::pair<const char*, long long> positive[] = {
       {"threads_per_sm", l.threadsPerSm.value},     {"warps_per_sm", l.warpsPerSm.value},

@@ -75,6 +75,14 @@ std::string param(const Param<T>& p, const Gpu& gpu) {
                      quoted(p.source.str()));
 }
 
+std::string paramList(const Param<std::vector<long long>>& p, const Gpu& gpu) {
+  std::string values;
+  for (long long v : p.value) {
+    values += (values.empty() ? "" : ", ") + number(fileValue(static_cast<double>(v), unitScale(p.unit, gpu)));
+  }
+  return fmt::format("{{ value = [{}], unit = {}, source = {} }}", values, quoted(p.unit), quoted(p.source.str()));
+}
+
 const char* serializationName(Serialization s) {
   switch (s) {
     case Serialization::Line: return "line";
@@ -132,6 +140,7 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
   kv("shared_per_block", param(l.sharedPerBlock, gpu));
   kv("shared_alloc_unit", param(l.sharedAllocUnit, gpu));
   kv("shared_reserved_per_block", param(l.sharedReservedPerBlock, gpu));
+  if (l.sharedCarveouts) kv("shared_carveouts", paramList(*l.sharedCarveouts, gpu));
 
   for (int i = 0; i < kNumInstrClasses; ++i) {
     const auto& p = gpu.pipelines[i];

@@ -110,8 +110,14 @@ Expected<int> sharedMemoryLimit(const Gpu& gpu, const BlockResources& block, Occ
     return makeError("shared memory per block: the block asks for " + str(asked) +
                      " B, above the limit of " + str(l.sharedPerBlock.value) + " B");
   }
+  occ.sharedCapacity = l.sharedPerSm.value;
+  if (block.carveoutPercent) {
+    Expected<long long> capacity = carveoutCapacity(gpu, *block.carveoutPercent, allocated);
+    if (!capacity) return std::move(capacity).takeError();
+    occ.sharedCapacity = *capacity;
+  }
   if (allocated == 0) return kNoLimit;
-  return clampToInt(l.sharedPerSm.value / allocated);
+  return clampToInt(occ.sharedCapacity / allocated);
 }
 
 /// Why no block fits, for the one factor that allows zero blocks.
@@ -126,7 +132,7 @@ std::string zeroBlocksDetail(const Gpu& gpu, const BlockResources& block, const 
              str(l.registersPerSm.value);
     case OccupancyLimiter::SharedMemory:
       return "the block needs " + str(occ.sharedAllocatedPerBlock) + " B, the SM has " +
-             str(l.sharedPerSm.value) + " B";
+             str(occ.sharedCapacity) + " B";
     case OccupancyLimiter::Blocks:
       return "the SM holds " + str(l.blocksPerSm.value) + " blocks";
     case OccupancyLimiter::Threads:
@@ -152,6 +158,21 @@ const char* occupancyLimiterName(OccupancyLimiter l) {
       return "threads";
   }
   return "unknown";
+}
+
+Expected<long long> carveoutCapacity(const Gpu& gpu, int percent, long long allocatedPerBlock) {
+  const GpuLimits& l = gpu.limits;
+  if (!l.sharedCarveouts) {
+    return makeError("the GPU description lists no shared-memory carveouts (limits.shared_carveouts): its L1 and "
+                     "shared memory are not one configurable array, so a carveout does not apply");
+  }
+  if (percent < 0 || percent > 100) return makeError("the carveout must be a percentage in 0..100, got " + str(percent));
+  const long long wanted = (static_cast<long long>(percent) * l.sharedPerSm.value + 99) / 100;
+  const long long needed = std::max(wanted, allocatedPerBlock);
+  for (long long c : l.sharedCarveouts->value) {
+    if (c >= needed) return c;
+  }
+  return l.sharedCarveouts->value.back();
 }
 
 Expected<Occupancy> computeOccupancy(const Gpu& gpu, const BlockResources& block) {

@@ -22,6 +22,8 @@
 /// `OccupancyLimiter`).
 #pragma once
 
+#include <optional>
+
 #include "foresight/gpu/gpu.h"
 #include "foresight/support/error.h"
 
@@ -32,6 +34,9 @@ struct BlockResources {
   int threadsPerBlock = 0;
   int registersPerThread = 0;    ///< 0 = unknown; registers then do not limit.
   long long sharedPerBlock = 0;  ///< static + dynamic shared memory, bytes (without reservation)
+  /// cudaFuncAttributePreferredSharedMemoryCarveout, percent of sharedPerSm; unset = the
+  /// largest capacity (shared memory then limits blocks only at sharedPerSm).
+  std::optional<int> carveoutPercent;
 };
 
 /// The factor that limits resident blocks per SM. On ties, the first in this order is reported.
@@ -53,6 +58,7 @@ struct Occupancy {
   int limitByBlocks = 0;
   int limitByThreads = 0;
   long long sharedAllocatedPerBlock = 0;  ///< after reservation and rounding, bytes
+  long long sharedCapacity = 0;  ///< shared memory per SM blocks may use (the carveout's), bytes
   int registersAllocatedPerWarp = 0;      ///< after rounding (warp granularity), else 0
   int registersAllocatedPerBlock = 0;     ///< after rounding; 0 when registers are unknown
 };
@@ -63,5 +69,13 @@ struct Occupancy {
 /// The per-block register check counts the block's warps rounded up to a multiple of the
 /// register-file partitions, as the hardware launch check does (cuda_occupancy.h).
 [[nodiscard]] Expected<Occupancy> computeOccupancy(const Gpu& gpu, const BlockResources& block);
+
+/// The shared capacity per SM that a carveout of `percent` selects, as CUDA does: `percent` of
+/// sharedPerSm, rounded up to the next capacity the GPU lists (limits.shared_carveouts); when
+/// that cannot hold one block of `allocatedPerBlock` bytes, the smallest capacity that can (the
+/// attribute is a hint the driver overrides to run the kernel). An Error when the GPU lists no
+/// carveouts or `percent` is outside 0..100. Example (H100, 228 KiB): 25 % = 57 KiB → 64 KiB;
+/// 0 % with a 20 KiB block → 32 KiB.
+[[nodiscard]] Expected<long long> carveoutCapacity(const Gpu& gpu, int percent, long long allocatedPerBlock);
 
 }  // namespace foresight

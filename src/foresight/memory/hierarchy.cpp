@@ -451,6 +451,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   br.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
   br.registersPerThread = ir.resources.registers;
   br.sharedPerBlock = ir.resources.staticSharedBytes + launch.dynamicSharedBytes;
+  br.carveoutPercent = launch.carveoutPercent;
   Expected<Occupancy> occ = computeOccupancy(gpu, br);
   if (!occ) return std::move(occ).takeError();
   const int warpSize = std::max(1, gpu.warpSize.value);
@@ -460,7 +461,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   const int perSm = std::max(1, occ->blocksPerSm);
   const long long resident = std::min<long long>(blocks, static_cast<long long>(perSm) * sms);
   long long l1Bytes = l1Level ? l1Level->size.value : 0;
-  if (l1Level && shared && l1Level->size.value > gpu.limits.sharedPerSm.value) {
+  if (l1Level && shared && launch.carveoutPercent) {
+    // A chosen carveout: L1 is what the carveout's shared capacity leaves of the array.
+    l1Bytes = std::max<long long>(0, l1Level->size.value - occ->sharedCapacity);
+  } else if (l1Level && shared && l1Level->size.value > gpu.limits.sharedPerSm.value) {
     // Unified L1/shared array: L1 gets what the resident blocks' shared memory leaves.
     l1Bytes = std::max(l1Level->size.value - gpu.limits.sharedPerSm.value,
                        l1Level->size.value - perSm * occ->sharedAllocatedPerBlock);

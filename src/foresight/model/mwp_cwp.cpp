@@ -379,6 +379,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   block.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
   block.registersPerThread = resources.registers;
   block.sharedPerBlock = resources.staticSharedBytes + launch.dynamicSharedBytes;
+  block.carveoutPercent = launch.carveoutPercent;
   Expected<Occupancy> occupancy = computeOccupancy(gpu, block);
   if (!occupancy) return std::move(occupancy).takeError();
 

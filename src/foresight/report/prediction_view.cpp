@@ -47,6 +47,13 @@ void PredictionView::printText(std::ostream& os) const {
   os << fmt::format("launch     grid {}, block {}: {} blocks of {} threads\n",
                     dim3Text(context_.launch.grid), dim3Text(context_.launch.block),
                     context_.launch.blocks(), context_.launch.threadsPerBlock());
+  if (context_.launch.dynamicSharedBytes > 0) {
+    os << fmt::format("           {} B of dynamic shared memory per block\n", context_.launch.dynamicSharedBytes);
+  }
+  if (context_.launch.carveoutPercent) {
+    os << fmt::format("           carveout {}% -> {} KiB of shared memory per SM\n", *context_.launch.carveoutPercent,
+                      p.occupancy.sharedCapacity / 1024);
+  }
   os << "\n";
   os << fmt::format("time       {} ({:.0f} cycles)\n", timeText(p.seconds), p.cycles);
   os << fmt::format("occupancy  {} blocks/SM, {} warps/SM ({:.1f}%), limited by {}\n",
@@ -94,6 +101,10 @@ nlohmann::json PredictionView::toJson() const {
   j["launch"] = {{"grid", dim3Json(context_.launch.grid)},
                  {"block", dim3Json(context_.launch.block)},
                  {"dynamic_shared_bytes", context_.launch.dynamicSharedBytes}};
+  if (context_.launch.carveoutPercent) {
+    j["launch"]["carveout_percent"] = *context_.launch.carveoutPercent;
+    j["launch"]["shared_capacity_bytes"] = p.occupancy.sharedCapacity;
+  }
   j["occupancy"] = {{"blocks_per_sm", p.occupancy.blocksPerSm},
                     {"warps_per_sm", p.occupancy.warpsPerSm},
                     {"warps_per_block", p.occupancy.warpsPerBlock},

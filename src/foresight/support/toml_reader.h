@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <toml++/toml.h>
 #include <vector>
 
@@ -39,6 +40,16 @@ enum class Dim { Count, Frequency, Bytes, Cycles, Bandwidth, IssueRate, Duration
 
 /// Reads one TOML table strictly. The first error is kept; later reads become no-ops so the
 /// loader can be written straight-line and check `failed()` at the end of each section.
+/// A parameter whose value is a list (`value = [0, 8, 16]`): its element type.
+template <class T>
+struct IsList : std::false_type {
+  using Element = T;
+};
+template <class E>
+struct IsList<std::vector<E>> : std::true_type {
+  using Element = E;
+};
+
 class TableReader {
  public:
   TableReader(const toml::table& table, std::string path, const std::string& file, Error* error)
@@ -274,33 +285,56 @@ class TableReader {
     inner.finish();
     if (failed()) return out;
 
-    std::optional<double> raw = valueNode->value<double>();
-    if (!raw || !std::isfinite(*raw)) {
-      fail(*valueNode, "'" + qualified(key) + ".value' must be a number");
-      return out;
+    // The value: one number, or (a list parameter) a non-empty array of numbers.
+    std::vector<const toml::node*> elements;
+    if constexpr (IsList<T>::value) {
+      const toml::array* array = valueNode->as_array();
+      if (!array || array->empty()) {
+        fail(*valueNode, "'" + qualified(key) + ".value' must be a non-empty array of numbers");
+        return out;
+      }
+      for (const toml::node& e : *array) elements.push_back(&e);
+    } else {
+      elements.push_back(valueNode);
     }
-    if (*raw < 0) {
-      fail(*valueNode, "'" + qualified(key) + ".value' must not be negative");
-      return out;
+    std::vector<double> raws;
+    for (const toml::node* e : elements) {
+      std::optional<double> raw = e->value<double>();
+      if (!raw || !std::isfinite(*raw)) {
+        fail(*e, "'" + qualified(key) + ".value' must be " + (IsList<T>::value ? "an array of numbers" : "a number"));
+        return out;
+      }
+      if (*raw < 0) {
+        fail(*e, "'" + qualified(key) + ".value' must not be negative");
+        return out;
+      }
+      raws.push_back(*raw);
     }
     std::optional<double> scale = unitScale(dim, unit);
     if (!scale) {
       fail(*t, "'" + qualified(key) + "' has unit '" + unit + "', expected " + unitList(dim));
       return out;
     }
-    const double canonical = *raw * *scale;
-    if constexpr (std::is_integral_v<T>) {
-      if (canonical != std::floor(canonical)) {
-        fail(*valueNode, "'" + qualified(key) + ".value' must be a whole number");
-        return out;
+    for (size_t i = 0; i < raws.size(); ++i) {
+      using E = typename IsList<T>::Element;
+      const double canonical = raws[i] * *scale;
+      E v{};
+      if constexpr (std::is_integral_v<E>) {
+        if (canonical != std::floor(canonical)) {
+          fail(*elements[i], "'" + qualified(key) + ".value' must be a whole number");
+          return out;
+        }
+        if (canonical >= static_cast<double>(std::numeric_limits<E>::max())) {
+          fail(*elements[i], "'" + qualified(key) + ".value' is too large");
+          return out;
+        }
       }
-      if (canonical >= static_cast<double>(std::numeric_limits<T>::max())) {
-        fail(*valueNode, "'" + qualified(key) + ".value' is too large");
-        return out;
+      v = static_cast<E>(canonical);
+      if constexpr (IsList<T>::value) {
+        out.value.push_back(v);
+      } else {
+        out.value = v;
       }
-      out.value = static_cast<T>(canonical);
-    } else {
-      out.value = static_cast<T>(canonical);
     }
     if (!sourceNode->is_string()) {
       fail(*sourceNode, "'" + qualified(key) + ".source' must be a string");

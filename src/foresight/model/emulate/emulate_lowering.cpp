@@ -258,6 +258,7 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
   br.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
   br.registersPerThread = b.ir_.resources.registers;
   br.sharedPerBlock = b.ir_.resources.staticSharedBytes + launch.dynamicSharedBytes;
+  br.carveoutPercent = launch.carveoutPercent;
   Expected<Occupancy> occ = computeOccupancy(gpu, br);
   if (!occ) return std::move(occ).takeError();
   b.occupancy_ = *occ;
