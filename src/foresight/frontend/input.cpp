@@ -9,7 +9,7 @@
 #include "foresight/frontend/cuda/cuda_input.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/frontend/summary/summary_frontend.h"
-#include "foresight/support/edit_distance.h"
+#include "foresight/frontend/kernel_name.h"
 
 namespace foresight {
 
@@ -29,21 +29,11 @@ Expected<LoadedInput> loadInput(const std::string& path, const InputOptions& opt
 }
 
 Expected<const KernelInput*> selectKernel(const LoadedInput& input, const std::string& name) {
-  if (name.empty()) {
-    if (input.kernels.size() == 1) return &input.kernels.front();
-    std::vector<std::string> names;
-    std::string list;
-    for (const KernelInput& k : input.kernels) list += (list.empty() ? "" : ", ") + k.ir.name;
-    return makeError("the input has " + std::to_string(input.kernels.size()) +
-                         " kernels; choose one with --kernel (" + list + ")",
-                     input.path, 0);
-  }
-  std::vector<std::string> names;
-  for (const KernelInput& k : input.kernels) {
-    if (k.ir.name == name) return &k;
-    names.push_back(k.ir.name);
-  }
-  return makeError("kernel '" + name + "' not found" + didYouMean(name, names), input.path, 0);
+  std::vector<KernelName> names;
+  for (const KernelInput& k : input.kernels) names.push_back({k.ir.name, k.symbol});
+  Expected<std::size_t> index = chooseKernel(names, name, input.path);
+  if (!index) return std::move(index).takeError();
+  return &input.kernels[*index];
 }
 
 }  // namespace foresight

@@ -29,7 +29,8 @@ struct LoadedInput {
 /// Same, with the options frontends such as CUDA need (target GPU, launch, hints).
 [[nodiscard]] Expected<LoadedInput> loadInput(const std::string& path, const InputOptions& options);
 
-/// The kernel called `name`, or the only kernel when `name` is empty; an Error otherwise.
+/// The kernel `name` names (chooseKernel(), kernel_name.h: its shown name, its symbol, or a bare
+/// name matching one kernel only), or the only kernel when `name` is empty; an Error otherwise.
 [[nodiscard]] Expected<const KernelInput*> selectKernel(const LoadedInput& input,
                                                        const std::string& name);
 

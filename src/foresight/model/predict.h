@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/kernel_ir.h"
@@ -21,6 +22,7 @@ namespace foresight {
 struct KernelInput {
   KernelIR ir;
   std::optional<WorkloadSummary> summary;  ///< if empty, derived from `ir` by summarize()
+  std::string symbol{};  ///< linker symbol when it differs from ir.name (a mangled C++ name); may be empty
 };
 
 /// Predicts one kernel launch on one GPU with the model chosen in `options`.

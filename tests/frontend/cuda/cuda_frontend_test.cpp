@@ -8,11 +8,16 @@
 #include "foresight/frontend/cuda/cuda_frontend.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "fixture_paths.h"
+#include "foresight/frontend/cuda/cuda_input.h"
 #include "foresight/frontend/cuda/ptx_parser.h"
+#include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/ir/summarize.h"
 #include "foresight/model/predict.h"
@@ -377,6 +382,188 @@ __global__ void nothing(void) {}
   EXPECT_TRUE(sourceParams(src, "nothing").empty());
   EXPECT_TRUE(sourceParams(src, "host").empty());  // not __global__
   EXPECT_TRUE(sourceParams("void f(int a);", "missing").empty());
+}
+
+TEST(CudaFrontend, DemangledKernelNames) {
+  EXPECT_EQ(demangleKernelName("_Z9block_sumILi256EEvPKfPf"), "block_sum<256>");
+  EXPECT_EQ(demangleKernelName("_Z5scaleIjEvPT_S0_i"), "scale<unsigned int>");
+  EXPECT_EQ(demangleKernelName("_ZN3ops4fillEPff"), "ops::fill");
+  EXPECT_EQ(demangleKernelName("_ZN12_GLOBAL__N_16kernelEPf"), "(anonymous namespace)::kernel");
+  EXPECT_EQ(demangleKernelName("_Z12matmul_tiledPKfS0_Pfi"), "matmul_tiled");
+  EXPECT_EQ(demangleKernelName("_Z12matmul_tiledPKfS0_Pfi", true), "matmul_tiled(float const*, float const*, float*, int)");
+  EXPECT_EQ(demangleKernelName("plain_c_kernel"), "plain_c_kernel");
+}
+
+// templates.cu: block_sum<128>, block_sum<256>, scale<float>, ops::fill.
+TEST(CudaFrontend, TemplateInstantiationsByName) {
+  const Launch sum = launch({4, 1, 1}, {256, 1, 1});
+  for (const char* name : {"block_sum<256>", "block_sum< 256 >", "_Z9block_sumILi256EEvPKfPf"}) {
+    Expected<CudaProgram> p = analyse("templates.cu", name, sum);
+    ASSERT_TRUE(p) << name << ": " << p.error().format();
+    EXPECT_EQ(p->kernelNames, (std::vector<std::string>{"block_sum<128>", "block_sum<256>", "scale<float>", "ops::fill"}));
+    const CudaKernel& k = p->kernels.at(0);
+    EXPECT_EQ(k.name, "block_sum<256>") << name;
+    EXPECT_EQ(k.ir.name, "block_sum<256>") << name;
+    EXPECT_EQ(k.mangled, "_Z9block_sumILi256EEvPKfPf") << name;
+    EXPECT_EQ(k.paramNames, (std::vector<std::string>{"in", "out"})) << name;
+  }
+  Expected<CudaProgram> several = analyse("templates.cu", "block_sum", sum);
+  ASSERT_FALSE(several);
+  EXPECT_EQ(several.error().message,
+            "kernel 'block_sum' has 2 instantiations: block_sum<128>, block_sum<256>; choose one with --kernel");
+  EXPECT_EQ(several.error().file, testing::fixture("templates.cu"));
+  Expected<CudaProgram> none = analyse("templates.cu", "", sum);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message,
+            "the input has 4 kernels; choose one with --kernel (block_sum<128>, block_sum<256>, scale<float>, ops::fill)");
+  // One instantiation: the bare name picks it; the arguments are named from the template.
+  for (const char* name : {"scale", "scale<float >"}) {
+    Expected<CudaProgram> p = analyse("templates.cu", name, launch({4, 1, 1}, {256, 1, 1}, {{"n", 1000}}));
+    ASSERT_TRUE(p) << name << ": " << p.error().format();
+    EXPECT_EQ(p->kernels[0].name, "scale<float>");
+    EXPECT_EQ(p->kernels[0].paramNames, (std::vector<std::string>{"data", "factor", "n"}));
+  }
+  for (const char* name : {"fill", "ops::fill", "_ZN3ops4fillEPff"}) {
+    Expected<CudaProgram> p = analyse("templates.cu", name, sum);
+    ASSERT_TRUE(p) << name << ": " << p.error().format();
+    EXPECT_EQ(p->kernels[0].name, "ops::fill");
+    EXPECT_EQ(p->kernels[0].paramNames, (std::vector<std::string>{"out", "value"}));
+  }
+}
+
+// `ir` takes the kernel from loadCuda(), `predict` and `explain` through selectKernel(): both
+// accept the same names.
+TEST(CudaFrontend, SelectKernelAcceptsWhatLoadCudaAccepts) {
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100);
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  for (const char* name : {"block_sum<256>", "block_sum<256 >", "_Z9block_sumILi256EEvPKfPf"}) {
+    InputOptions o;
+    o.gpu = &*h100;
+    o.launch = launch({4, 1, 1}, {256, 1, 1});
+    o.kernel = name;
+    o.toolchain = tc.get();
+    Expected<LoadedInput> input = loadCudaInput(testing::fixture("templates.cu"), o);
+    ASSERT_TRUE(input) << name << ": " << input.error().format();
+    Expected<const KernelInput*> k = selectKernel(*input, name);
+    ASSERT_TRUE(k) << name << ": " << k.error().format();
+    EXPECT_EQ((*k)->ir.name, "block_sum<256>");
+    EXPECT_EQ((*k)->symbol, "_Z9block_sumILi256EEvPKfPf");
+  }
+}
+
+/// A folder of its own under the temporary directory, removed with the object.
+struct ScratchDir {
+  explicit ScratchDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() { std::filesystem::remove_all(path); }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name, std::ios::binary) << text; }
+  std::filesystem::path path;
+};
+
+/// `text` with every `.file` directive pointing at `/nowhere/NAME` instead.
+std::string withFilesMoved(std::string text) {
+  for (size_t at = text.find(".file\t1 \""); at != std::string::npos; at = text.find(".file\t1 \"", at + 1)) {
+    const size_t q = text.find('"', at), e = text.find('"', q + 1);
+    const std::string name = std::filesystem::path(text.substr(q + 1, e - q - 1)).filename().string();
+    text.replace(q + 1, e - q - 1, "/nowhere/" + name);
+  }
+  return text;
+}
+
+// include_main.cu includes include_kernel.cu, which defines add_offset (as Rodinia's nw, bfs,
+// srad, b+tree, lavaMD and myocyte do): the parameter names come from the included file.
+TEST(CudaFrontend, ParametersFromAnIncludedCu) {
+  Expected<CudaProgram> p = analyse("include_main.cu", "", launch({4, 1, 1}, {256, 1, 1}, {{"count", 1000}}));
+  ASSERT_TRUE(p) << p.error().format();
+  EXPECT_EQ(p->kernels[0].paramNames, (std::vector<std::string>{"values", "offset", "count"}));
+
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({4, 1, 1}, {256, 1, 1}, {{"count", 1000}});
+  const std::string ptx = withFilesMoved(testing::slurp(testing::fixture("include_main.sm_90.ptx")));
+  const std::string cubin = testing::slurp(testing::fixture("include_main.sm_90.cubin"));
+  {
+    // Found through `#include "..."`, relative to the including file: the line info points
+    // nowhere, the kernel's file has another name than the one its lines name.
+    ScratchDir dir("foresight_include_search");
+    std::filesystem::create_directories(dir.path / "kernels");
+    dir.write("app.cu", "#include \"kernels/defs.cu\"\n");
+    dir.write("kernels/defs.cu", "#include \"../include_kernel_copy.cu\"\n");
+    dir.write("include_kernel_copy.cu", testing::slurp(testing::fixture("include_kernel.cu")));
+    dir.write("app.sm_90.ptx", ptx);
+    dir.write("app.sm_90.cubin", cubin);
+    auto tc = createFixtureToolchain({dir.path.string(), false});
+    Expected<CudaProgram> q = loadCuda((dir.path / "app.cu").string(), o, *tc);
+    ASSERT_TRUE(q) << q.error().format();
+    EXPECT_EQ(q->kernels[0].paramNames, (std::vector<std::string>{"values", "offset", "count"}));
+  }
+  {
+    // Found through the line info: the main source does not include the kernel's file, which
+    // lies next to it under the name the `.loc` lines give.
+    ScratchDir dir("foresight_line_info_search");
+    dir.write("app.cu", "// built elsewhere\n");
+    dir.write("include_kernel.cu", testing::slurp(testing::fixture("include_kernel.cu")));
+    dir.write("app.sm_90.ptx", ptx);
+    dir.write("app.sm_90.cubin", cubin);
+    auto tc = createFixtureToolchain({dir.path.string(), false});
+    Expected<CudaProgram> q = loadCuda((dir.path / "app.cu").string(), o, *tc);
+    ASSERT_TRUE(q) << q.error().format();
+    EXPECT_EQ(q->kernels[0].paramNames, (std::vector<std::string>{"values", "offset", "count"}));
+  }
+}
+
+// device_call.cu line 7 calls a __noinline__ function, which the interpreter cannot execute.
+TEST(CudaFrontend, ErrorsPointAtTheSourceLine) {
+  Expected<CudaProgram> cu = analyse("device_call.cu", "", launch({1, 1, 1}, {32, 1, 1}));
+  ASSERT_FALSE(cu);
+  EXPECT_EQ(cu.error().file, testing::fixture("device_call.cu"));
+  EXPECT_EQ(cu.error().line, 7);
+  EXPECT_EQ(cu.error().message.rfind("device_call.cu:7: calls to device functions", 0), 0u) << cu.error().message;
+  // A .ptx input: its own lines are right.
+  auto tc = createFixtureToolchain({testing::fixtureDir(), false});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({1, 1, 1}, {32, 1, 1});
+  Expected<CudaProgram> ptx = loadCuda(testing::fixture("device_call.sm_90.ptx"), o, *tc);
+  ASSERT_FALSE(ptx);
+  EXPECT_EQ(ptx.error().file, testing::fixture("device_call.sm_90.ptx"));
+  EXPECT_EQ(ptx.error().line, 60);  // where the call.uni statement of lines 56-60 ends
+}
+
+// Errors of the PTX reader for a .cu: the source line of the last `.loc` before the PTX line,
+// or the .cu without a line; never a PTX line against the .cu.
+TEST(CudaFrontend, PtxReaderErrorsPointAtTheSourceLine) {
+  ScratchDir dir("foresight_ptx_errors");
+  const std::string cubin = testing::slurp(testing::fixture("vecadd.sm_90.cubin"));
+  dir.write("branch.cu", "__global__ void branch(float* p) {\n  // ...\n}\n");
+  dir.write("branch.sm_90.cubin", cubin);
+  dir.write("branch.sm_90.ptx",
+            ".version 8.5\n.target sm_90\n.address_size 64\n\n.visible .entry branch(\n\t.param .u64 branch_param_0\n)\n{\n"
+            "\t.reg .b32 \t%r<2>;\n\t.loc\t1 1 0\n\tmov.u32 \t%r1, %tid.x;\n\t.loc\t1 2 0\n\tbra.uni \t$L_missing;\n"
+            "\tret;\n\n}\n\t.file\t1 \"/elsewhere/branch.cu\"\n");
+  dir.write("unterminated.cu", "__global__ void unterminated() {}\n");
+  dir.write("unterminated.sm_90.cubin", cubin);
+  dir.write("unterminated.sm_90.ptx",
+            ".version 8.5\n.target sm_90\n.address_size 64\n\n.visible .entry unterminated()\n{\n"
+            "\t.reg .b32 \t%r<2>;\n\tmov.u32 \t%r1, %tid.x\n}\n");
+  auto tc = createFixtureToolchain({dir.path.string(), false});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({1, 1, 1}, {32, 1, 1});
+  Expected<CudaProgram> branch = loadCuda((dir.path / "branch.cu").string(), o, *tc);
+  ASSERT_FALSE(branch);
+  EXPECT_EQ(branch.error().message, "branch to unknown label '$L_missing'");
+  EXPECT_EQ(branch.error().file, (dir.path / "branch.cu").string());
+  EXPECT_EQ(branch.error().line, 2);
+  Expected<CudaProgram> unterminated = loadCuda((dir.path / "unterminated.cu").string(), o, *tc);
+  ASSERT_FALSE(unterminated);
+  EXPECT_EQ(unterminated.error().message, "statement without ';' at the end of a kernel");
+  EXPECT_EQ(unterminated.error().file, (dir.path / "unterminated.cu").string());
+  EXPECT_EQ(unterminated.error().line, 0);
 }
 
 TEST(CudaFrontend, SampleOrderSpreadsOverTheBlock) {

@@ -8,9 +8,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
+#include <cxxabi.h>
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -73,6 +76,55 @@ std::string demangleBaseName(const std::string& m) {
     if (!nested) break;
   }
   return last.empty() ? m : last;
+}
+
+std::string demangleKernelName(const std::string& symbol, bool withParameters) {
+  if (symbol.rfind("_Z", 0) != 0) return symbol;
+  int status = 0;
+  char* raw = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || raw == nullptr) {
+    std::free(raw);
+    return demangleBaseName(symbol);
+  }
+  const std::string d = raw;
+  std::free(raw);
+  // "void block_sum<256>(float*, float*)": the parameter list is the parenthesis that closes
+  // the string, the return type (template functions only) what precedes the last space outside
+  // angle brackets and parentheses ("(anonymous namespace)::k", "scale<unsigned int>").
+  size_t params = d.size();
+  if (!d.empty() && d.back() == ')') {
+    int depth = 0;
+    for (size_t i = d.size(); i-- > 0;) {
+      if (d[i] == ')') ++depth;
+      if (d[i] == '(' && --depth == 0) {
+        params = i;
+        break;
+      }
+    }
+  }
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i < params; ++i) {
+    if (d[i] == '<' || d[i] == '(') ++depth;
+    if (d[i] == '>' || d[i] == ')') --depth;
+    if (depth == 0 && d[i] == ' ') start = i + 1;
+  }
+  return d.substr(start, (withParameters ? d.size() : params) - start);
+}
+
+std::vector<KernelName> kernelNames(const PtxModule& module) {
+  std::vector<KernelName> out;
+  for (const PtxKernel& k : module.kernels) out.push_back({demangleKernelName(k.name), k.name});
+  // Overloads demangle to the same name: those keep their parameter list ("k(float*)").
+  for (size_t i = 0; i < out.size(); ++i) {
+    bool shared = false;
+    for (size_t j = 0; j < out.size(); ++j) shared = shared || (j != i && demangleKernelName(module.kernels[j].name) == out[i].name);
+    if (shared) out[i].name = demangleKernelName(module.kernels[i].name, true);
+  }
+  for (KernelName& k : out) {
+    if (k.symbol == k.name) k.symbol.clear();
+  }
+  return out;
 }
 
 namespace {
@@ -491,6 +543,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
 
 struct Inputs {
   std::string source;  ///< CUDA source (for parameter names), may be empty
+  std::string sourcePath;  ///< where `source` was read
   std::string ptx;
   std::string cubin;   ///< may be empty (ptxas absent)
   std::string sass;    ///< may be empty
@@ -498,6 +551,72 @@ struct Inputs {
   std::vector<std::string> notes;
   std::string sassStatus;
 };
+
+/// The names `#include "..."` gives in `text` (comments stripped; `<...>` includes left out).
+std::vector<std::string> quotedIncludes(const std::string& text) {
+  std::vector<std::string> out;
+  const std::string src = stripComments(text);
+  size_t pos = 0;
+  while (pos < src.size()) {
+    size_t end = src.find('\n', pos);
+    if (end == std::string::npos) end = src.size();
+    const std::string line = trim(std::string_view(src).substr(pos, end - pos));
+    pos = end + 1;
+    if (line.empty() || line[0] != '#') continue;
+    const std::string directive = trim(std::string_view(line).substr(1));
+    if (directive.rfind("include", 0) != 0) continue;
+    const size_t q1 = directive.find('"');
+    const size_t q2 = q1 == std::string::npos ? q1 : directive.find('"', q1 + 1);
+    if (q2 == std::string::npos) continue;
+    out.push_back(directive.substr(q1 + 1, q2 - q1 - 1));
+  }
+  return out;
+}
+
+/// Visits the files `source` (at `path`) includes with `#include "..."`, transitively and each
+/// once (at most 64), in the order nvcc would find them: next to the including file, then under
+/// `includeDirs`; a file that cannot be read is skipped (nvcc reports it). `visit(file, text)`
+/// returns true to stop.
+template <class Visit>
+void forEachIncluded(const std::string& path, const std::string& source, const std::vector<std::string>& includeDirs,
+                     Toolchain& tc, std::set<std::string>& seen, Visit&& visit) {
+  constexpr size_t kMaxIncludes = 64;
+  std::vector<std::pair<std::string, std::string>> pending{{path, source}};
+  for (size_t next = 0; next < pending.size() && seen.size() < kMaxIncludes; ++next) {
+    for (const std::string& name : quotedIncludes(pending[next].second)) {
+      std::vector<fs::path> candidates;
+      if (fs::path(name).is_absolute()) {
+        candidates.emplace_back(name);
+      } else {
+        candidates.push_back(fs::path(pending[next].first).parent_path() / name);
+        for (const std::string& d : includeDirs) candidates.push_back(fs::path(d) / name);
+      }
+      for (const fs::path& c : candidates) {
+        const std::string file = c.lexically_normal().string();
+        Expected<std::string> text = tc.readFile(file);
+        if (!text) continue;
+        if (seen.insert(file).second) {
+          if (visit(file, *text)) return;
+          pending.emplace_back(file, std::move(*text));
+        }
+        break;
+      }
+    }
+  }
+}
+
+/// The text of the files `source` includes (forEachIncluded), each after its path: the compile
+/// cache hashes it with the source, so an edited header is recompiled.
+std::string includedSources(const std::string& path, const std::string& source, const std::vector<std::string>& includeDirs,
+                            Toolchain& tc) {
+  std::string out;
+  std::set<std::string> seen{fs::path(path).lexically_normal().string()};
+  forEachIncluded(path, source, includeDirs, tc, seen, [&](const std::string& file, const std::string& text) {
+    out += file + "\n" + text + "\n";
+    return false;
+  });
+  return out;
+}
 
 /// Compilation options given for an input that is not compiled: an Error naming the first.
 Expected<void> compileOptionsUnused(const CudaOptions& o, const std::string& path) {
@@ -509,54 +628,23 @@ Expected<void> compileOptionsUnused(const CudaOptions& o, const std::string& pat
   return {};
 }
 
-/// The text of the files `source` includes with `#include "NAME"` (next to `path`, then under
-/// `includeDirs`), transitively, each once; files not found are left out (nvcc reports them).
-std::string includedSources(const std::string& path, const std::string& source, const std::vector<std::string>& includeDirs,
-                            Toolchain& tc) {
-  std::string out;
-  std::set<std::string> seen;
-  std::vector<std::pair<fs::path, std::string>> todo = {{fs::path(path).parent_path(), source}};
-  while (!todo.empty() && seen.size() < 256) {
-    auto [dir, text] = std::move(todo.back());
-    todo.pop_back();
-    size_t at = 0;
-    while ((at = text.find("#include", at)) != std::string::npos) {
-      at += 8;
-      const size_t open = text.find_first_not_of(" \t", at);
-      if (open == std::string::npos || text[open] != '"') continue;
-      const size_t close = text.find('"', open + 1);
-      if (close == std::string::npos || text.find('\n', open) < close) continue;
-      const std::string name = text.substr(open + 1, close - open - 1);
-      std::vector<fs::path> candidates = {dir / name};
-      for (const std::string& d : includeDirs) candidates.push_back(fs::path(d) / name);
-      for (const fs::path& c : candidates) {
-        const std::string key = c.lexically_normal().string();
-        Expected<std::string> body = tc.readFile(key);
-        if (!body) continue;
-        if (seen.insert(key).second) {
-          out += key + "\n" + *body + "\n";
-          todo.emplace_back(c.parent_path(), std::move(*body));
-        }
-        break;
-      }
-    }
-  }
-  return out;
-}
-
 Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Toolchain& tc) {
   Inputs in;
   in.arch = o.arch;
   const std::string ext = fs::path(path).extension().string();
   auto readSourceNextTo = [&](const std::string& p) {
     const fs::path cu = fs::path(p).parent_path() / (stemOf(p) + ".cu");
-    if (Expected<std::string> s = tc.readFile(cu.string())) in.source = std::move(*s);
+    if (Expected<std::string> s = tc.readFile(cu.string())) {
+      in.source = std::move(*s);
+      in.sourcePath = cu.string();
+    }
   };
   if (ext == ".cu") {
     if (Expected<void> ok = checkSupportedArch(o.arch); !ok) return std::move(ok).takeError();
     Expected<std::string> src = tc.readFile(path);
     if (!src) return std::move(src).takeError();
     in.source = *src;
+    in.sourcePath = path;
     CompileRequest req{path, *src, o.arch, o.macros, true, o.includeDirs, o.nvccFlags, includedSources(path, *src, o.includeDirs, tc)};
     Expected<std::string> ptx = tc.compileToPtx(req);
     if (!ptx) return std::move(ptx).takeError();
@@ -624,6 +712,114 @@ Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Too
   return in;
 }
 
+/// Parameter names and pointer-ness of `kernel` from its definition, searched in the main
+/// source, then in the files the kernel's `.loc` lines point to (as the PTX names them, else by
+/// file name next to the main source), then in the files the main source includes with
+/// `#include "..."` (transitively): Rodinia-style programs define their kernels in an included
+/// `.cu`. The first declaration that names every parameter wins, else the first with the right
+/// number of parameters; empty when none has.
+std::vector<SourceParam> definitionParams(const Inputs& in, const PtxModule& module, const PtxKernel& kernel,
+                                          const std::vector<std::string>& includeDirs, Toolchain& tc) {
+  const std::string base = demangleBaseName(kernel.name);
+  std::vector<SourceParam> fallback;
+  std::set<std::string> seen;
+  auto consider = [&](const std::string& text) -> bool {
+    std::vector<SourceParam> params = sourceParams(text, base);
+    if (params.size() != kernel.params.size()) return false;
+    const bool named = std::all_of(params.begin(), params.end(), [](const SourceParam& p) { return !p.name.empty(); });
+    if (named) fallback = std::move(params);
+    else if (fallback.empty()) fallback = std::move(params);
+    return named;
+  };
+  if (!in.source.empty()) {
+    seen.insert(fs::path(in.sourcePath).lexically_normal().string());
+    if (consider(in.source)) return fallback;
+  }
+  const fs::path dir = fs::path(in.sourcePath).parent_path();
+  std::vector<int> lineFiles;
+  for (const PtxInstruction& inst : kernel.instructions) {
+    if (inst.sourceLine > 0 && std::find(lineFiles.begin(), lineFiles.end(), inst.sourceFile) == lineFiles.end()) {
+      lineFiles.push_back(inst.sourceFile);
+    }
+  }
+  for (int index : lineFiles) {
+    auto f = module.files.find(index);
+    if (f == module.files.end()) continue;
+    const fs::path named = f->second;
+    for (const fs::path& p : {named, dir / named, dir / named.filename()}) {
+      const std::string key = p.lexically_normal().string();
+      if (!seen.insert(key).second) continue;
+      Expected<std::string> text = tc.readFile(key);
+      if (!text) continue;
+      if (consider(*text)) return fallback;
+      break;  // read: the other spellings name the same file
+    }
+  }
+  if (in.source.empty()) return fallback;
+  forEachIncluded(in.sourcePath, in.source, includeDirs, tc, seen,
+                  [&](const std::string&, const std::string& text) { return consider(text); });
+  return fallback;
+}
+
+/// An error the PTX reader located at line `e.line` of `path`'s PTX, moved to where the user
+/// can look: a `.ptx` input keeps its PTX line; the PTX next to a `.cubin` or `.sass` input is
+/// named itself; for a `.cu` the PTX was generated, so the error points at the source line of
+/// the last `.loc` before that PTX line in the same function, else at the `.cu` with no line.
+Error locatePtxError(Error e, const std::string& ptx, const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".ptx" || e.file != path || e.line <= 0) return e;
+  if (ext != ".cu") {
+    e.file = sibling(path, ".ptx");
+    return e;
+  }
+  // `.file` directives may follow the functions (nvcc writes them last): read them all first.
+  std::map<int, std::string> files;
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos < ptx.size();) {
+    size_t end = ptx.find('\n', pos);
+    if (end == std::string::npos) end = ptx.size();
+    lines.push_back(trim(std::string_view(ptx).substr(pos, end - pos)));
+    pos = end + 1;
+  }
+  auto words = [](const std::string& text) {
+    std::vector<std::string> w(3);
+    std::istringstream(text) >> w[0] >> w[1] >> w[2];
+    return w;
+  };
+  for (const std::string& text : lines) {
+    const size_t q1 = text.find('"');
+    const size_t q2 = q1 == std::string::npos ? q1 : text.find('"', q1 + 1);
+    if (words(text)[0] == ".file" && q2 != std::string::npos) {
+      files[std::atoi(words(text)[1].c_str())] = text.substr(q1 + 1, q2 - q1 - 1);
+    }
+  }
+  int file = 0, line = 0;
+  for (int n = 1; n <= e.line && n <= static_cast<int>(lines.size()); ++n) {
+    const std::vector<std::string> w = words(lines[n - 1]);
+    if (w[0] == ".loc") {
+      file = std::atoi(w[1].c_str());
+      line = std::atoi(w[2].c_str());
+    } else if (lines[n - 1].find(".entry") != std::string::npos || lines[n - 1].find(".func") != std::string::npos) {
+      line = 0;  // a new function: the previous one's lines do not apply
+    }
+  }
+  e.line = line;
+  if (line > 0) {
+    auto f = files.find(file);
+    if (f != files.end() && baseFile(f->second) != baseFile(path)) e.file = baseFile(f->second);
+  }
+  return e;
+}
+
+/// A SASS listing error for `path`: a `.sass` input keeps its line; otherwise nvdisasm wrote
+/// the listing, and the error names the input without a line.
+Error locateSassError(Error e, const std::string& path) {
+  if (fs::path(path).extension() == ".sass" || e.file != path || e.line <= 0) return e;
+  e.message += " (line " + std::to_string(e.line) + " of the SASS listing nvdisasm printed)";
+  e.line = 0;
+  return e;
+}
+
 }  // namespace
 
 Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, Toolchain& tc) {
@@ -633,7 +829,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   Expected<Inputs> inputs = obtainInputs(path, o, tc);
   if (!inputs) return std::move(inputs).takeError();
   Expected<PtxModule> module = parsePtx(inputs->ptx, path);
-  if (!module) return std::move(module).takeError();
+  if (!module) return locatePtxError(std::move(module).takeError(), inputs->ptx, path);
 
   CudaProgram program;
   program.path = path;
@@ -641,24 +837,11 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   program.tools = tc.describe();
   program.isa = "ptx";
   program.sassStatus = inputs->sassStatus;
-  for (const PtxKernel& k : module->kernels) program.kernelNames.push_back(demangleBaseName(k.name));
-
-  // Select the kernel.
-  const PtxKernel* chosen = nullptr;
-  if (o.kernel.empty()) {
-    if (module->kernels.size() != 1) {
-      std::string list;
-      for (const std::string& n : program.kernelNames) list += (list.empty() ? "" : ", ") + n;
-      return makeError("the input has " + std::to_string(module->kernels.size()) + " kernels; choose one with --kernel (" + list + ")", path, 0);
-    }
-    chosen = &module->kernels.front();
-  } else {
-    for (const PtxKernel& k : module->kernels) {
-      if (k.name == o.kernel || demangleBaseName(k.name) == o.kernel) chosen = &k;
-    }
-    if (!chosen) return makeError("kernel '" + o.kernel + "' not found" + didYouMean(o.kernel, program.kernelNames), path, 0);
-  }
-  const PtxKernel& kernel = *chosen;
+  const std::vector<KernelName> names = kernelNames(*module);
+  for (const KernelName& k : names) program.kernelNames.push_back(k.name);
+  Expected<size_t> chosen = chooseKernel(names, o.kernel, path);
+  if (!chosen) return std::move(chosen).takeError();
+  const PtxKernel& kernel = module->kernels[*chosen];
 
   std::optional<Cubin> cubin;
   if (!inputs->cubin.empty()) {
@@ -681,17 +864,17 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   std::optional<SassListing> listing;
   if (!inputs->sass.empty()) {
     Expected<SassListing> l = parseSass(inputs->sass, path);
-    if (!l) return std::move(l).takeError();
+    if (!l) return locateSassError(std::move(l).takeError(), path);
     listing = std::move(*l);
   }
 
   CudaKernel out;
   out.mangled = kernel.name;
-  out.name = demangleBaseName(kernel.name);
+  out.name = names[*chosen].name;
   out.notes = inputs->notes;
 
   // Parameters: names from the source, pointer-ness from the source or the PTX type.
-  const std::vector<SourceParam> src = inputs->source.empty() ? std::vector<SourceParam>{} : sourceParams(inputs->source, out.name);
+  const std::vector<SourceParam> src = definitionParams(*inputs, *module, kernel, o.includeDirs, tc);
   const bool haveNames = src.size() == kernel.params.size();
   InterpreterOptions io;
   io.launch = o.launch;
@@ -732,7 +915,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   }
 
   Expected<PtxCfg> cfg = buildCfg(kernel, path);
-  if (!cfg) return std::move(cfg).takeError();
+  if (!cfg) return locatePtxError(std::move(cfg).takeError(), inputs->ptx, path);
   const WarpInterpreter interpreter(*module, kernel, *cfg, io, path);
 
   // Execute the sampled warps of block 0 and average.

@@ -22,6 +22,7 @@
 #include "foresight/frontend/cuda/sass_listing.h"
 #include "foresight/frontend/cuda/toolchain.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
+#include "foresight/frontend/kernel_name.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/kernel_ir.h"
 #include "foresight/ir/launch.h"
@@ -36,7 +37,7 @@ struct CudaOptions {
   std::vector<std::pair<std::string, std::string>> macros;  ///< -D NAME[=VALUE], in order
   std::vector<std::string> includeDirs;  ///< -I DIR (.cu inputs)
   std::vector<std::string> nvccFlags;    ///< further nvcc flags (.cu inputs), e.g. -maxrregcount=32
-  std::string kernel;     ///< kernel to analyse (demangled or mangled); empty = the only one
+  std::string kernel;     ///< kernel to analyse (chooseKernel(), kernel_name.h); empty = the only one
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;
   int maxSampledWarps = 64;  ///< warps of block 0 that are executed and averaged
@@ -95,7 +96,7 @@ class WarpStreams {
 
 /// One analysed kernel.
 struct CudaKernel {
-  std::string name;     ///< demangled base name ("matmul_tiled")
+  std::string name;     ///< demangled name with template arguments ("block_sum<256>"), kernelNames()
   std::string mangled;  ///< symbol ("_Z12matmul_tiledPKfS0_Pfi")
   std::vector<std::string> paramNames;  ///< from the .cu source, else param_0, …
   std::optional<CubinKernel> resources;  ///< from the cubin
@@ -118,7 +119,7 @@ struct CudaProgram {
   std::string isa;
   std::string sassStatus;  ///< why SASS was not used, when it was not
   ToolchainDescription tools;
-  std::vector<std::string> kernelNames;  ///< all kernels of the file (demangled)
+  std::vector<std::string> kernelNames;  ///< all kernels of the file (kernelNames())
   std::vector<CudaKernel> kernels;        ///< the analysed kernel(s)
 };
 
@@ -136,8 +137,17 @@ inline constexpr const char* kStandInArch = "sm_75";
 /// warps/4, … not yet taken; at most `count` of them.
 [[nodiscard]] std::vector<int> sampleOrder(int warps, int count);
 
-/// The base name of a mangled kernel symbol ("_Z6vecaddPKfS0_Pfi" → "vecadd").
+/// The base name of a mangled kernel symbol ("_Z6vecaddPKfS0_Pfi" → "vecadd"): no namespace,
+/// no template arguments, as the kernel's definition spells it.
 [[nodiscard]] std::string demangleBaseName(const std::string& mangled);
+/// The kernel's name as the source writes it, with namespaces and template arguments but
+/// without return type and parameters ("_Z9block_sumILi256EEvPfS0_" → "block_sum<256>");
+/// `withParameters` keeps the parameter list ("k(float*)"). A symbol that is not mangled is
+/// returned as it is.
+[[nodiscard]] std::string demangleKernelName(const std::string& symbol, bool withParameters = false);
+/// The names of the module's kernels, in order, as chooseKernel() (kernel_name.h) takes them:
+/// demangleKernelName(), with the parameter list where overloads would otherwise share a name.
+[[nodiscard]] std::vector<KernelName> kernelNames(const PtxModule& module);
 
 /// The bits a kernel parameter holds for a `--arg` value: a real in an f32/f64 parameter as a
 /// float/double, an integer truncated to the parameter's width, a pointer's base address as

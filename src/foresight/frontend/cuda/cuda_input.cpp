@@ -59,6 +59,7 @@ Expected<LoadedInput> loadCudaInput(const std::string& path, const InputOptions&
     for (const std::string& n : k.notes) out.notes.push_back(k.name + ": " + n);
     KernelInput ki;
     ki.ir = k.ir;
+    if (k.mangled != k.name) ki.symbol = k.mangled;
     out.kernels.push_back(std::move(ki));
   }
   if (program) *program = std::move(*p);

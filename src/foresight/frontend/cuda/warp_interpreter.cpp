@@ -355,6 +355,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     const std::string inputBase = fileName_.substr(fileName_.rfind('/') + 1);
     return base == inputBase ? fileName_ : base;
   };
+  // Errors about an instruction: its PTX line when the input is PTX, else its `.loc` source
+  // line (the generated PTX's lines mean nothing to the user), else the input without a line.
+  auto errorAt = [&](std::string message, const PtxInstruction& inst) -> Error {
+    if (fileName_.ends_with(".ptx")) return makeError(std::move(message), fileName_, inst.ptxLine);
+    if (inst.sourceLine <= 0) return makeError(std::move(message), fileName_, 0);
+    return makeError(std::move(message), errorFile(inst), inst.sourceLine);
+  };
   const std::string& kernelName = options_.kernelName.empty() ? kernel_.name : options_.kernelName;
   auto originText = [&](int origin) -> std::string {
     if (origin > 0) {
@@ -459,7 +466,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     if (options_.recordStream && !trace.stream.empty()) trace.streamAddresses.emplace_back(trace.stream.size() - 1, lanes);
     if (s.firstAddresses.empty()) s.firstAddresses = lanes;
     Expected<long long> units = accessUnits(lanes, width, space);
-    if (!units) return makeError(where(inst) + ": " + units.error().message, fileName_, inst.ptxLine);
+    if (!units) return errorAt(where(inst) + ": " + units.error().message, inst);
     s.units += *units;
     return {};
   };
@@ -512,7 +519,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       if (hasMod(inst, "local")) space = PtxSpace::Local;
       if (hasMod(inst, "const")) space = PtxSpace::Const;
       if (hasMod(inst, "param")) space = PtxSpace::Param;
-      if (op == PtxOp::kCp) return makeError(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", fileName_, inst.ptxLine);
+      if (op == PtxOp::kCp) return errorAt(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", inst);
       if (space == PtxSpace::Param) {
         const PtxOperand& a = ops.size() > 1 ? ops[1] : ops[0];
         auto it = paramOrdinal_.find(a.name);
@@ -534,7 +541,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       const bool store = op == PtxOp::kSt || op == PtxOp::kRed;
       const PtxOperand& addr = store ? ops[0] : ops[1];
-      if (addr.kind != PtxOperand::Kind::Address) return makeError("malformed memory operand in '" + inst.text + "'", fileName_, inst.ptxLine);
+      if (addr.kind != PtxOperand::Kind::Address) return errorAt("malformed memory operand in '" + inst.text + "'", inst);
       const int width = std::max(1, t.bits / 8) * vec;
       if (Expected<void> r = recordMemory(index, inst, space, addr, mask, width); !r) return r;
       if (store) return {};
@@ -562,8 +569,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       return {};
     }
     if (op == PtxOp::kCall) {
-      return makeError(where(inst) + ": calls to device functions ('" + inst.text + "') are not supported; "
-                       "inline them (__forceinline__)", fileName_, inst.ptxLine);
+      return errorAt(where(inst) + ": calls to device functions ('" + inst.text + "') are not supported; "
+                     "inline them (__forceinline__)", inst);
     }
     if (ops.empty()) return {};
 
