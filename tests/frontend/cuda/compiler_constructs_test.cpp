@@ -141,6 +141,19 @@ TEST(PtxCalls, SinExpandsTheTrigReductionSlowPath) {
   EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 216);
 }
 
+TEST(PtxCalls, SinOnSm80) {
+  // The same kernel for sm_80 (Ampere SASS): the PTX is the same (219 per warp, both warps of
+  // the 64-thread block alike); the SASS runs its subroutine copy in 204 instructions.
+  Expected<CudaProgram> p = analyseWith("libm_calls.cu", "libm_sin", launch({1, 1, 1}, {64, 1, 1}),
+                                        {{"libm_calls.cu", 7, 0.0}}, false, "sm_80");
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 219);
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_EQ(k.sass->dynamicStatus, "");
+  EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 204);
+}
+
 TEST(PtxCalls, PowExpandsAccuratePow) {
   Expected<CudaProgram> p = analyseWith("libm_calls.cu", "libm_pow", launch({1, 1, 1}, {32, 1, 1}),
                                         {{"libm_calls.cu", 11, 0.0}});
