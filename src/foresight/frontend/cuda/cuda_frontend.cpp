@@ -872,6 +872,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   out.mangled = kernel.name;
   out.name = names[*chosen].name;
   out.notes = inputs->notes;
+  out.notes.insert(out.notes.end(), kernel.notes.begin(), kernel.notes.end());  // calls, recursion, printf
 
   // Parameters: names from the source, pointer-ness from the source or the PTX type.
   const std::vector<SourceParam> src = definitionParams(*inputs, *module, kernel, o.includeDirs, tc);
@@ -952,6 +953,9 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
     }
     for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
+    for (const std::string& n : t->notes) {
+      if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end()) out.notes.push_back(n);
+    }
     dynamic += static_cast<double>(t->dynamicInstructions);
   }
   for (size_t b = 0; b < blockExec.size(); ++b) {
@@ -1095,6 +1099,9 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       Expected<const InstrClassTable*> table = sassClassTable(std::stoi(program.arch.substr(3, 2)));
       if (table) {
         out.sass = summarizeSass(*fn, **table);
+        for (const std::string& n : fn->notes) {
+          if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end()) out.notes.push_back(n);
+        }
         const SassPtxMap map = mapSassToPtx(kernel, *fn);
         for (const SassPtxPair& pair : map.pairs) out.sass->memoryPaired += pair.ptx >= 0 ? 1 : 0;
         out.sass->spillStores = map.spillStores;
@@ -1148,7 +1155,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
               const SassInstruction& si = fn->instructions[a.instruction];
               const int width = std::max(1, si.memoryWidthBytes);
               const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
-              Expected<long long> units = accessUnits(a.lanes, width, space);
+              Expected<long long> units = accessUnits(a.lanes, width, space, isSassAtomic(si));
               if (!units) {
                 memoryError = units.error().message;
                 continue;

@@ -2,8 +2,9 @@
 /// \file
 /// `PtxModule`: the parsed form of a PTX file — its kernels (`.entry`), their parameters,
 /// registers, shared/local variables, labels and instructions with predicates, typed operands
-/// and source lines (from `.loc` / `.file`). Produced by ptx_parser.h; executed by
-/// warp_interpreter.h.
+/// and source lines (from `.loc` / `.file`), with the bodies of the `.func` device functions
+/// they call expanded in place (see PtxInstruction::inlinedFrom), and the initial values of
+/// module variables. Produced by ptx_parser.h; executed by warp_interpreter.h.
 #pragma once
 
 #include <map>
@@ -43,6 +44,20 @@ struct PtxInstruction {
   int sourceLine = 0;      ///< from the last `.loc` (0 = none)
   int sourceFile = 0;      ///< `.file` index of that `.loc`
   int ptxLine = 0;         ///< line in the PTX text
+  /// `call`: the names of the return and argument `.param` slots, as declared in the caller
+  /// (`call.uni (retval0), f, (param0, param1)` → {"retval0"}, {"param0", "param1"}).
+  std::vector<std::string> callReturns, callArgs;
+  /// `call` whose callee body follows it in place (the parser expanded it); false for calls
+  /// that stay calls: external functions (vprintf) and recursion below the expansion depth.
+  bool callExpanded = false;
+  /// The `.func` this instruction was copied from when a call was expanded ("" = the kernel's
+  /// own code).
+  std::string inlinedFrom;
+  /// Set when the function it was copied from has no source lines (`.loc`), i.e. library code
+  /// the user did not write (libdevice slow paths such as __internal_accurate_pow): the
+  /// instruction carries the call site's source line, and branches on unknown data take a
+  /// documented default instead of needing a hint.
+  bool library = false;
 };
 
 /// A `.shared`, `.local`, `.global` or `.const` variable.
@@ -52,6 +67,18 @@ struct PtxVariable {
   long long bytes = 0;  ///< 0 for `extern .shared … []` (dynamic shared memory)
   int align = 1;
   bool external = false;
+  /// Initial value (`= 5`, `= {1, 2, 3}`, `= {0f3F800000}`) as little-endian bytes; empty when
+  /// not initialised. Symbol addresses in initialisers are listed in `symbolInits` (their
+  /// bytes here are 0).
+  std::vector<unsigned char> init;
+  /// (byte offset, symbol, addend) of initialiser elements that are addresses of variables
+  /// (`generic(sym)`, `sym`, `sym+8`).
+  struct SymbolInit {
+    long long offset = 0;
+    std::string symbol;
+    long long addend = 0;
+  };
+  std::vector<SymbolInit> symbolInits;
 };
 
 /// A kernel parameter.
@@ -61,21 +88,26 @@ struct PtxParam {
   int bytes = 0;
 };
 
-/// One `.entry`.
+/// One `.entry`, or one `.func` (then `returns` holds its return parameters).
 struct PtxKernel {
   std::string name;  ///< mangled
   std::vector<PtxParam> params;
+  std::vector<PtxParam> returns;       ///< `.func` only: `(.param .b32 func_retval0)`
   std::vector<std::string> registers;  ///< register names, index = PtxOperand::reg
   std::vector<PtxVariable> variables;  ///< kernel-scope .shared/.local
   std::vector<PtxInstruction> instructions;
   std::map<std::string, int> labels;   ///< label → index of the next instruction
   int declLine = 0;                    ///< PTX line of the `.entry`
+  /// What the parser assumed for this kernel (expanded calls, recursion depth, printf),
+  /// by source line, for the user.
+  std::vector<std::string> notes;
 };
 
 /// A whole PTX file.
 struct PtxModule {
   std::string target;  ///< "sm_90"
-  std::vector<PtxKernel> kernels;
+  std::vector<PtxKernel> kernels;  ///< with calls expanded (PtxInstruction::callExpanded)
+  std::vector<PtxKernel> functions;  ///< `.func` bodies as written (external ones absent)
   std::vector<PtxVariable> globals;      ///< module-scope variables (incl. extern .shared)
   std::map<int, std::string> files;      ///< `.file` index → path
 };

@@ -5,8 +5,11 @@
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/support/strings.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <functional>
+#include <set>
 #include <sstream>
 
 namespace foresight::cuda {
@@ -85,6 +88,20 @@ struct KernelBuilder {
     return name;
   }
   [[nodiscard]] bool isScoped(const std::string& name) const { return resolve(name) != name; }
+  /// Unique names of the `.param` slots declared inside nested blocks (a call's arguments and
+  /// return value: `{ .param .b32 param0; st.param… call… }`): symbols, not registers.
+  std::set<std::string> scopedParams;
+  [[nodiscard]] bool isScopedParam(const std::string& name) const { return scopedParams.count(resolve(name)) > 0; }
+  /// ".param .align 8 .b8 retval0[16]" inside a nested block: `retval0` → "retval0$N".
+  void declareScopedParam(const std::vector<std::string>& words) {
+    if (scopes.empty() || words.empty()) return;
+    std::string n = words.back();
+    n = n.substr(0, n.find('['));
+    if (n.empty() || n[0] == '.') return;
+    const std::string unique = n + "$" + std::to_string(scopeCount);
+    scopes.back()[n] = unique;
+    scopedParams.insert(unique);
+  }
   int reg(const std::string& name) {
     const std::string n = resolve(name);
     auto [it, inserted] = regIndex.emplace(n, static_cast<int>(k.registers.size()));
@@ -163,13 +180,20 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
       if (parseInt(offText, off)) op.imm = off;
     }
     long long absolute = 0;
-    if (!base.empty() && (base[0] == '%' || kb.isScoped(base))) {
+    if (kb.isScopedParam(base)) {
+      op.name = kb.resolve(base);
+    } else if (!base.empty() && (base[0] == '%' || kb.isScoped(base))) {
       op.reg = kb.reg(base);
     } else if (parseInt(base, absolute)) {
       op.imm += absolute;
     } else {
       op.name = base;
     }
+    return op;
+  }
+  if (kb.isScopedParam(t)) {
+    op.kind = PtxOperand::Kind::Symbol;
+    op.name = kb.resolve(t);
     return op;
   }
   if (t[0] == '%' || kb.isScoped(t)) {
@@ -199,11 +223,90 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
   return op;
 }
 
-/// ".shared .align 4 .b8 name[1024]" (without ';').
-bool parseVariable(const std::string& stmt, PtxVariable& v) {
-  std::vector<std::string> words = splitWs(stmt);
+/// Writes `value` as `bytes` little-endian bytes at `offset` of `out` (grown as needed).
+void putBytes(std::vector<unsigned char>& out, long long offset, int bytes, unsigned long long value) {
+  if (out.size() < static_cast<size_t>(offset + bytes)) out.resize(static_cast<size_t>(offset + bytes), 0);
+  for (int b = 0; b < bytes; ++b) out[static_cast<size_t>(offset + b)] = static_cast<unsigned char>(value >> (8 * b));
+}
+
+/// One initialiser element of a variable of `elemBytes`-byte `kind` ('f' float, else integer)
+/// elements, stored at element `index`: an integer, a float (0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX or
+/// decimal), or the address of a variable (`generic(sym)`, `sym`, `sym+8`). False when the
+/// element is none of these.
+bool putElement(PtxVariable& v, long long index, int elemBytes, char kind, std::string e) {
+  e = trim(e);
+  if (e.empty()) return false;
+  const long long offset = index * elemBytes;
+  if (e.size() > 2 && e[0] == '0' && (e[1] == 'f' || e[1] == 'F' || e[1] == 'd' || e[1] == 'D') &&
+      std::isxdigit(static_cast<unsigned char>(e[2]))) {
+    putBytes(v.init, offset, elemBytes, std::stoull(e.substr(2), nullptr, 16));
+    return true;
+  }
+  long long n = 0;
+  if (parseInt(e, n)) {
+    if (kind == 'f') {
+      const double d = static_cast<double>(n);
+      const float f = static_cast<float>(d);
+      unsigned long long bits = 0;
+      if (elemBytes == 4) {
+        std::uint32_t b32 = 0;
+        std::memcpy(&b32, &f, 4);
+        bits = b32;
+      } else {
+        std::memcpy(&bits, &d, 8);
+      }
+      putBytes(v.init, offset, elemBytes, bits);
+    } else {
+      putBytes(v.init, offset, elemBytes, static_cast<unsigned long long>(n));
+    }
+    return true;
+  }
+  if (std::isdigit(static_cast<unsigned char>(e[0])) || e[0] == '-' || e[0] == '.') {
+    try {
+      const double d = std::stod(e);
+      unsigned long long bits = 0;
+      if (elemBytes == 4) {
+        const float f = static_cast<float>(d);
+        std::uint32_t b32 = 0;
+        std::memcpy(&b32, &f, 4);
+        bits = b32;
+      } else {
+        std::memcpy(&bits, &d, 8);
+      }
+      putBytes(v.init, offset, elemBytes, bits);
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  // An address: generic(sym), sym, sym+8.
+  if (e.rfind("generic(", 0) == 0 && e.back() == ')') e = trim(e.substr(8, e.size() - 9));
+  PtxVariable::SymbolInit si;
+  si.offset = offset;
+  const size_t plus = e.find('+');
+  si.symbol = trim(e.substr(0, plus));
+  if (plus != std::string::npos && !parseInt(e.substr(plus + 1), si.addend)) return false;
+  if (si.symbol.empty()) return false;
+  putBytes(v.init, offset, elemBytes, 0);
+  v.symbolInits.push_back(std::move(si));
+  return true;
+}
+
+/// ".shared .align 4 .b8 name[1024]", ".global .u32 g = 5", ".const .align 4 .b8 c[8] =
+/// {0, 0, 128, 63, 0, 0, 0, 64}" (without ';'). False when it declares no variable, or an
+/// Error for an initialiser it cannot read.
+Expected<bool> parseVariable(const std::string& stmt, PtxVariable& v, const std::string& file, int line) {
+  // The initialiser: after the first '=' (outside brackets).
+  std::string decl = stmt, init;
+  if (const size_t eq = stmt.find('='); eq != std::string::npos) {
+    decl = stmt.substr(0, eq);
+    init = trim(stmt.substr(eq + 1));
+  }
+  std::vector<std::string> words = splitWs(decl);
   bool sawSpace = false;
   int elemBytes = 1;
+  char kind = 'b';
+  long long count = 1;
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == ".shared" || w == ".local" || w == ".global" || w == ".const") {
@@ -213,29 +316,215 @@ bool parseVariable(const std::string& stmt, PtxVariable& v) {
       v.external = true;
     } else if (w == ".align" && i + 1 < words.size()) {
       v.align = std::stoi(words[++i]);
-    } else if (w.size() > 2 && w[0] == '.' && std::isdigit(static_cast<unsigned char>(w.back()))) {
+    } else if (w.size() > 2 && w[0] == '.' && std::isdigit(static_cast<unsigned char>(w.back())) && w[1] != 'v') {
       const int bits = std::stoi(w.substr(w.find_first_of("0123456789")));
       elemBytes = std::max(1, bits / 8);
+      kind = w[1];
     } else if (w[0] != '.') {
-      const size_t br = w.find('[');
-      v.name = w.substr(0, br);
-      long long count = 1;
-      if (br != std::string::npos) {
-        const std::string inside = w.substr(br + 1, w.find(']') - br - 1);
+      // name, name[16], name[2][8], name[] (size from the initialiser)
+      std::string rest;
+      for (size_t k = i; k < words.size(); ++k) rest += words[k];
+      const size_t br = rest.find('[');
+      v.name = rest.substr(0, br);
+      for (size_t b = br; b != std::string::npos; b = rest.find('[', b + 1)) {
+        const std::string inside = rest.substr(b + 1, rest.find(']', b) - b - 1);
+        long long dim = 0;
         if (inside.empty()) {
           count = 0;
-        } else {
-          parseInt(inside, count);
+        } else if (parseInt(inside, dim)) {
+          count *= dim;
         }
       }
-      const size_t eq = v.name.find('=');
-      if (eq != std::string::npos) v.name = v.name.substr(0, eq);
-      v.bytes = count * elemBytes;
       break;
     }
   }
-  return sawSpace && !v.name.empty();
+  if (!sawSpace || v.name.empty()) return false;
+  v.bytes = count * elemBytes;
+  if (init.empty()) return true;
+  std::string flat;
+  for (char c : init) flat += c == '{' || c == '}' ? ' ' : c;
+  long long index = 0;
+  std::string cur;
+  auto flush = [&]() -> bool {
+    if (trim(cur).empty()) return true;
+    const bool ok = putElement(v, index++, elemBytes, kind, cur);
+    cur.clear();
+    return ok;
+  };
+  int parens = 0;
+  for (char c : flat) {
+    if (c == '(') ++parens;
+    if (c == ')') --parens;
+    if (c == ',' && parens == 0) {
+      if (!flush()) return makeError("cannot read the initialiser of '" + v.name + "'", file, line);
+    } else {
+      cur += c;
+    }
+  }
+  if (!flush()) return makeError("cannot read the initialiser of '" + v.name + "'", file, line);
+  if (v.bytes == 0) v.bytes = static_cast<long long>(v.init.size());
+  if (v.bytes > (1LL << 24)) {  // a large array with a short initialiser: its values are not kept
+    v.init.clear();
+    v.symbolInits.clear();
+    return true;
+  }
+  v.init.resize(static_cast<size_t>(v.bytes), 0);
+  return true;
 }
+
+/// How deep calls of a function that (directly or not) calls itself are expanded; a call below
+/// that stays a call (one instruction, unknown results).
+constexpr int kMaxRecursionDepth = 6;
+/// Expanded instructions per kernel beyond which further calls stay calls.
+constexpr size_t kMaxExpandedInstructions = 200'000;
+
+/// Expands the calls of one kernel in place: each `call` to a `.func` with a body is followed by
+/// a copy of that body, its registers, labels and call slots renamed per copy ("%r1$c3"), its
+/// parameters and return values renamed to the caller's slots, and its `ret` turned into a
+/// branch to the instruction after the copy.
+class CallExpander {
+ public:
+  CallExpander(const PtxModule& m, const PtxKernel& kernel) : module_(m), out_(kernel) {
+    out_.instructions.clear();
+    out_.labels.clear();
+    for (size_t r = 0; r < out_.registers.size(); ++r) regIndex_[out_.registers[r]] = static_cast<int>(r);
+    for (const PtxKernel& f : m.functions) functions_[f.name] = &f;
+    for (const PtxVariable& v : m.globals) fixedNames_.insert(v.name);
+    for (const PtxParam& p : kernel.params) fixedNames_.insert(p.name);
+  }
+
+  PtxKernel run(const PtxKernel& kernel) {
+    std::vector<std::string> chain;
+    emit(kernel, "", {}, chain, nullptr, "", false, "");
+    return std::move(out_);
+  }
+
+ private:
+  [[nodiscard]] std::string where(const PtxInstruction& i) const {
+    auto f = module_.files.find(i.sourceFile);
+    std::string file = f == module_.files.end() ? "?" : f->second;
+    file = file.substr(file.rfind('/') + 1);
+    return file + ":" + std::to_string(i.sourceLine);
+  }
+  void note(std::string text) {
+    if (std::find(out_.notes.begin(), out_.notes.end(), text) == out_.notes.end()) out_.notes.push_back(std::move(text));
+  }
+  int reg(const std::string& name) {
+    auto [it, inserted] = regIndex_.emplace(name, static_cast<int>(out_.registers.size()));
+    if (inserted) out_.registers.push_back(name);
+    return it->second;
+  }
+
+  /// Appends one copy of `body`: `suffix` renames its registers, labels and call slots,
+  /// `slots` maps its parameter and return names to the caller's slots, `site` is the call
+  /// (null for the kernel itself), `ret` the label a `ret` branches to ("" = a real ret).
+  void emit(const PtxKernel& body, const std::string& suffix, const std::map<std::string, std::string>& slots,
+            std::vector<std::string>& chain, const PtxInstruction* site, const std::string& from, bool library,
+            const std::string& ret) {
+    std::set<std::string> local(fixedNames_);
+    for (const PtxVariable& v : body.variables) {
+      local.insert(v.name);
+      bool present = false;
+      for (const PtxVariable& o : out_.variables) present = present || o.name == v.name;
+      if (!present) out_.variables.push_back(v);
+    }
+    auto rename = [&](const std::string& name) -> std::string {
+      if (auto it = slots.find(name); it != slots.end()) return it->second;
+      if (name.empty() || local.count(name)) return name;
+      return name + suffix;  // a call slot of this body
+    };
+    std::vector<int> newIndex(body.instructions.size() + 1, 0);
+    for (size_t i = 0; i < body.instructions.size(); ++i) {
+      newIndex[i] = static_cast<int>(out_.instructions.size());
+      PtxInstruction inst = body.instructions[i];
+      std::function<void(PtxOperand&)> fix = [&](PtxOperand& op) {
+        if (op.reg >= 0) op.reg = reg(body.registers[static_cast<size_t>(op.reg)] + suffix);
+        if (op.kind == PtxOperand::Kind::Label) {
+          if (inst.base != "call") op.name += suffix;
+        } else if (op.kind == PtxOperand::Kind::Symbol || op.kind == PtxOperand::Kind::Address) {
+          op.name = rename(op.name);
+        }
+        for (PtxOperand& e : op.elems) fix(e);
+      };
+      for (PtxOperand& op : inst.operands) fix(op);
+      if (inst.guard >= 0) inst.guard = reg(body.registers[static_cast<size_t>(inst.guard)] + suffix);
+      for (std::string& n : inst.callArgs) n = rename(n);
+      for (std::string& n : inst.callReturns) n = rename(n);
+      if (site) {
+        inst.inlinedFrom = from;
+        inst.library = library;
+        if (library) {
+          inst.sourceLine = site->sourceLine;
+          inst.sourceFile = site->sourceFile;
+        }
+      }
+      if (inst.base == "ret" && !ret.empty()) {
+        // The callee returns: a branch to the instruction after its copy.
+        inst.text = "bra.uni " + ret + " (ret)";
+        inst.opcode = "bra.uni";
+        inst.base = "bra";
+        inst.mods = {"uni"};
+        PtxOperand target;
+        target.kind = PtxOperand::Kind::Label;
+        target.name = ret;
+        inst.operands = {target};
+      }
+      if (inst.base != "call" || inst.operands.empty()) {
+        out_.instructions.push_back(std::move(inst));
+        continue;
+      }
+      const std::string callee = inst.operands[0].name;
+      auto f = functions_.find(callee);
+      const long long depth = std::count(chain.begin(), chain.end(), callee);
+      if (f == functions_.end()) {
+        if (callee == "vprintf") {
+          note(where(inst) + ": printf (vprintf) is modelled as one call instruction after its argument stores; "
+               "the formatting and the output buffer are not modelled");
+        } else {
+          note(where(inst) + ": '" + callee + "' has no body in the PTX; the call counts as one instruction and its "
+               "results are unknown");
+        }
+        out_.instructions.push_back(std::move(inst));
+        continue;
+      }
+      if (depth >= kMaxRecursionDepth || out_.instructions.size() > kMaxExpandedInstructions) {
+        note(where(inst) + ": the recursion of '" + callee + "' is expanded " + std::to_string(kMaxRecursionDepth) +
+             " calls deep; a call below that counts as one instruction and returns an unknown value");
+        out_.instructions.push_back(std::move(inst));
+        continue;
+      }
+      const PtxKernel& fn = *f->second;
+      bool hasLines = false;
+      for (const PtxInstruction& x : fn.instructions) hasLines = hasLines || x.sourceLine > 0;
+      const bool calleeLibrary = library || !hasLines;
+      const std::string sub = "$c" + std::to_string(++copies_);
+      std::map<std::string, std::string> calleeSlots;
+      for (size_t k = 0; k < fn.params.size() && k < inst.callArgs.size(); ++k) calleeSlots[fn.params[k].name] = inst.callArgs[k];
+      for (size_t k = 0; k < fn.returns.size() && k < inst.callReturns.size(); ++k) calleeSlots[fn.returns[k].name] = inst.callReturns[k];
+      inst.callExpanded = true;
+      const PtxInstruction call = inst;
+      out_.instructions.push_back(std::move(inst));
+      if (calleeLibrary && !library) {
+        note(where(call) + ": '" + callee + "' (library code without source lines) is expanded in place; its branches "
+             "on unknown data take a default: loops leave after one pass, other branches fall through");
+      }
+      const std::string back = "$Lret" + sub;
+      chain.push_back(callee);
+      emit(fn, sub, calleeSlots, chain, &call, callee, calleeLibrary, back);
+      chain.pop_back();
+      out_.labels[back] = static_cast<int>(out_.instructions.size());
+    }
+    newIndex[body.instructions.size()] = static_cast<int>(out_.instructions.size());
+    for (const auto& [label, index] : body.labels) out_.labels[label + suffix] = newIndex[static_cast<size_t>(index)];
+  }
+
+  const PtxModule& module_;
+  PtxKernel out_;
+  std::map<std::string, int> regIndex_;
+  std::map<std::string, const PtxKernel*> functions_;
+  std::set<std::string> fixedNames_;  ///< module variables and kernel parameters: never renamed
+  int copies_ = 0;
+};
 
 }  // namespace
 
@@ -245,46 +534,59 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   std::string raw;
   int lineNo = 0;
   int depth = 0;           // brace depth inside a kernel or function body
-  bool inHeader = false;   // between ".entry" and "{"
-  bool inFunc = false;     // skipping a .func body
+  bool inHeader = false;   // between ".entry" / ".func" and "{"
+  bool bodyIsFunc = false;  // the header or body is a `.func`
   bool inBlockComment = false;
   bool inSection = false;  // skipping a `.section name { ... }`
   int sectionDepth = 0;
   std::string header;
   std::string pending;     // statement text accumulated until ';'
   int operandBraces = 0;   // open '{' of a vector operand inside `pending`
+  int initBraces = 0;      // open '{' of a module variable's initialiser
   KernelBuilder kb;
   int curLine = 0, curFile = 0;
 
+  // ".param .align 8 .b8 name[16], .param .u32 other" → parameters.
+  auto parseParams = [&](const std::string& list) {
+    std::vector<PtxParam> out;
+    for (const std::string& p : splitOperands(list)) {
+      std::vector<std::string> pw = splitWs(p);
+      PtxParam param;
+      int elemBytes = 0;
+      long long count = 1;
+      for (const std::string& w : pw) {
+        if (w == ".param" || w == ".ptr" || w == ".global" || startsWith(w, ".align")) continue;
+        if (w[0] == '.' && elemBytes == 0 && w.find_first_of("0123456789") != std::string::npos) {
+          param.type = w.substr(1);
+          elemBytes = std::max(1, std::stoi(w.substr(w.find_first_of("0123456789"))) / 8);
+        } else if (w[0] != '.') {
+          const size_t br = w.find('[');
+          param.name = w.substr(0, br);
+          if (br != std::string::npos) parseInt(w.substr(br + 1, w.find(']') - br - 1), count);
+        }
+      }
+      param.bytes = static_cast<int>(elemBytes * count);
+      out.push_back(param);
+    }
+    return out;
+  };
+  // ".visible .entry name(params)" or ".func (returns) name(params)".
   auto finishHeader = [&]() -> Expected<void> {
-    const size_t open = header.find('(');
-    std::vector<std::string> words = splitWs(header.substr(0, open));
-    if (words.empty()) return makeError("malformed .entry", file, lineNo);
+    const size_t keyword = bodyIsFunc ? header.find(".func") : header.find(".entry");
+    std::string rest = trim(header.substr(keyword + (bodyIsFunc ? 5 : 6)));
     kb = KernelBuilder{};
+    if (!rest.empty() && rest[0] == '(') {
+      const size_t close = rest.find(')');
+      if (close == std::string::npos) return makeError("malformed .func", file, lineNo);
+      kb.k.returns = parseParams(rest.substr(1, close - 1));
+      rest = rest.substr(close + 1);
+    }
+    const size_t open = rest.find('(');
+    std::vector<std::string> words = splitWs(rest.substr(0, open));
+    if (words.empty()) return makeError(bodyIsFunc ? "malformed .func" : "malformed .entry", file, lineNo);
     kb.k.name = words.back();
     kb.k.declLine = lineNo;
-    if (open != std::string::npos) {
-      const size_t close = header.find(')', open);
-      for (const std::string& p : splitOperands(header.substr(open + 1, close - open - 1))) {
-        std::vector<std::string> pw = splitWs(p);
-        PtxParam param;
-        int elemBytes = 0;
-        long long count = 1;
-        for (const std::string& w : pw) {
-          if (w == ".param" || w == ".ptr" || w == ".global" || startsWith(w, ".align")) continue;
-          if (w[0] == '.' && elemBytes == 0 && w.find_first_of("0123456789") != std::string::npos) {
-            param.type = w.substr(1);
-            elemBytes = std::max(1, std::stoi(w.substr(w.find_first_of("0123456789"))) / 8);
-          } else if (w[0] != '.') {
-            const size_t br = w.find('[');
-            param.name = w.substr(0, br);
-            if (br != std::string::npos) parseInt(w.substr(br + 1, w.find(']') - br - 1), count);
-          }
-        }
-        param.bytes = static_cast<int>(elemBytes * count);
-        kb.k.params.push_back(param);
-      }
-    }
+    if (open != std::string::npos) kb.k.params = parseParams(rest.substr(open + 1, rest.find(')', open) - open - 1));
     return {};
   };
 
@@ -296,9 +598,15 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         if (depth > 1) kb.declareScoped(splitWs(stmt));
         return {};
       }
-      if (startsWith(stmt, ".pragma") || startsWith(stmt, ".param")) return {};
+      if (startsWith(stmt, ".param")) {
+        if (depth > 1) kb.declareScopedParam(splitWs(stmt));
+        return {};
+      }
+      if (startsWith(stmt, ".pragma")) return {};
       PtxVariable v;
-      if (parseVariable(stmt, v)) {
+      Expected<bool> isVariable = parseVariable(stmt, v, file, lineNo);
+      if (!isVariable) return std::move(isVariable).takeError();
+      if (*isVariable) {
         if (depth > 0) {
           kb.k.variables.push_back(v);
         } else {
@@ -331,12 +639,41 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     std::string part;
     std::getline(parts, inst.base, '.');
     while (std::getline(parts, part, '.')) inst.mods.push_back(part);
-    for (const std::string& o : splitOperands(ops)) {
-      PtxOperand op = parseOperand(o, kb);
-      if (op.kind == PtxOperand::Kind::Symbol && (inst.base == "bra" || inst.base == "call")) {
-        op.kind = PtxOperand::Kind::Label;
+    if (inst.base == "call") {
+      // call[.uni] [(ret, …),] target[, (arg, …)][, prototype]: the target as a Label operand,
+      // the return and argument slots by name.
+      std::vector<std::string> parts;
+      int parens = 0;
+      std::string cur;
+      for (char c : ops) {
+        if (c == '(') ++parens;
+        if (c == ')') --parens;
+        if (c == ',' && parens == 0) {
+          parts.push_back(trim(cur));
+          cur.clear();
+        } else {
+          cur += c;
+        }
       }
-      inst.operands.push_back(std::move(op));
+      if (!trim(cur).empty()) parts.push_back(trim(cur));
+      bool sawTarget = false;
+      for (const std::string& part : parts) {
+        if (!part.empty() && part[0] == '(') {
+          std::vector<std::string>& names = sawTarget ? inst.callArgs : inst.callReturns;
+          for (const std::string& n : splitOperands(part.substr(1, part.rfind(')') - 1))) names.push_back(kb.resolve(n));
+        } else if (!sawTarget) {
+          sawTarget = true;
+          PtxOperand target = parseOperand(part, kb);
+          if (target.kind == PtxOperand::Kind::Symbol) target.kind = PtxOperand::Kind::Label;
+          inst.operands.push_back(std::move(target));
+        }
+      }
+    } else {
+      for (const std::string& o : splitOperands(ops)) {
+        PtxOperand op = parseOperand(o, kb);
+        if (op.kind == PtxOperand::Kind::Symbol && inst.base == "bra") op.kind = PtxOperand::Kind::Label;
+        inst.operands.push_back(std::move(op));
+      }
     }
     kb.k.instructions.push_back(std::move(inst));
     return {};
@@ -382,13 +719,6 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
       }
       continue;
     }
-    if (inFunc) {
-      for (char c : line) {
-        if (c == '{') ++depth;
-        if (c == '}' && --depth == 0) inFunc = false;
-      }
-      continue;
-    }
     if (startsWith(line, ".loc") && line.size() > 4 && std::isspace(static_cast<unsigned char>(line[4]))) {
       // ".loc 2 441 2, function_name $L__info_string0, inlined_at 1 11 3": code inlined from a
       // header is attributed to its call site (the last `inlined_at`), not to the header line.
@@ -417,34 +747,25 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         startsWith(line, ".maxclusterrank") || startsWith(line, ".reqnctapercluster") || startsWith(line, ".explicitcluster")) {
       continue;
     }
-    if (depth == 0 && !inHeader && line.find(".entry") != std::string::npos) {
+    if (depth == 0 && !inHeader && (line.find(".entry") != std::string::npos || line.find(".func") != std::string::npos)) {
       inHeader = true;
+      bodyIsFunc = line.find(".entry") == std::string::npos;
       header.clear();
-    }
-    if (depth == 0 && !inHeader && line.find(".func") != std::string::npos) {
-      // A device function body (or prototype): skipped; a `call` to it is rejected later.
-      if (line.find(';') != std::string::npos && line.find('{') == std::string::npos) continue;
       pending.clear();
-      inFunc = line.find('{') != std::string::npos;
-      if (inFunc) depth = 1;
-      while (!inFunc && std::getline(in, raw)) {
-        ++lineNo;
-        if (raw.find('{') != std::string::npos) {
-          inFunc = true;
-          depth = 1;
-        } else if (trim(raw).back() == ';') {
-          break;
-        }
-      }
-      continue;
     }
     if (inHeader) {
-      const size_t brace = line.find('{');
+      const size_t brace = line.find('{'), semi = line.find(';');
+      if (semi != std::string::npos && (brace == std::string::npos || semi < brace)) {
+        inHeader = false;  // a prototype (`.extern .func … vprintf (…);`): no body
+        continue;
+      }
       header += " " + line.substr(0, brace);
       if (brace == std::string::npos) continue;
       inHeader = false;
       if (Expected<void> h = finishHeader(); !h) return std::move(h).takeError();
       depth = 1;
+      curLine = 0;
+      curFile = 0;
       line = trim(line.substr(brace + 1));
       if (line.empty()) continue;
     }
@@ -454,7 +775,11 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
       continue;
     }
     for (char c : line) {
-      if (c == '{' && depth > 0 && !trim(pending).empty()) {
+      if (depth == 0 && (c == '{' || c == '}') && (initBraces > 0 || pending.find('=') != std::string::npos)) {
+        // The initialiser of a module variable: `.global .b8 t[4] = {1, 2, 3, 4};`.
+        initBraces += c == '{' ? 1 : -1;
+        pending += c;
+      } else if (c == '{' && depth > 0 && !trim(pending).empty()) {
         // A vector operand ("st.local.v4.f32 [%rd5], {%f1, %f2, %f3, %f4}"), not a block.
         ++operandBraces;
         pending += c;
@@ -471,7 +796,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         --depth;
         if (depth == 0) {
           if (!trim(pending).empty()) return makeError("statement without ';' at the end of a kernel", file, lineNo);
-          m.kernels.push_back(std::move(kb.k));
+          (bodyIsFunc ? m.functions : m.kernels).push_back(std::move(kb.k));
           kb = KernelBuilder{};
         }
       } else if (c == ';') {
@@ -488,6 +813,11 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   }
   if (depth != 0 || inHeader) return makeError("unterminated kernel body", file, lineNo);
   if (m.kernels.empty()) return makeError("the PTX contains no kernels (.entry)", file, 0);
+  for (PtxKernel& k : m.kernels) {
+    bool calls = false;
+    for (const PtxInstruction& i : k.instructions) calls = calls || i.base == "call";
+    if (calls) k = CallExpander(m, k).run(k);
+  }
   return m;
 }
 

@@ -3,7 +3,9 @@
 /// Parses the PTX that nvcc emits (ISA 7.x–9.x) into a PtxModule: `.entry` kernels with their
 /// parameters, register declarations (`%r<30>`), variables, labels, guarded instructions with
 /// register, special-register, immediate, address and vector operands, and `.loc`/`.file`
-/// source lines. `.func` device functions (non-inlined calls) are rejected with an Error.
+/// source lines; module variables with their initialisers; `.func` device functions, whose
+/// calls are expanded in place in each kernel (PtxInstruction::callExpanded; recursion 6 calls
+/// deep, then the call stays a call), with notes in PtxKernel::notes.
 #pragma once
 
 #include <string>

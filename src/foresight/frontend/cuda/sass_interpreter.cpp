@@ -264,6 +264,11 @@ std::optional<std::uint16_t> halfBits(const std::string& text) {
 
 }  // namespace
 
+bool isSassAtomic(const SassInstruction& i) {
+  const std::string& m = i.mnemonic;
+  return m == "ATOM" || m == "ATOMG" || m == "ATOMS" || m == "RED" || m == "REDG";
+}
+
 Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& o, long long blockIndex, int warp) {
   if (!o.layout) return makeError("the SASS count needs the cubin's parameter layout");
   const std::vector<SassInstruction>& code = fn.instructions;
@@ -726,6 +731,14 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     return makeError("the SASS branch at 0x" + fmt_hex(in.offset) + " (line " + std::to_string(in.sourceLine) +
                      ") depends on values the SASS count does not track");
   };
+  // The default for a branch of library code (SassInstruction::library): a loop is left after
+  // one pass, any other branch falls through.
+  auto libraryDefault = [&](int blockIndex, int index, std::uint32_t unknownLanes, std::uint32_t& taken) {
+    const PtxLoop* loop = exitedLoop(cfg, blockIndex);
+    const int target = cfg.blocks[blockIndex].taken;
+    if (loop && target >= 0 && !loop->contains(target)) taken |= unknownLanes;
+    note(index, "the default for library code (" + code[index].inlinedFrom + "): " + (loop ? "the loop is left" : "falls through"));
+  };
 
   // Lane addresses of a memory instruction, before it executes (it may overwrite its own
   // address registers).
@@ -1003,7 +1016,9 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (o.recordStream) out.stream.emplace_back(i, g | unknown);
       if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown, unknown != 0);
       if (op == Op::kBRA && !(mods & kModDIV)) {
-        if (unknown) {
+        if (unknown && in.library) {
+          libraryDefault(pc, i, unknown, g);
+        } else if (unknown) {
           Expected<void> r = resolveUnknown(pc, i, unknown, g);
           if (!r) return std::move(r).takeError();
         }
@@ -1014,6 +1029,16 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (op == Op::kEXIT || op == Op::kRET) {
         if (unknown) return makeError("the SASS EXIT at 0x" + fmt_hex(in.offset) + " depends on values the SASS count does not track");
         exitNow |= g;
+        continue;
+      }
+      if (op == Op::kCALL) {
+        // A call that was not expanded (CALL.ABS to vprintf, recursion below the expansion
+        // depth): the callee may change the argument, result and scratch registers of the ABI.
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!((g | unknown) >> lane & 1)) continue;
+          lanes->r[lane][0] = V{};
+          for (int r = 2; r < 16; ++r) lanes->r[lane][r] = V{};
+        }
         continue;
       }
       for (int lane = 0; lane < kLanes; ++lane) {

@@ -87,6 +87,10 @@ struct SassWarpCount {
 void expandSassStream(const SassWarpCount& run, long long begin, long long end,
                       const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit);
 
+/// Whether `i` is an atomic or reduction (ATOM, ATOMG, ATOMS, RED, REDG), whose lanes on one
+/// address serialize (accessUnits).
+[[nodiscard]] bool isSassAtomic(const SassInstruction& i);
+
 /// Runs warp `warp` of block `block` (linear) of `fn`.
 [[nodiscard]] Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& options,
                                                   long long block, int warp);

@@ -56,13 +56,25 @@ struct SassInstruction {
   std::optional<SassControl> control;  ///< decoded when the encoding was printed
   std::string target;       ///< branch target label, if any
   int memoryWidthBytes = 0;  ///< per-lane bytes of a memory instruction (from .64/.128/.U8…)
+  /// The subroutine this instruction was copied from when a call was expanded ("" = the
+  /// kernel's own code; see SassFunction).
+  std::string inlinedFrom;
+  /// Copied from a subroutine without line info (a libdevice slow path): it carries the call
+  /// site's line, and its branches on unknown data take a default instead of needing a hint.
+  bool library = false;
 };
 
-/// One function (kernel) of the listing.
+/// One function (kernel) of the listing. Its subroutines (`$kernel$callee:` after the
+/// kernel's code) are expanded per call: a `CALL.REL.NOINC` to one becomes a BRA to a copy of
+/// its code appended at the end (offsets continue past the listing's), whose `RET` becomes a
+/// BRA back to the instruction after the call. Recursion is expanded kMaxSassRecursion calls
+/// deep; a call below that, and an indirect `CALL.ABS` (vprintf), stays a CALL: one
+/// instruction that falls through.
 struct SassFunction {
   std::string name;  ///< mangled
   std::vector<SassInstruction> instructions;
   std::map<std::string, long long> labels;  ///< label → offset
+  std::vector<std::string> notes;  ///< what the expansion assumed, by source line
 };
 
 /// A parsed nvdisasm listing.

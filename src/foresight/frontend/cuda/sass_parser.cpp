@@ -14,6 +14,11 @@ namespace foresight::cuda {
 
 namespace {
 
+/// How deep the calls of a recursive subroutine are expanded, and the instructions beyond
+/// which no call is expanded.
+constexpr long long kMaxSassRecursion = 6;
+constexpr size_t kMaxSassExpanded = 200'000;
+
 std::vector<std::string> splitTop(std::string_view s) {
   std::vector<std::string> out;
   int depth = 0;
@@ -184,11 +189,122 @@ int memoryWidth(const std::vector<std::string>& mods) {
 }
 
 bool isMemoryMnemonic(const std::string& m) {
-  static const char* kMem[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "LDSM", "LDGSTS"};
+  static const char* kMem[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "LDSM", "LDGSTS"};
   for (const char* k : kMem) {
     if (m == k) return true;
   }
   return false;
+}
+
+/// Expands the subroutine calls of `fn` (see SassFunction).
+void expandSubroutines(SassFunction& fn) {
+  std::vector<SassInstruction>& code = fn.instructions;
+  const size_t original = code.size();
+  // Subroutines: [start, next subroutine or the end).
+  std::map<std::string, std::pair<size_t, size_t>> subs;
+  std::vector<std::pair<long long, std::string>> starts;
+  for (const auto& [label, offset] : fn.labels) {
+    if (label.rfind("$", 0) == 0) starts.emplace_back(offset, label);
+  }
+  std::sort(starts.begin(), starts.end());
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const size_t end = k + 1 < starts.size() ? static_cast<size_t>(starts[k + 1].first / 16) : original;
+    subs[starts[k].second] = {static_cast<size_t>(starts[k].first / 16), end};
+  }
+  std::map<std::string, bool> withLines;  // subroutines with line info of their own
+  for (const auto& [label, range] : subs) {
+    bool any = false;
+    for (size_t i = range.first; i < range.second; ++i) any = any || code[i].sourceLine > 0;
+    withLines[label] = any;
+  }
+  auto shortName = [](const std::string& label) { return label.substr(label.rfind('$') + 1); };
+  auto where = [](const SassInstruction& i) {
+    const std::string f = i.sourceFile.substr(i.sourceFile.rfind('/') + 1);
+    return (f.empty() ? "?" : f) + ":" + std::to_string(i.sourceLine);
+  };
+  auto note = [&](std::string text) {
+    if (std::find(fn.notes.begin(), fn.notes.end(), text) == fn.notes.end()) fn.notes.push_back(std::move(text));
+  };
+  // Pending calls: (instruction index, the subroutines on the call chain above it).
+  std::vector<std::pair<size_t, std::vector<std::string>>> work;
+  const size_t kernelEnd = starts.empty() ? original : static_cast<size_t>(starts.front().first / 16);
+  for (size_t i = 0; i < kernelEnd; ++i) work.push_back({i, {}});
+  int copies = 0;
+  for (size_t w = 0; w < work.size(); ++w) {
+    const size_t at = work[w].first;
+    if (code[at].mnemonic != "CALL" || code[at].target.empty()) continue;
+    const std::string callee = code[at].target;
+    auto sub = subs.find(callee);
+    const std::vector<std::string>& chain = work[w].second;
+    if (sub == subs.end()) {
+      code[at].target.clear();
+      continue;
+    }
+    if (std::count(chain.begin(), chain.end(), callee) >= kMaxSassRecursion || code.size() > kMaxSassExpanded) {
+      note(where(code[at]) + ": the recursion of '" + shortName(callee) + "' is expanded " + std::to_string(kMaxSassRecursion) +
+           " calls deep in the SASS; a call below that counts as one instruction and leaves R0 and R2-R15 unknown");
+      code[at].target.clear();
+      continue;
+    }
+    const auto [first, end] = sub->second;
+    const bool hasLines = withLines.at(callee);
+    const SassInstruction site = code[at];
+    const bool library = site.library || !hasLines;
+    if (!hasLines && code[first].sourceLine == 0) {
+      // The subroutine as listed (no longer reached): placed at its first call site.
+      for (size_t i = first; i < end; ++i) {
+        code[i].sourceFile = site.sourceFile;
+        code[i].sourceLine = site.sourceLine;
+      }
+    }
+    const std::string suffix = "$c" + std::to_string(++copies);
+    const std::string entry = callee + suffix, back = "$ret" + suffix;
+    const long long base = static_cast<long long>(code.size()) * 16;
+    fn.labels[entry] = base;
+    fn.labels[back] = site.offset + 16;
+    for (const auto& [label, offset] : std::map<std::string, long long>(fn.labels)) {
+      if (label.rfind(".L", 0) == 0 && offset >= static_cast<long long>(first) * 16 && offset < static_cast<long long>(end) * 16) {
+        fn.labels[label + suffix] = base + offset - static_cast<long long>(first) * 16;
+      }
+    }
+    std::vector<std::string> inner = chain;
+    inner.push_back(callee);
+    for (size_t i = first; i < end; ++i) {
+      SassInstruction c = code[i];
+      c.offset = static_cast<long long>(code.size()) * 16;
+      c.inlinedFrom = shortName(callee);
+      c.library = library;
+      if (library) {
+        c.sourceFile = site.sourceFile;
+        c.sourceLine = site.sourceLine;
+      }
+      if (c.mnemonic == "RET") {
+        c.mnemonic = "BRA";
+        c.opcode = "BRA";
+        c.mods.clear();
+        c.operands.clear();
+        c.target = back;
+      } else if (c.target.rfind(".L", 0) == 0) {
+        c.target += suffix;
+      }
+      if (c.mnemonic == "CALL") work.push_back({code.size(), inner});
+      code.push_back(std::move(c));
+    }
+    SassInstruction& call = code[at];
+    call.mnemonic = "BRA";
+    call.mods.clear();
+    call.target = entry;
+    if (library && !site.library) {
+      note(where(site) + ": '" + shortName(callee) + "' (library code without line info) is expanded in place in the SASS; "
+           "its branches on unknown data take a default: loops leave after one pass, other branches fall through");
+    }
+  }
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (code[i].mnemonic == "CALL" && code[i].target.empty() && i < kernelEnd) {
+      note(where(code[i]) + ": '" + code[i].opcode + "' (an indirect call, printf's vprintf) counts as one instruction "
+           "and leaves R0 and R2-R15 unknown");
+    }
+  }
 }
 
 }  // namespace
@@ -247,9 +363,13 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
       continue;
     }
     if (!fn) continue;
-    if (t.back() == ':' && t.rfind(".L", 0) == 0) {
+    if (t.back() == ':' && (t.rfind(".L", 0) == 0 || t.rfind("$", 0) == 0)) {
       const long long next = fn->instructions.empty() ? 0 : fn->instructions.back().offset + 16;
       fn->labels[t.substr(0, t.size() - 1)] = next;
+      if (t[0] == '$') {  // a subroutine: its own line info, if any
+        curFile.clear();
+        curLine = 0;
+      }
       continue;
     }
     if (t.rfind("/*", 0) != 0) continue;
@@ -288,12 +408,6 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     std::string part;
     std::getline(parts, inst.mnemonic, '.');
     while (std::getline(parts, part, '.')) inst.mods.push_back(part);
-    // `CALL.REL.NOINC target` pushes no return address: a jump (ptxas leaves a long unrolled
-    // loop with `@P0 CALL.REL.NOINC exit; BRA top`). Read it as the branch it is.
-    if (inst.mnemonic == "CALL" && std::find(inst.mods.begin(), inst.mods.end(), "NOINC") != inst.mods.end()) {
-      inst.mnemonic = "BRA";
-      inst.mods.clear();
-    }
     if (sp != std::string::npos) {
       for (const std::string& o : splitTop(body.substr(sp))) {
         SassOperand op = parseOperand(o);
@@ -301,6 +415,15 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
         inst.operands.push_back(std::move(op));
       }
     }
+    // `CALL.REL.NOINC .L_x` pushes no return address: a jump (ptxas leaves a long unrolled
+    // loop with `@P0 CALL.REL.NOINC exit; BRA top`). Read it as the branch it is. A call of a
+    // subroutine (`$kernel$callee`) is expanded below; any other call stays a CALL.
+    if (inst.mnemonic == "CALL" && inst.target.rfind(".L", 0) == 0 &&
+        std::find(inst.mods.begin(), inst.mods.end(), "NOINC") != inst.mods.end()) {
+      inst.mnemonic = "BRA";
+      inst.mods.clear();
+    }
+    if (inst.mnemonic == "CALL" && inst.target.rfind("$", 0) != 0) inst.target.clear();
     if (isMemoryMnemonic(inst.mnemonic)) inst.memoryWidthBytes = memoryWidth(inst.mods);
     // A 64/128-bit data register group follows the access width.
     if (inst.memoryWidthBytes >= 8) {
@@ -314,6 +437,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     if (fn->instructions.back().encodingLo) last = &fn->instructions.back();
   }
   if (listing.functions.empty()) return makeError("no functions in the SASS listing", file, 0);
+  for (SassFunction& f : listing.functions) expandSubroutines(f);
   return listing;
 }
 

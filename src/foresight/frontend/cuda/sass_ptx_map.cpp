@@ -27,7 +27,7 @@ std::pair<SassSpace, bool> ptxKind(const PtxInstruction& i) {
 SassAccessKind sassAccessKind(const SassInstruction& i) {
   const std::string& m = i.mnemonic;
   if (m == "LDG" || m == "LD") return {SassSpace::Global, false};
-  if (m == "STG" || m == "ST" || m == "RED" || m == "ATOMG" || m == "ATOM") return {SassSpace::Global, m != "ATOM" && m != "ATOMG"};
+  if (m == "STG" || m == "ST" || m == "RED" || m == "REDG" || m == "ATOMG" || m == "ATOM") return {SassSpace::Global, m != "ATOM" && m != "ATOMG"};
   if (m == "LDS" || m == "LDSM") return {SassSpace::Shared, false};
   if (m == "STS" || m == "ATOMS") return {SassSpace::Shared, true};
   if (m == "LDL") return {SassSpace::Local, false};

@@ -221,11 +221,35 @@ using FoldTrack = folding::HeaderTrack<FoldSnapshot>;
 
 }  // namespace
 
-Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space) {
+int sameAddressLanes(std::span<const long long> lanes) {
+  std::map<long long, int> perAddress;
+  int most = 0;
+  for (long long a : lanes) {
+    if (a >= 0) most = std::max(most, ++perAddress[a]);
+  }
+  return std::max(1, most);
+}
+
+Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space, bool atomic) {
   if (space == PtxSpace::Shared) {
     Expected<BankConflicts> b = countBankConflicts(lanes, widthBytes);
     if (!b) return std::move(b).takeError();
-    return static_cast<long long>(b->wavefronts);
+    const long long wavefronts = static_cast<long long>(b->wavefronts);
+    return atomic ? std::max<long long>(wavefronts, sameAddressLanes(lanes)) : wavefronts;
+  }
+  if (atomic && space != PtxSpace::Const) {
+    // Per 32-byte sector, as many passes as its most contended address has lanes.
+    std::map<long long, std::map<long long, int>> sectors;
+    for (long long a : lanes) {
+      if (a >= 0) ++sectors[a / 32][a];
+    }
+    long long passes = 0;
+    for (const auto& [sector, addresses] : sectors) {
+      int most = 0;
+      for (const auto& [address, count] : addresses) most = std::max(most, count);
+      passes += most;
+    }
+    return passes;
   }
   if (space == PtxSpace::Const) {
     std::set<long long> distinct;
@@ -294,6 +318,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
   for (const PtxVariable& v : module_.globals) {
     if (v.space == "global" || v.space == "const") {
       globalBases_[v.name] = g;
+      if (!v.init.empty()) initialised_[g] = &v;
       g += (v.bytes + (1LL << 20)) / (1LL << 20) * (1LL << 20);
     }
   }
@@ -305,7 +330,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
     std::vector<int> loads;
     for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
       const PtxInstruction& inst = kernel_.instructions[i];
-      if (inst.sourceLine != h.line || (inst.base != "ld" && inst.base != "ldu")) continue;
+      if (inst.sourceLine != h.line || (inst.base != "ld" && inst.base != "ldu") || inst.library) continue;
       if (std::find(inst.mods.begin(), inst.mods.end(), "param") != inst.mods.end()) continue;
       auto f = module_.files.find(inst.sourceFile);
       if (f == module_.files.end() || !endsWithPath(f->second, h.file)) continue;
@@ -426,9 +451,14 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     }
   };
 
+  auto addNote = [&](std::string text) {
+    if (std::find(trace.notes.begin(), trace.notes.end(), text) == trace.notes.end()) trace.notes.push_back(std::move(text));
+  };
+
   // Memory accounting ----------------------------------------------------------------------------
+  std::set<int> contended;  // atomics already noted as serializing
   auto recordMemory = [&](int index, const PtxInstruction& inst, PtxSpace space, const PtxOperand& addr,
-                          std::uint32_t mask, int width) -> Expected<void> {
+                          std::uint32_t mask, int width, bool atomic) -> Expected<void> {
     InstructionStats& s = trace.instructions[index];
     std::vector<long long> lanes(kLanes, kInactiveLane);
     bool unknown = false;
@@ -465,11 +495,45 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     ++s.knownRequests;
     if (options_.recordStream && !trace.stream.empty()) trace.streamAddresses.emplace_back(trace.stream.size() - 1, lanes);
     if (s.firstAddresses.empty()) s.firstAddresses = lanes;
-    Expected<long long> units = accessUnits(lanes, width, space);
+    Expected<long long> units = accessUnits(lanes, width, space, atomic);
     if (!units) return errorAt(where(inst) + ": " + units.error().message, inst);
     s.units += *units;
+    if (atomic && !contended.count(index)) {
+      if (const int same = sameAddressLanes(lanes); same > 1) {
+        contended.insert(index);
+        addNote(where(inst) + ": " + inst.opcode + ": " + std::to_string(same) + " lanes of a warp update one address and " +
+                "serialize (" + std::to_string(*units) + (space == PtxSpace::Shared ? " wavefronts" : " passes") +
+                " for the warp's request)");
+      }
+    }
     return {};
   };
+  // The initial value of the `bytes` bytes at address `a` of an initialised module variable.
+  std::set<std::string> initialNoted;
+  auto initialValue = [&](const PtxInstruction& inst, long long a, int bytes, Lane& out) -> bool {
+    auto it = initialised_.upper_bound(a);
+    if (it == initialised_.begin()) return false;
+    --it;
+    const PtxVariable& v = *it->second;
+    const long long off = a - it->first;
+    if (off < 0 || off + bytes > static_cast<long long>(v.init.size()) || bytes > 8) return false;
+    std::uint64_t bits = 0;
+    for (int b = 0; b < bytes; ++b) bits |= static_cast<std::uint64_t>(v.init[static_cast<size_t>(off + b)]) << (8 * b);
+    for (const PtxVariable::SymbolInit& si : v.symbolInits) {
+      if (si.offset != off) continue;
+      const Lane base = symbolValue(si.symbol);
+      if (base.origin != kKnown) return false;
+      bits = base.bits + static_cast<std::uint64_t>(si.addend);
+    }
+    out = {bits, kKnown};
+    if (initialNoted.insert(v.name).second) {
+      addNote(where(inst) + ": loads from '" + v.name + "' read its initial values (assumed unchanged by stores and "
+              "cudaMemcpyToSymbol)");
+    }
+    return true;
+  };
+  // Call slots (`.param` arguments and return values of calls): per name and byte offset.
+  std::map<std::string, std::map<long long, Reg>> callSlots;
 
   // Types and vector width of every instruction, parsed once per run rather than per execution.
   struct DecodedTypes {
@@ -520,6 +584,38 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       if (hasMod(inst, "const")) space = PtxSpace::Const;
       if (hasMod(inst, "param")) space = PtxSpace::Param;
       if (op == PtxOp::kCp) return errorAt(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", inst);
+      if (space == PtxSpace::Param && ops.size() > 1) {
+        // A call slot (st.param before a call, ld.param of its result, ld.param of an expanded
+        // callee's argument): the values stored there, per element.
+        const bool toSlot = op == PtxOp::kSt;
+        const PtxOperand& a = toSlot ? ops[0] : ops[1];
+        if (a.kind == PtxOperand::Kind::Address && !paramOrdinal_.count(a.name)) {
+          const PtxOperand& v = toSlot ? ops[1] : ops[0];
+          const int elemBytes = std::max(1, t.bits / 8);
+          std::vector<const PtxOperand*> elems;
+          if (v.kind == PtxOperand::Kind::Vector) {
+            for (const PtxOperand& e : v.elems) elems.push_back(&e);
+          } else {
+            elems.push_back(&v);
+          }
+          for (size_t k = 0; k < elems.size(); ++k) {
+            const long long off = a.imm + static_cast<long long>(k) * elemBytes;
+            auto& slot = callSlots[a.name];
+            for (int lane = 0; lane < kLanes; ++lane) {
+              if (!(mask >> lane & 1)) continue;
+              if (toSlot) {
+                Lane x = read(*elems[k], lane);
+                x.bits &= maskBits(t.bits);
+                slot[off][lane] = x;
+              } else {
+                auto f = slot.find(off);
+                write(*elems[k], lane, f == slot.end() ? Lane{0, kFromOther} : f->second[lane], t.bits);
+              }
+            }
+          }
+          return {};
+        }
+      }
       if (space == PtxSpace::Param) {
         const PtxOperand& a = ops.size() > 1 ? ops[1] : ops[0];
         auto it = paramOrdinal_.find(a.name);
@@ -543,9 +639,32 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       const PtxOperand& addr = store ? ops[0] : ops[1];
       if (addr.kind != PtxOperand::Kind::Address) return errorAt("malformed memory operand in '" + inst.text + "'", inst);
       const int width = std::max(1, t.bits / 8) * vec;
-      if (Expected<void> r = recordMemory(index, inst, space, addr, mask, width); !r) return r;
+      const bool atomic = op == PtxOp::kAtom || op == PtxOp::kRed;
+      if (Expected<void> r = recordMemory(index, inst, space, addr, mask, width, atomic); !r) return r;
       if (store) return {};
+      // Addresses before the destination is written (ld %rd1, [%rd1]).
+      std::array<long long, kLanes> at{};
+      at.fill(-1);
+      if (!atomic && !initialised_.empty() && space != PtxSpace::Shared && space != PtxSpace::Local) {
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!(mask >> lane & 1)) continue;
+          const Lane base = addr.reg >= 0 ? st.regs[addr.reg][lane] : !addr.name.empty() ? symbolValue(addr.name) : Lane{};
+          if (base.origin == kKnown) at[lane] = static_cast<long long>(base.bits) + addr.imm;
+        }
+      }
       writeUnknown(inst, mask, kFromMemory);
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (at[lane] < 0) continue;
+        const int elemBytes = std::max(1, t.bits / 8);
+        const PtxOperand& dst = ops[0];
+        const size_t n = dst.kind == PtxOperand::Kind::Vector ? dst.elems.size() : 1;
+        for (size_t k = 0; k < n; ++k) {
+          Lane v;
+          if (!initialValue(inst, at[lane] + static_cast<long long>(k) * elemBytes, elemBytes, v)) break;
+          const PtxOperand& e = dst.kind == PtxOperand::Kind::Vector ? dst.elems[k] : dst;
+          if (e.kind == PtxOperand::Kind::Register) write(e, lane, v, t.bits);
+        }
+      }
       if (auto b = boundLoads_.find(index); b != boundLoads_.end() && addr.reg >= 0) {
         const auto [trips, asIndex] = b->second;
         ++resolvedCount;
@@ -569,8 +688,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       return {};
     }
     if (op == PtxOp::kCall) {
-      return errorAt(where(inst) + ": calls to device functions ('" + inst.text + "') are not supported; "
-                     "inline them (__forceinline__)", inst);
+      // An expanded call's body follows it; any other call (vprintf, recursion below the
+      // expansion depth) is one instruction whose return slots stay unknown.
+      return {};
     }
     if (ops.empty()) return {};
 
@@ -695,6 +815,40 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
+    if (op == PtxOp::kMov && (ops[0].kind == PtxOperand::Kind::Vector) != (ops.back().kind == PtxOperand::Kind::Vector)) {
+      // mov.b64 {lo, hi}, %rd (unpack) and mov.b64 %rd, {lo, hi} (pack): elements of
+      // t.bits / n bits, the first one lowest.
+      const bool unpack = ops[0].kind == PtxOperand::Kind::Vector;
+      const std::vector<PtxOperand>& elems = unpack ? ops[0].elems : ops.back().elems;
+      const int n = std::max<int>(1, static_cast<int>(elems.size()));
+      const int eb = std::max(1, t.bits / n);
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        if (unpack) {
+          const Lane v = read(ops.back(), lane);
+          for (int k = 0; k < n; ++k) {
+            if (elems[k].kind != PtxOperand::Kind::Register) continue;
+            const Lane e{v.origin == kKnown ? (v.bits >> (k * eb)) & maskBits(eb) : 0, v.origin};
+            st.regs[elems[k].reg][lane] = e;
+          }
+        } else {
+          Lane r{0, kKnown};
+          for (int k = 0; k < n; ++k) {
+            const Lane e = read(elems[k], lane);
+            if (e.origin != kKnown) r = {0, e.origin};
+            if (r.origin == kKnown) r.bits |= (e.bits & maskBits(eb)) << (k * eb);
+          }
+          write(ops[0], lane, r, t.bits);
+        }
+      }
+      if (logging) {  // shifts of the value: equal in every folded iteration, or no fold
+        for (int k = 0; k < n; ++k) {
+          if (elems[k].kind == PtxOperand::Kind::Register) noteNonAffine(index * 8 + k, elems[k].reg, mask);
+        }
+        if (ops[0].kind == PtxOperand::Kind::Register) noteNonAffine(index, ops[0].reg, mask);
+      }
+      return {};
+    }
     if (op == PtxOp::kMov || op == PtxOp::kCvta) {
       for (int lane = 0; lane < kLanes; ++lane) {
         if (mask >> lane & 1) write(ops[0], lane, read(ops.back(), lane), t.bits);
@@ -809,6 +963,19 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   auto resolveUnknown = [&](int blockIndex, const PtxInstruction& inst, int index, int origin,
                             std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
     ++resolvedCount;
+    if (inst.library) {
+      // Library code the user did not write and cannot hint: a loop is left after one pass,
+      // any other branch falls through.
+      const PtxLoop* loop = exitedLoop(cfg_, blockIndex);
+      const int target = cfg_.blocks[blockIndex].taken;
+      const bool leaves = loop && target >= 0 && !loop->contains(target);
+      if (leaves) taken |= unknownLanes;
+      if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
+        trace.hintedBranches.push_back({index, std::string("the default for library code (") + inst.inlinedFrom + "): " +
+                                                   (loop ? "the loop is left" : "falls through")});
+      }
+      return {};
+    }
     for (const TripHint& h : options_.trips) {
       if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
       if (tripHintTakes(cfg_, blockIndex, h.trips, stayCounts[index])) taken |= unknownLanes;

@@ -130,6 +130,9 @@ struct WarpTrace {
   /// only: expandedLength() gives the full length, expandStream() the full stream.
   std::vector<LoopFold> folds;
   long long foldedIterations = 0;  ///< loop iterations folded instead of executed
+  /// What the run assumed, by source line ("k.cu:3: …"): initial values of module variables,
+  /// atomics that serialize, defaults taken for branches of library code.
+  std::vector<std::string> notes;
 };
 
 /// Dynamic instructions of the warp's full stream (recorded + folded repeats).
@@ -146,8 +149,15 @@ enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };
 
 /// What one warp access with these lane addresses costs (negative = inactive lane): bank
 /// wavefronts for shared memory, distinct addresses for constant memory, 32-byte sectors
-/// otherwise. Shared by the PTX and the SASS runs.
-[[nodiscard]] Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space);
+/// otherwise. An atomic (atom, red, ATOMG, ATOMS, RED) serializes the lanes that update the
+/// same address: a global one costs, per sector, as many passes as the most lanes on one
+/// address of that sector; a shared one the larger of its wavefronts and the most lanes on
+/// one address. Shared by the PTX and the SASS runs.
+[[nodiscard]] Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space,
+                                              bool atomic = false);
+
+/// The most active lanes (address ≥ 0) that share one address: 1 when all differ.
+[[nodiscard]] int sameAddressLanes(std::span<const long long> lanes);
 
 /// Executes warps of one kernel.
 class WarpInterpreter {
@@ -169,6 +179,9 @@ class WarpInterpreter {
   std::string fileName_;
   std::map<std::string, long long> sharedOffsets_;  ///< shared variable → byte offset
   std::map<std::string, long long> globalBases_;    ///< module .global/.const variable → base
+  /// Initialised module variables by base address: loads at known addresses inside them read
+  /// their initial values.
+  std::map<long long, const PtxVariable*> initialised_;
   std::map<std::string, int> paramOrdinal_;
   /// Loads that produce a hinted loop's bounds: instruction → (trip count, as-index). A single
   /// bound load at the hinted line yields N; two or more (CSR-style start/end pointers) yield

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// PTX and SASS as nvcc really emits them (fixtures from tests/frontend/cuda/sources):
+/// initialised `.const` / `.global` variables, calls of libdevice slow paths (`.func` bodies,
+/// SASS subroutines), recursion, printf (vprintf) and atomics with contention. Counts are hand
+/// derivations from the fixtures' PTX and SASS, written next to each assertion.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fixture_paths.h"
+#include "foresight/frontend/cuda/ptx_parser.h"
+#include "foresight/frontend/cuda/sass_interpreter.h"
+#include "foresight/frontend/cuda/sass_parser.h"
+#include "foresight/frontend/cuda/warp_interpreter.h"
+
+namespace foresight::cuda {
+namespace {
+
+using testing::fixture;
+using testing::fixtureDir;
+using testing::launch;
+using testing::slurp;
+
+/// Analyses fixtures/SOURCE with branch hints; `sassStream` keeps the SASS stream in the IR.
+Expected<CudaProgram> analyseWith(const std::string& source, const std::string& kernel, const Launch& l,
+                                  std::vector<BranchHint> branches, bool sassStream = false,
+                                  const std::string& arch = "sm_90") {
+  auto tc = createFixtureToolchain({fixtureDir(), true});
+  CudaOptions o;
+  o.arch = arch;
+  o.launch = l;
+  o.kernel = kernel;
+  o.branches = std::move(branches);
+  o.sassStream = sassStream;
+  return loadCuda(fixture(source), o, *tc);
+}
+
+bool hasNote(const CudaKernel& k, const std::string& part) {
+  return std::any_of(k.notes.begin(), k.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
+}
+
+std::string allNotes(const CudaKernel& k) {
+  std::string s;
+  for (const std::string& n : k.notes) s += n + "\n";
+  return s;
+}
+
+/// The memory instructions of the IR with `opcode` as a prefix, in program order.
+std::vector<const Instruction*> memoryOps(const KernelIR& ir, const std::string& opcode) {
+  std::vector<const Instruction*> out;
+  for (const BasicBlock& b : ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (i.memory && i.opcode.rfind(opcode, 0) == 0) out.push_back(&i);
+    }
+  }
+  return out;
+}
+
+// 1. Initialised variables ---------------------------------------------------------------------
+
+TEST(PtxInitialisers, ScalarsArraysFloatsAndAddresses) {
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.const .align 4 .b8 bytes[8] = {1, 0, 0, 0, 255};
+.global .align 4 .f32 floats[3] = {0f3F800000, 1.5, -2};
+.global .align 8 .f64 dbl = 0d4004000000000000;
+.global .align 4 .u32 grid[2][2] = {{1, 2}, {3, 4}};
+.global .align 8 .u64 ptrs[2] = {generic(floats), bytes+4};
+.visible .entry k()
+{
+  ret;
+}
+)";
+  Expected<PtxModule> m = parsePtx(ptx, "init.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  ASSERT_EQ(m->globals.size(), 5u);
+  const PtxVariable& b = m->globals[0];
+  EXPECT_EQ(b.space, "const");
+  EXPECT_EQ(b.bytes, 8);
+  EXPECT_EQ(b.init, (std::vector<unsigned char>{1, 0, 0, 0, 255, 0, 0, 0}));  // the rest is zero
+  const PtxVariable& f = m->globals[1];
+  EXPECT_EQ(f.bytes, 12);
+  // 1.0f = 0x3F800000, 1.5f = 0x3FC00000, -2.0f = 0xC0000000, little-endian.
+  EXPECT_EQ(f.init, (std::vector<unsigned char>{0, 0, 0x80, 0x3F, 0, 0, 0xC0, 0x3F, 0, 0, 0, 0xC0}));
+  EXPECT_EQ(m->globals[2].init, (std::vector<unsigned char>{0, 0, 0, 0, 0, 0, 0x04, 0x40}));
+  const PtxVariable& g = m->globals[3];
+  EXPECT_EQ(g.bytes, 16);  // [2][2] of 4 bytes
+  EXPECT_EQ(g.init[12], 4);
+  const PtxVariable& p = m->globals[4];
+  ASSERT_EQ(p.symbolInits.size(), 2u);
+  EXPECT_EQ(p.symbolInits[0].symbol, "floats");
+  EXPECT_EQ(p.symbolInits[1].offset, 8);
+  EXPECT_EQ(p.symbolInits[1].symbol, "bytes");
+  EXPECT_EQ(p.symbolInits[1].addend, 4);
+  EXPECT_EQ(m->kernels.size(), 1u);
+}
+
+TEST(PtxInitialisers, ConstTableGivesExactStoreAddresses) {
+  // const_table.cu: y[kOffset[t & 3] + t * gScale] with kOffset = {0, 64, 128, 192} (.const)
+  // and gScale = 2 (.global): lane t stores to element kOffset[t % 4] + 2t.
+  Expected<CudaProgram> p = analyseWith("const_table.cu", "", launch({1, 1, 1}, {32, 1, 1}), {});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  const std::vector<const Instruction*> stores = memoryOps(k.ir, "st.global");
+  ASSERT_EQ(stores.size(), 1u);
+  const MemoryAccess& st = *stores[0]->memory;
+  EXPECT_FALSE(st.dataDependent) << allNotes(k);
+  ASSERT_EQ(st.laneAddresses.size(), 32u);
+  const long long y = WarpInterpreter::pointerBase(1);
+  EXPECT_EQ(st.laneAddresses[0], y);                   // element 0
+  EXPECT_EQ(st.laneAddresses[1], y + 4 * (64 + 2));    // element 66
+  EXPECT_EQ(st.laneAddresses[7], y + 4 * (192 + 14));  // element 206
+  // Elements 66g + 8j (g = t % 4, j = t / 4): every lane in its own 32-byte sector.
+  EXPECT_DOUBLE_EQ(st.transactionsPerInst.value_or(-1), 32);
+  EXPECT_TRUE(hasNote(k, "const_table.cu:9: loads from 'kOffset' read its initial values")) << allNotes(k);
+  EXPECT_TRUE(hasNote(k, "loads from 'gScale' read its initial values")) << allNotes(k);
+}
+
+// 2. Calls of libdevice slow paths --------------------------------------------------------------
+
+TEST(PtxCalls, SinExpandsTheTrigReductionSlowPath) {
+  // Before: the initialised __cudart tables failed the whole file ("unexpected '{'"). With P = 0
+  // on line 7, no lane takes sin's branches there: every lane calls the slow path.
+  Expected<CudaProgram> p = analyseWith("libm_calls.cu", "libm_sin", launch({1, 1, 1}, {32, 1, 1}),
+                                        {{"libm_calls.cu", 7, 0.0}});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_TRUE(hasNote(k, "libm_calls.cu:7: '__internal_trig_reduction_slowpathd' (library code without source lines) "
+                         "is expanded in place"))
+      << allNotes(k);
+  EXPECT_TRUE(hasNote(k, "data-dependent branch resolved by the default for library code "
+                         "(__internal_trig_reduction_slowpathd)"))
+      << allNotes(k);
+  // PTX: 219 instructions, the slow path's loop left after one pass.
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 219);
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_EQ(k.sass->dynamicStatus, "");
+  // SASS: the CALL.REL of the subroutine runs its copy, 216 instructions.
+  EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 216);
+}
+
+TEST(PtxCalls, SinOnSm80) {
+  // The same kernel for sm_80 (Ampere SASS): the PTX is the same (219 per warp, both warps of
+  // the 64-thread block alike); the SASS runs its subroutine copy in 204 instructions.
+  Expected<CudaProgram> p = analyseWith("libm_calls.cu", "libm_sin", launch({1, 1, 1}, {64, 1, 1}),
+                                        {{"libm_calls.cu", 7, 0.0}}, false, "sm_80");
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 219);
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_EQ(k.sass->dynamicStatus, "");
+  EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 204);
+}
+
+TEST(PtxCalls, PowExpandsAccuratePow) {
+  Expected<CudaProgram> p = analyseWith("libm_calls.cu", "libm_pow", launch({1, 1, 1}, {32, 1, 1}),
+                                        {{"libm_calls.cu", 11, 0.0}});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_TRUE(hasNote(k, "'__internal_accurate_pow' (library code without source lines) is expanded in place")) << allNotes(k);
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 247);
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_EQ(k.sass->dynamicStatus, "");
+  EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 216);
+}
+
+// 3. Recursion -----------------------------------------------------------------------------------
+
+TEST(PtxCalls, RecursionRunsExactlyWithinTheExpansionDepth) {
+  Expected<CudaProgram> p = analyseWith("recursion.cu", "", launch({1, 1, 1}, {32, 1, 1}, {{"n", 5}}), {});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  // PTX: the kernel 11 instructions; fib's body 5 for n < 2 (ld.param, setp, bra, st.param,
+  // ret) and 14 otherwise (9 more: two calls with their slots and the add). fib(5) makes 15
+  // calls, 7 with n ≥ 2 and 8 leaves: 11 + 7 × 14 + 8 × 5 = 149.
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 149);
+  // SASS: fib saves and restores n in local memory around its calls (STL/LDL), which the
+  // SASS count does not track: it stops with a message and the PTX stream is kept.
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_NE(k.sass->dynamicStatus.find("(line 4) depends on values the SASS count does not track"), std::string::npos)
+      << k.sass->dynamicStatus;
+}
+
+TEST(PtxCalls, RecursionBelowTheDepthIsNotedNotHung) {
+  Expected<CudaProgram> p = analyseWith("recursion.cu", "", launch({1, 1, 1}, {32, 1, 1}, {{"n", 30}}), {});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_TRUE(hasNote(k, "recursion.cu:4: the recursion of '_Z3fibi' is expanded 6 calls deep")) << allNotes(k);
+  // Six levels of calls expanded (1 + 2 + … + 32 = 63 bodies of 14), the 64 calls below them
+  // one instruction each (inside those bodies): 11 + 63 × 14 = 893.
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 893);
+}
+
+TEST(PtxCalls, RecursionOnAnUnknownArgumentNamesTheLine) {
+  Expected<CudaProgram> p = analyseWith("recursion.cu", "", launch({1, 1, 1}, {32, 1, 1}), {});
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("the branch at recursion.cu:4 depends on argument 'n'"), std::string::npos)
+      << p.error().message;
+}
+
+// 4. printf ---------------------------------------------------------------------------------------
+
+TEST(PtxCalls, PrintfIsOneCallWithANote) {
+  Expected<CudaProgram> p = analyseWith("printf_call.cu", "", launch({1, 1, 1}, {64, 1, 1}), {});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  EXPECT_TRUE(hasNote(k, "printf_call.cu:6: printf (vprintf) is modelled as one call instruction")) << allNotes(k);
+  // Warp 0 (lane 0 prints): 6 + 10 (local store of the argument, slot stores, call,
+  // result) + 6 = 22; warp 1 skips the call: 12. Mean 17.
+  EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 17);
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_EQ(k.sass->dynamicStatus, "");
+  EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 21.5);
+  EXPECT_TRUE(hasNote(k, "printf_call.cu:6: 'CALL.ABS.NOINC' (an indirect call, printf's vprintf) counts as one instruction"))
+      << allNotes(k);
+}
+
+// 5. Atomics ------------------------------------------------------------------------------------
+
+TEST(AtomicContention, UnitsCountSerializedLanes) {
+  std::vector<long long> same(32, 4096);  // all lanes on one address
+  EXPECT_EQ(*accessUnits(same, 4, PtxSpace::Global, true), 32);
+  EXPECT_EQ(*accessUnits(same, 4, PtxSpace::Global, false), 1);
+  std::vector<long long> eight(32);
+  for (int l = 0; l < 32; ++l) eight[l] = 4096 + 4 * (l % 8);  // 8 addresses in one sector, 4 lanes each
+  EXPECT_EQ(*accessUnits(eight, 4, PtxSpace::Global, true), 4);
+  std::vector<long long> distinct(32);
+  for (int l = 0; l < 32; ++l) distinct[l] = 4096 + 4 * l;  // 4 sectors, no contention
+  EXPECT_EQ(*accessUnits(distinct, 4, PtxSpace::Global, true), 4);
+  std::vector<long long> shared(32);
+  for (int l = 0; l < 32; ++l) shared[l] = 4 * (l % 4);  // 4 banks: 1 wavefront, 8 lanes per address
+  EXPECT_EQ(*accessUnits(shared, 4, PtxSpace::Shared, false), 1);
+  EXPECT_EQ(*accessUnits(shared, 4, PtxSpace::Shared, true), 8);
+  EXPECT_EQ(sameAddressLanes(shared), 8);
+}
+
+TEST(AtomicContention, PtxAtomicsSerializeOnSharedAddresses) {
+  Expected<CudaProgram> p = analyseWith("atomics.cu", "", launch({1, 1, 1}, {32, 1, 1}), {});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  const std::vector<const Instruction*> shared = memoryOps(k.ir, "atom.shared");
+  const std::vector<const Instruction*> global = memoryOps(k.ir, "atom.global");
+  ASSERT_EQ(shared.size(), 1u);
+  ASSERT_EQ(global.size(), 2u);
+  EXPECT_DOUBLE_EQ(shared[0]->memory->wavefrontsPerInst, 8);  // bins[t % 4]: 8 lanes per address
+  EXPECT_DOUBLE_EQ(global[0]->memory->transactionsPerInst.value_or(-1), 4);  // hist[t % 8]: one sector, 4 lanes per address
+  EXPECT_DOUBLE_EQ(global[1]->memory->transactionsPerInst.value_or(-1), 32);  // *total: 32 lanes
+  EXPECT_TRUE(hasNote(k, "atomics.cu:9: atom.shared.add.u32: 8 lanes of a warp update one address and serialize "
+                         "(8 wavefronts for the warp's request)"))
+      << allNotes(k);
+  EXPECT_TRUE(hasNote(k, "atomics.cu:12: atom.global.add.u32: 32 lanes of a warp update one address and serialize"))
+      << allNotes(k);
+}
+
+TEST(AtomicContention, SassReductionsAreMemoryAccesses) {
+  // sm_90 SASS: the global atomics are REDG (no result used), the shared one ATOMS.
+  Expected<SassListing> l = parseSass(slurp(fixture("atomics.sm_90.sass")), "atomics.sm_90.sass");
+  ASSERT_TRUE(l) << l.error().format();
+  int redg = 0, atoms = 0;
+  for (const SassInstruction& i : l->functions.at(0).instructions) {
+    if (i.mnemonic == "REDG") {
+      ++redg;
+      EXPECT_EQ(i.memoryWidthBytes, 4);
+      EXPECT_TRUE(isSassAtomic(i));
+    }
+    if (i.mnemonic == "ATOMS") ++atoms;
+  }
+  EXPECT_EQ(redg, 2);
+  EXPECT_EQ(atoms, 1);
+}
+
+}  // namespace
+}  // namespace foresight::cuda
