@@ -26,14 +26,7 @@ using testing::slurp;
 Expected<CudaProgram> analyseWith(const std::string& source, const std::string& kernel, const Launch& l,
                                   std::vector<BranchHint> branches, bool sassStream = false,
                                   const std::string& arch = "sm_90") {
-  auto tc = createFixtureToolchain({fixtureDir(), true});
-  CudaOptions o;
-  o.arch = arch;
-  o.launch = l;
-  o.kernel = kernel;
-  o.branches = std::move(branches);
-  o.sassStream = sassStream;
-  return loadCuda(fixture(source), o, *tc);
+  return testing::analyse(source, kernel, l, arch, {}, sassStream, std::move(branches));
 }
 
 bool hasNote(const CudaKernel& k, const std::string& part) {

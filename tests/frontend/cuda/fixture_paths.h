@@ -38,13 +38,14 @@ inline Launch launch(Dim3 grid, Dim3 block, std::map<std::string, ArgValue> args
 /// keeps the PTX stream unless `sassStream` (the SASS summary is computed either way).
 inline Expected<CudaProgram> analyse(const std::string& source, const std::string& kernel, const Launch& l,
                                      const std::string& arch = "sm_90", std::vector<TripHint> trips = {},
-                                     bool sassStream = false) {
+                                     bool sassStream = false, std::vector<BranchHint> branches = {}) {
   auto tc = createFixtureToolchain({fixtureDir(), true});
   CudaOptions o;
   o.arch = arch;
   o.launch = l;
   o.kernel = kernel;
   o.trips = std::move(trips);
+  o.branches = std::move(branches);
   o.sassStream = sassStream;
   return loadCuda(fixture(source), o, *tc);
 }

@@ -32,14 +32,14 @@ std::vector<std::string> splitWs(std::string_view s) {
   return out;
 }
 
-/// Splits operands on top-level commas (not inside [] or {}).
+/// Splits operands on top-level commas (not inside [], {} or the () of a call's slot lists).
 std::vector<std::string> splitOperands(std::string_view s) {
   std::vector<std::string> out;
   int depth = 0;
   std::string cur;
   for (char c : s) {
-    if (c == '[' || c == '{') ++depth;
-    if (c == ']' || c == '}') --depth;
+    if (c == '[' || c == '{' || c == '(') ++depth;
+    if (c == ']' || c == '}' || c == ')') --depth;
     if (c == ',' && depth == 0) {
       out.push_back(trim(cur));
       cur.clear();
@@ -642,20 +642,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (inst.base == "call") {
       // call[.uni] [(ret, …),] target[, (arg, …)][, prototype]: the target as a Label operand,
       // the return and argument slots by name.
-      std::vector<std::string> parts;
-      int parens = 0;
-      std::string cur;
-      for (char c : ops) {
-        if (c == '(') ++parens;
-        if (c == ')') --parens;
-        if (c == ',' && parens == 0) {
-          parts.push_back(trim(cur));
-          cur.clear();
-        } else {
-          cur += c;
-        }
-      }
-      if (!trim(cur).empty()) parts.push_back(trim(cur));
+      const std::vector<std::string> parts = splitOperands(ops);
       bool sawTarget = false;
       for (const std::string& part : parts) {
         if (!part.empty() && part[0] == '(') {
