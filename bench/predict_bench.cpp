@@ -32,7 +32,7 @@ BENCHMARK(BM_LoadPreset);
 void BM_Occupancy(benchmark::State& state) {
   const Gpu gpu = *loadPreset("fx5600");
   for (auto _ : state) {
-    benchmark::DoNotOptimize(computeOccupancy(gpu, {256, 10, 2048}));
+    benchmark::DoNotOptimize(computeOccupancy(gpu, {256, 10, 2048, std::nullopt}));
   }
 }
 BENCHMARK(BM_Occupancy);

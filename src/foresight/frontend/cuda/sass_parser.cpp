@@ -344,7 +344,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     if (t.rfind(".section", 0) == 0 && t.find(".text.") != std::string::npos) {
       const size_t a = t.find(".text.") + 6;
       const size_t b = t.find_first_of(",\" \t", a);
-      listing.functions.push_back(SassFunction{t.substr(a, b - a), {}, {}});
+      listing.functions.push_back(SassFunction{t.substr(a, b - a), {}, {}, {}});
       fn = &listing.functions.back();
       last = nullptr;
       continue;
