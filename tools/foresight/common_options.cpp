@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
 #include "foresight/report/view.h"
 
@@ -159,6 +160,15 @@ std::vector<std::string> splitGpuList(const std::string& list) {
     start = comma + 1;
   }
   return out;
+}
+
+Expected<Gpu> resolveOneGpu(const CommonOptions& o, const std::string& command) {
+  const std::vector<std::string> names = splitGpuList(o.gpu);
+  if (names.size() > 1) {
+    return makeError(command + " takes one GPU; --gpu '" + o.gpu + "' names " + std::to_string(names.size()) +
+                     " (run it once per GPU)");
+  }
+  return resolveGpu(names.empty() ? o.gpu : names.front());
 }
 
 void addCommonOptions(CLI::App& sub, CommonOptions& o) {

@@ -53,6 +53,10 @@ struct CommonOptions {
 /// "h100,a100" → {"h100", "a100"} (empty items dropped).
 [[nodiscard]] std::vector<std::string> splitGpuList(const std::string& list);
 
+/// The one GPU of a command that takes one (`explain`, `ir`): an Error when --gpu names
+/// several, naming the command.
+[[nodiscard]] Expected<Gpu> resolveOneGpu(const CommonOptions& options, const std::string& command);
+
 /// Registers the common options on a subcommand.
 void addCommonOptions(CLI::App& sub, CommonOptions& options);
 

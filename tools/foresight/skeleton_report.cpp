@@ -178,10 +178,7 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   Expected<Prepared> p = prepare(o);
   if (!p) return std::move(p).takeError();
   // The layout search ranks with the model predict uses for this input and these options.
-  if (p->gpus.size() > 1) {
-    return makeError("explain takes one GPU; --gpu '" + o.gpu + "' names " +
-                     std::to_string(p->gpus.size()) + " (run it once per GPU)");
-  }
+  if (p->gpus.size() > 1) return resolveOneGpu(o, "explain").error();
   const Gpu& gpu = p->gpus.front();
   skeleton::SearchOptions so;
   so.domain = p->hints.domain;

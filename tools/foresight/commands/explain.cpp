@@ -106,7 +106,7 @@ int runExplain(const CommonOptions& o) {
     if (!sk) return reportError(sk.error());
     return explain(o, sk->kernel, sk->launch, sk->gpu, "skeleton", {"explain: the best layout of the layout search"});
   }
-  Expected<Gpu> gpu = resolveGpu(o.gpu);
+  Expected<Gpu> gpu = resolveOneGpu(o, "explain");
   if (!gpu) return reportError(gpu.error());
   Expected<InputOptions> inputOptions = toInputOptions(o, *gpu);
   if (!inputOptions) return reportError(inputOptions.error());

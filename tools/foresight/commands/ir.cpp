@@ -19,7 +19,7 @@ namespace foresight::cli {
 namespace {
 
 int runIr(const CommonOptions& o) {
-  Expected<Gpu> gpu = resolveGpu(o.gpu);
+  Expected<Gpu> gpu = resolveOneGpu(o, "ir");
   if (!gpu) return reportError(gpu.error());
   Expected<InputOptions> inputOptions = toInputOptions(o, *gpu);
   if (!inputOptions) return reportError(inputOptions.error());
