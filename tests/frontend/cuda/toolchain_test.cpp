@@ -204,6 +204,27 @@ TEST(SystemToolchain, IncludePathsAndNvccFlags) {
   fs::remove_all(dir);
 }
 
+TEST(SystemToolchain, CompileErrorsComeBeforeWarnings) {
+  auto tc = createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  // Five macro redefinitions (warnings) ahead of the real error: the message must name the error.
+  std::string src;
+  for (int i = 0; i < 5; ++i) src += "#define W" + std::to_string(i) + " 1\n#define W" + std::to_string(i) + " 2\n";
+  src += "__global__ void k(float* x) { x[0] = undefined_name; }\n";
+  const fs::path dir = fs::temp_directory_path() / ("foresight_err_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string cu = (dir / "bad.cu").string();
+  {
+    std::ofstream f(cu);
+    f << src;
+  }
+  Expected<std::string> ptx = tc->compileToPtx({cu, src, "sm_90", {}, true});
+  fs::remove_all(dir);
+  ASSERT_FALSE(ptx);
+  EXPECT_EQ(ptx.error().message.rfind("nvcc failed: ", 0), 0u);
+  EXPECT_NE(ptx.error().message.find("identifier \"undefined_name\" is undefined"), std::string::npos) << ptx.error().message;
+}
+
 TEST(SystemToolchain, LaunchBoundsAndWarpShufflesEndToEnd) {
   auto tc = createSystemToolchain();
   if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";

@@ -107,11 +107,24 @@ Expected<RunResult> runTool(const std::vector<std::string>& argv, const fs::path
   return r;
 }
 
+/// The first `n` lines of a tool's stderr, joined with " | ": the lines that report an error
+/// first (a compiler prints warnings before them, and a cut after the warnings would hide the
+/// reason), then the others in order.
 std::string firstLines(const std::string& text, int n) {
-  std::string out;
+  std::vector<std::string> errors, others;
   std::stringstream s(text);
   std::string line;
-  while (n-- > 0 && std::getline(s, line)) out += (out.empty() ? "" : " | ") + line;
+  while (std::getline(s, line)) {
+    if (line.empty()) continue;
+    (line.find("error") != std::string::npos ? errors : others).push_back(line);
+  }
+  std::string out;
+  for (const std::vector<std::string>* group : {&errors, &others}) {
+    for (const std::string& l : *group) {
+      if (n-- <= 0) return out;
+      out += (out.empty() ? "" : " | ") + l;
+    }
+  }
   return out;
 }
 
