@@ -189,18 +189,7 @@ Expected<std::uint64_t> argumentBits(const PtxParam& param, bool pointer, const 
     if (value.isReal || value.integer < 0) return makeError(what + " is a pointer: its --arg is a base address, a non-negative integer");
     return static_cast<std::uint64_t>(value.integer);
   }
-  if (type == "f32") {
-    const float f = static_cast<float>(value.asReal());
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &f, sizeof bits);
-    return bits;
-  }
-  if (type == "f64") {
-    const double d = value.asReal();
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &d, sizeof bits);
-    return bits;
-  }
+  if (type == "f32" || type == "f64") return realBits(value.asReal(), param.bytes);
   if (type == "f16" || type == "bf16") return makeError(what + " is a half-precision " + type + "; --arg does not set it yet");
   if (value.isReal) {
     return makeError(what + " is an integer (" + type + "); --arg gave the real number " + fmt::format("{:g}", value.real));

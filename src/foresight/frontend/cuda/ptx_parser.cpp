@@ -14,6 +14,18 @@
 
 namespace foresight::cuda {
 
+std::uint64_t realBits(double value, int bytes) {
+  if (bytes == 4) {
+    const float f = static_cast<float>(value);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
+  }
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
 namespace {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -245,17 +257,7 @@ bool putElement(PtxVariable& v, long long index, int elemBytes, char kind, std::
   long long n = 0;
   if (parseInt(e, n)) {
     if (kind == 'f') {
-      const double d = static_cast<double>(n);
-      const float f = static_cast<float>(d);
-      unsigned long long bits = 0;
-      if (elemBytes == 4) {
-        std::uint32_t b32 = 0;
-        std::memcpy(&b32, &f, 4);
-        bits = b32;
-      } else {
-        std::memcpy(&bits, &d, 8);
-      }
-      putBytes(v.init, offset, elemBytes, bits);
+      putBytes(v.init, offset, elemBytes, realBits(static_cast<double>(n), elemBytes));
     } else {
       putBytes(v.init, offset, elemBytes, static_cast<unsigned long long>(n));
     }
@@ -263,17 +265,7 @@ bool putElement(PtxVariable& v, long long index, int elemBytes, char kind, std::
   }
   if (std::isdigit(static_cast<unsigned char>(e[0])) || e[0] == '-' || e[0] == '.') {
     try {
-      const double d = std::stod(e);
-      unsigned long long bits = 0;
-      if (elemBytes == 4) {
-        const float f = static_cast<float>(d);
-        std::uint32_t b32 = 0;
-        std::memcpy(&b32, &f, 4);
-        bits = b32;
-      } else {
-        std::memcpy(&bits, &d, 8);
-      }
-      putBytes(v.init, offset, elemBytes, bits);
+      putBytes(v.init, offset, elemBytes, realBits(std::stod(e), elemBytes));
       return true;
     } catch (const std::exception&) {
       return false;

@@ -8,6 +8,7 @@
 /// deep, then the call stays a call), with notes in PtxKernel::notes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,9 @@
 namespace foresight::cuda {
 
 /// Parses PTX text; `fileName` is used in error locations (file:line of the PTX).
+/// The IEEE bits of `value` as an f32 (`bytes` = 4: the nearest float) or an f64 element.
+[[nodiscard]] std::uint64_t realBits(double value, int bytes);
+
 [[nodiscard]] Expected<PtxModule> parsePtx(std::string_view text, const std::string& fileName);
 
 }  // namespace foresight::cuda
