@@ -40,5 +40,26 @@ TEST(ReadTextFile, DirectoryIsAnErrorNotAnEmptyFile) {
   EXPECT_EQ(text.error().message, "cannot read C file '" + dir + "': it is a directory");
 }
 
+
+TEST(ReadTextFile, DeviceIsRefused) {
+  // /dev/zero never ends: reading it whole would exhaust memory (issue 14).
+  Expected<std::string> text = readTextFile("/dev/zero", "GPU description");
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().message, "cannot read GPU description '/dev/zero': it is a device, not a file");
+}
+
+TEST(ReadTextFile, SizeLimit) {
+  const fs::path p = fs::temp_directory_path() / "foresight_text_file_limit.txt";
+  {
+    std::ofstream(p, std::ios::binary) << std::string(3u << 20, 'x');
+  }
+  Expected<std::string> text = readTextFile(p.string(), "input file", std::size_t{2} << 20);
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().message, "input file '" + p.string() + "' is larger than the 2 MiB limit");
+  EXPECT_TRUE(readTextFile(p.string(), "input file", std::size_t{3} << 20));  // exactly at the limit
+  fs::remove(p);
+}
+
+
 }  // namespace
 }  // namespace foresight

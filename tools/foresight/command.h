@@ -13,10 +13,12 @@ class App;
 
 namespace foresight::cli {
 
-/// Exit statuses: 0 success, 1 bad input or failed prediction, 2 bad command line.
+/// Exit statuses: 0 success, 1 bad input or failed prediction, 2 bad command line, 70 a defect.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;
 inline constexpr int kExitUsage = 2;
+/// A defect or memory exhaustion: an exception reached main (never for bad input).
+inline constexpr int kExitInternal = 70;
 
 /// One subcommand.
 struct Command {

@@ -209,6 +209,9 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_flag("--json", o.json, "Print one JSON object on stdout");
   sub.add_option("-D", o.defines, "Macro for CUDA compilation or a skeleton, NAME[=VALUE] (repeatable)");
   sub.add_option("--hints", o.hints, "Skeleton hints file: layout domains, a pinned layout, Table 3 costs");
+  sub.add_option("--max-variants", o.maxVariants, "Skeleton: most layouts a search may evaluate (refused above it)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   sub.add_option("--arg", o.args, "Scalar kernel argument, NAME=VALUE (repeatable)");
   sub.add_option("--trip", o.trips, "Trip count of a data-dependent loop, FILE:LINE=N (repeatable)");
   sub.add_option("--branch", o.branches, "Taken probability of a data-dependent branch, FILE:LINE=P (repeatable)");
@@ -290,6 +293,9 @@ Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launc
   if (!o.block.empty()) {
     Expected<Dim3> block = parseDim3(o.block, "block");
     if (!block) return std::move(block).takeError();
+    if (block->x > 1024 || block->y > 1024 || block->z > 64) {
+      return makeError("--block '" + o.block + "' exceeds CUDA's block limits (x and y up to 1024, z up to 64)");
+    }
     launch.block = *block;
   }
   if (o.dynamicShared >= 0) launch.dynamicSharedBytes = o.dynamicShared;

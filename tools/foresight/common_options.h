@@ -44,6 +44,7 @@ struct CommonOptions {
   std::vector<std::string> branches;  ///< --branch FILE:LINE=P: branch-taken probabilities
   long long dynamicShared = -1;       ///< --dynamic-shared BYTES; < 0 = the input's (else 0)
   int carveout = -1;                  ///< --carveout PERCENT; < 0 = the driver's choice
+  long long maxVariants = 1'000'000;  ///< --max-variants: layouts a skeleton search may evaluate
   std::vector<std::string> includeDirs;  ///< -I DIR (CUDA compilation)
   std::vector<std::string> nvccFlags;    ///< --nvcc-flag FLAG (CUDA compilation)
   int maxRegisters = 0;                  ///< --maxrregcount N (CUDA compilation); 0 = none

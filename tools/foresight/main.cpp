@@ -3,6 +3,10 @@
 /// The foresight CLI: parse the command line, run the chosen subcommand, return its status.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <exception>
+#include <new>
+
 #include "command.h"
 
 int main(int argc, char** argv) {
@@ -22,5 +26,15 @@ int main(int argc, char** argv) {
     const int status = app.exit(e);
     return status == 0 ? kExitOk : kExitUsage;
   }
-  return run ? run() : kExitUsage;
+  if (!run) return kExitUsage;
+  // The library reports every input problem as an Error; an exception reaching here is a defect
+  // (or memory exhaustion), answered with one line and a distinct status instead of an abort.
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    std::fputs("foresight: error: out of memory (the input asks for more than this machine has)\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "foresight: internal error: %s (please report this input)\n", e.what());
+  }
+  return kExitInternal;
 }

@@ -143,6 +143,7 @@ Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const C
     so.domain = p.hints.domain;
     so.characterizer.costs = p.hints.costs;
     so.model = p.model;
+    so.maxLayouts = o.maxVariants;
     Progress progress(gpu.name);
     so.progress = [&progress](const skeleton::SearchProgress& s) { progress.update(s); };
     const auto start = Clock::now();
@@ -184,6 +185,7 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   so.domain = p->hints.domain;
   so.characterizer.costs = p->hints.costs;
   so.model = p->model;
+  so.maxLayouts = o.maxVariants;
   Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p->sk, gpu, so);
   if (!result) {
     Error e = std::move(result).takeError();

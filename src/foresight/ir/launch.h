@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "foresight/support/error.h"
+
 namespace foresight {
 
 /// A 3-D extent (grid in blocks, or block in threads).
@@ -54,5 +56,11 @@ struct Launch {
   [[nodiscard]] long long blocks() const { return grid.count(); }
   [[nodiscard]] long long threadsPerBlock() const { return block.count(); }
 };
+
+/// CUDA's launch limits for every GPU of compute capability 3.0 and later: grid x up to 2^31 − 1,
+/// y and z up to 65535; block x and y up to 1024, z up to 64; every extent at least 1; dynamic
+/// shared memory not negative. The GPU's own limits (threads per block, shared memory per block)
+/// are checked by occupancy(). An Error names the limit and the offending extent.
+[[nodiscard]] Expected<void> checkLaunchLimits(const Launch& launch);
 
 }  // namespace foresight

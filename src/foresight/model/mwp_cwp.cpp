@@ -372,9 +372,7 @@ Bound mwpCwpBound(const MwpCwpResult& r, MwpCwpVariant variant, std::string* exp
 Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const ThreadResources& resources,
                                    const Launch& launch, const Gpu& gpu,
                                    const ModelOptions& options, const ModernMemoryInputs* modern) {
-  if (launch.blocks() <= 0 || launch.threadsPerBlock() <= 0) {
-    return makeError("the launch has no blocks or no threads per block");
-  }
+  if (Expected<void> ok = checkLaunchLimits(launch); !ok) return std::move(ok).takeError();
   BlockResources block;
   block.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
   block.registersPerThread = resources.registers;

@@ -15,6 +15,7 @@ namespace foresight {
 
 Expected<Prediction> predict(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                              const ModelOptions& requested) {
+  if (Expected<void> ok = checkLaunchLimits(launch); !ok) return std::move(ok).takeError();
   // Library callers that leave the model on auto get the CUDA default's model, with their own
   // `variant` when that model is MWP-CWP; the CLI and validate resolve auto (model and variant)
   // by input kind before calling.

@@ -318,6 +318,11 @@ class TableReader {
     for (size_t i = 0; i < raws.size(); ++i) {
       using E = typename IsList<T>::Element;
       const double canonical = raws[i] * *scale;
+      // 1e308 GHz is finite as written but not in Hz; nothing a GPU has comes near 1e30.
+      if (!std::isfinite(canonical) || canonical > 1e30) {
+        fail(*elements[i], "'" + qualified(key) + ".value' is too large");
+        return out;
+      }
       E v{};
       if constexpr (std::is_integral_v<E>) {
         if (canonical != std::floor(canonical)) {

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "foresight/support/strings.h"
 #include "foresight/support/text_file.h"
 #include "foresight/support/toml_reader.h"
 #include "foresight/validation/expression.h"
@@ -345,7 +346,20 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
 Expected<Manifest> loadManifest(const std::string& path) {
   Expected<std::string> text = readTextFile(path, "manifest");
   if (!text) return std::move(text).takeError();
-  return loadManifestFromString(*text, path);
+  Expected<Manifest> m = loadManifestFromString(*text, path);
+  if (!m) return m;
+  // A plan for a source that does not exist would only fail on the GPU machine.
+  std::error_code ec;
+  if (!fs::is_regular_file(m->source, ec)) {
+    int line = 0, at = 0;
+    std::istringstream lines(*text);
+    for (std::string l; std::getline(lines, l) && line == 0;) {
+      ++at;
+      if (trim(l).rfind("source", 0) == 0 && trim(l).find('=') != std::string::npos) line = at;
+    }
+    return makeError("experiment source '" + m->source + "' does not exist", path, line);
+  }
+  return m;
 }
 
 Expected<std::vector<Manifest>> loadCorpus(const std::string& dir) {

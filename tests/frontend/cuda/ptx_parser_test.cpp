@@ -111,4 +111,53 @@ TEST(PtxParser, AddressOffsetsWithTheirSign) {
   EXPECT_EQ(k.instructions[4].operands[1].imm, 0);
 }
 
+namespace {
+
+// Bad input found by fuzzing and by hand (issue 14): each is one Error at its line, never an
+// exception or an abort.
+std::string minimalKernel(const std::string& params, const std::string& body) {
+  return ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(" + params + ")\n{\n" + body + "\n}\n";
+}
+
+TEST(PtxParserErrors, OversizedParameterType) {
+  Expected<PtxModule> m = parsePtx(minimalKernel(".param .u4294967295 k_param_0", "ret;"), "bad.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().format(), "bad.ptx:5: error: unknown parameter type '.u4294967295'");
+}
+
+TEST(PtxParserErrors, ParameterLargerThanCudaAllows) {
+  Expected<PtxModule> m = parsePtx(minimalKernel(".param .align 8 .b8 k_param_0[99999999999]", "ret;"), "bad.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().message, "parameter 'k_param_0' is larger than 32764 bytes");
+}
+
+TEST(PtxParserErrors, MalformedFloatImmediate) {
+  Expected<PtxModule> m = parsePtx(minimalKernel("", ".reg .f32 %f<2>;\nmov.f32 %f1, 0fZZ;\nret;"), "bad.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().format(),
+            "bad.ptx:7: error: malformed floating-point immediate '0fZZ' (0f and 8 hexadecimal digits, or 0d and 16)");
+  // A 0d immediate needs 16 digits; 0f3F800000 (1.0f) is fine.
+  EXPECT_FALSE(parsePtx(minimalKernel("", ".reg .f64 %fd<2>;\nmov.f64 %fd1, 0d3FF0;\nret;"), "bad.ptx"));
+  EXPECT_TRUE(parsePtx(minimalKernel("", ".reg .f32 %f<2>;\nmov.f32 %f1, 0f3F800000;\nret;"), "ok.ptx"));
+}
+
+TEST(PtxParserErrors, HugeArraysAndCounts) {
+  Expected<PtxModule> shared = parsePtx(minimalKernel("", ".shared .align 4 .b8 s[4000000000][4000000000];\nret;"), "bad.ptx");
+  ASSERT_FALSE(shared);
+  EXPECT_EQ(shared.error().format(), "bad.ptx:6: error: array 's' is larger than 1099511627776 bytes");
+  Expected<PtxModule> regs = parsePtx(minimalKernel("", "{\n.reg .b32 r<99999999999>;\n}\nret;"), "bad.ptx");
+  ASSERT_FALSE(regs);
+  EXPECT_EQ(regs.error().message, "cannot read the register count of 'r<99999999999>' (0 to 1048576)");
+}
+
+TEST(PtxParserErrors, MalformedDirectives) {
+  Expected<PtxModule> loc = parsePtx(minimalKernel("", ".loc 1 99999999999999999999 0\nret;"), "bad.ptx");
+  ASSERT_FALSE(loc);
+  EXPECT_EQ(loc.error().format(), "bad.ptx:6: error: malformed .loc directive");
+  Expected<PtxModule> align = parsePtx(".version 8.0\n.target sm_90\n.global .align 99999999999 .b8 g[4];\n", "bad.ptx");
+  ASSERT_FALSE(align);
+  EXPECT_EQ(align.error().format(), "bad.ptx:3: error: cannot read the alignment '99999999999'");
+}
+
+}  // namespace
 }  // namespace foresight::cuda

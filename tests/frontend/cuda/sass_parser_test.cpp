@@ -161,5 +161,39 @@ TEST(OpcodeTables, FamiliesAndGaps) {
   EXPECT_EQ(ptxClassTable().find("fma.f64")->cls, InstrClass::Fp64);
 }
 
+
+// Bad listings (issue 14): one Error at the line, never an out-of-bounds register write or a
+// crash in the CFG of a function without instructions.
+std::string vecaddWith(const std::string& from, const std::string& to) {
+  std::string text = slurp(fixture("vecadd.sm_90.sass"));
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(SassParserErrors, RegisterBeyondTheFile) {
+  Expected<SassListing> l = parseSass(vecaddWith("S2R R0, SR_TID.X", "S2R R2147483647, SR_TID.X"), "bad.sass");
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().format(), "bad.sass:18: error: register 'R2147483647' is out of range (R0–R254, UR0–UR62, P0–P6, UP0–UP6)");
+  // R255 is RZ's number, not a register; a 64-bit pair must fit below it.
+  EXPECT_FALSE(parseSass(vecaddWith("S2R R0, SR_TID.X", "S2R R255, SR_TID.X"), "bad.sass"));
+  EXPECT_FALSE(parseSass(vecaddWith("LDG.E R3, desc[UR4][R2.64]", "LDG.E R3, desc[UR4][R254.64]"), "bad.sass"));
+  EXPECT_TRUE(parseSass(vecaddWith("LDG.E R3, desc[UR4][R2.64]", "LDG.E R3, desc[UR4][R253.64]"), "ok.sass"));
+}
+
+TEST(SassParserErrors, ListingCutAfterTheFunctionHeader) {
+  std::string text = slurp(fixture("vecadd.sm_90.sass"));
+  text = text.substr(0, text.find("/*0000*/"));
+  Expected<SassListing> l = parseSass(text, "cut.sass");
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().format(), "cut.sass:6: error: function '_Z6vecaddPKfS0_Pfi' has no instructions (is the listing cut short?)");
+}
+
+TEST(SassParserErrors, MalformedEncodingWord) {
+  Expected<SassListing> l = parseSass(vecaddWith("/* 0x000fe20000000800 */", "/* 0xZZ */"), "bad.sass");
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().format(), "bad.sass:16: error: malformed instruction encoding '/* 0xZZ */'");
+}
+
 }  // namespace
 }  // namespace foresight::cuda

@@ -163,5 +163,30 @@ INSTANTIATE_TEST_SUITE_P(
                   "mean 'sample'?"},
         ErrorCase{"float A[4] @\n", "bad.sk:1:12: error: unexpected character '@'"}));
 
+
+// Inputs that used to overflow the stack (issue 14): nesting is limited to 200 levels, which
+// no real skeleton comes near, so that parsing and every walk of the tree stay shallow.
+TEST(SkeletonParserLimits, DeepNestingIsAnErrorNotACrash) {
+  const std::string parens = "#define N 4\nfloat A[N]\nparallel_for(N) : i {\n  ld A[" + std::string(100000, '(') + "i" +
+                             std::string(100000, ')') + "]\n}\n";
+  Expected<Skeleton> deep = parseSkeleton(parens, "deep.sk");
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().message, "nested deeper than 200 levels");
+  std::string chain = "#define N 4\nfloat A[N]\nparallel_for(N) : i {\n  ld A[i";
+  for (int k = 0; k < 100000; ++k) chain += "+0";
+  Expected<Skeleton> longChain = parseSkeleton(chain + "]\n}\n", "chain.sk");
+  ASSERT_FALSE(longChain);
+  EXPECT_EQ(longChain.error().message, "expression nests deeper than 200 levels");
+  std::string blocks = "#define N 4\nfloat A[N]\nparallel_for(N) : i {\n";
+  for (int k = 0; k < 100000; ++k) blocks += "for j" + std::to_string(k) + " = 0:2 {\n";
+  Expected<Skeleton> nestedLoops = parseSkeleton(blocks, "loops.sk");
+  ASSERT_FALSE(nestedLoops);
+  EXPECT_EQ(nestedLoops.error().message, "nested deeper than 200 levels");
+  // 150 levels are fine.
+  const std::string ok = "#define N 4\nfloat A[N]\nparallel_for(N) : i {\n  ld A[" + std::string(150, '(') + "i" +
+                         std::string(150, ')') + "]\n}\n";
+  EXPECT_TRUE(parseSkeleton(ok, "ok.sk"));
+}
+
 }  // namespace
 }  // namespace foresight::skeleton

@@ -17,6 +17,7 @@
 #include "../command.h"
 #include "../common_options.h"
 #include "foresight/frontend/skeleton/ptx_counter.h"
+#include "foresight/support/text_file.h"
 
 namespace foresight::cli {
 
@@ -47,13 +48,7 @@ std::string findNvcc(const std::string& given) {
   return "nvcc";
 }
 
-Expected<std::string> readAll(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  if (!in) return makeError("cannot read '" + p.string() + "'");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+Expected<std::string> readAll(const std::filesystem::path& p) { return readTextFile(p.string()); }
 
 int runCountPtx(const CountPtxOptions& o) {
   namespace fs = std::filesystem;

@@ -16,7 +16,10 @@ std::function<int()> setupExplore(CLI::App& sub) {
   auto top = std::make_shared<long long>(20);
   auto csv = std::make_shared<bool>(false);
   addCommonOptions(sub, *options);
-  sub.add_option("--top", *top, "Layouts shown per GPU (0 = all)")->capture_default_str();
+  sub.add_option("--top", *top, "Layouts shown per GPU (0 = all)")
+      ->check(CLI::Validator([](std::string& s) -> std::string { return s.rfind('-', 0) == 0 ? "must be 0 (all) or a positive count" : ""; },
+                             "N >= 0"))
+      ->capture_default_str();
   sub.add_flag("--csv", *csv, "Print the ranking as CSV on stdout");
   return [options, top, csv] { return runSkeletonExplore(*options, *top, *csv); };
 }

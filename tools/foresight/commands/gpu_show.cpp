@@ -3,14 +3,13 @@
 /// `foresight gpu show NAME|FILE`: prints a validated GPU description as TOML, ready to edit and
 /// pass back with --gpu FILE.
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "../command.h"
 #include "../common_options.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/support/text_file.h"
 
 namespace foresight::cli {
 
@@ -27,10 +26,9 @@ std::function<int()> setupGpu(CLI::App& sub) {
       std::cout << *preset;
       return kExitOk;
     }
-    std::ifstream in(*target);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::cout << text.str();
+    Expected<std::string> text = readTextFile(*target, "GPU description");
+    if (!text) return reportError(text.error());
+    std::cout << *text;
     return kExitOk;
   };
 }

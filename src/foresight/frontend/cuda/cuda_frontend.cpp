@@ -872,6 +872,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   io.foldLoops = o.foldLoops;
   io.branches = o.branches;
   io.kernelName = out.name;
+  io.maxInstructionsPerWarp = o.maxInstructionsPerWarp;
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     io.paramNames.push_back(haveNames && !src[i].name.empty() ? src[i].name : "param_" + std::to_string(i));
   }
@@ -1109,6 +1110,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           so.foldLoops = o.foldLoops;
           so.branches = o.branches;
           so.recordAddresses = true;
+          so.maxInstructions = o.maxInstructionsPerWarp;
           double total = 0;
           std::vector<double> perInstruction(fn->instructions.size(), 0);
           std::vector<SassMemoryStats> sassMemory(fn->instructions.size());

@@ -44,6 +44,9 @@ struct CudaOptions {
   /// Stop sampling further warps once this many PTX instructions were executed (the first and
   /// the last warp always run): bounds the analysis time of long-running kernels.
   long long sampleInstructionBudget = 10'000'000;
+  /// A warp that executes more instructions than this one by one (folded loop iterations do
+  /// not count) is an Error naming the loop that may not terminate, in the PTX and SASS runs.
+  long long maxInstructionsPerWarp = 200'000'000;
   /// Build the KernelIR from the SASS stream when SASS is available and its control flow could
   /// be executed; false keeps the PTX stream.
   bool sassStream = true;

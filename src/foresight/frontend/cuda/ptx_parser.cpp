@@ -6,11 +6,13 @@
 #include "foresight/support/strings.h"
 
 #include <algorithm>
+#include <climits>
 #include <cctype>
 #include <cstring>
 #include <functional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace foresight::cuda {
 
@@ -27,6 +29,35 @@ std::uint64_t realBits(double value, int bytes) {
 }
 
 namespace {
+
+/// Registers one `.reg .b32 r<N>` may declare (ptxas allows far fewer live ones).
+constexpr long long kMaxDeclaredRegisters = 1 << 20;
+/// A kernel's parameter space (CUDA 12.1+: 32764 bytes).
+constexpr long long kMaxParamBytes = 32764;
+/// The largest variable a module may declare (1 TiB: larger than any GPU memory).
+constexpr long long kMaxVariableBytes = 1LL << 40;
+
+/// The width in bits of a PTX fundamental type written `.u32`, `.f64`, `.b8`, `.bf16`,
+/// `.f16x2`, `.e4m3x2`…; 0 for anything else (".u4294967295", ".b7").
+int typeBits(std::string_view w) {
+  if (w.size() < 3 || w[0] != '.') return 0;
+  std::string_view t = w.substr(1);
+  long long lanes = 1;
+  if (t.size() > 2 && t[t.size() - 2] == 'x') {  // f16x2, e4m3x2
+    lanes = t.back() - '0';
+    if (lanes != 2 && lanes != 4) return 0;
+    t.remove_suffix(2);
+  }
+  if (t == "e4m3" || t == "e5m2" || t == "e2m3" || t == "e3m2" || t == "e2m1") return static_cast<int>(8 * lanes);
+  const size_t digit = t.find_first_of("0123456789");
+  if (digit == 0 || digit == std::string_view::npos) return 0;
+  const std::optional<long long> bits = toInteger(t.substr(digit));
+  if (!bits) return 0;
+  switch (*bits) {
+    case 8: case 16: case 32: case 64: case 128: return static_cast<int>(*bits * lanes);
+    default: return 0;
+  }
+}
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -73,19 +104,18 @@ bool parseInt(std::string_view s, long long& out) {
   }
   if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]))) return false;
   if (!t.empty() && (t.back() == 'U' || t.back() == 'u')) t.pop_back();
-  try {
-    size_t used = 0;
-    unsigned long long v = std::stoull(t, &used, 0);
-    if (used != t.size()) return false;
-    out = neg ? -static_cast<long long>(v) : static_cast<long long>(v);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
+  // PTX integers are 64-bit patterns: 0xFFFFFFFFFFFFFFFF is -1 as a signed value.
+  const std::optional<unsigned long long> v = toUnsigned(t, 0);
+  if (!v) return false;
+  out = neg ? static_cast<long long>(0ULL - *v) : static_cast<long long>(*v);
+  return true;
 }
 
 struct KernelBuilder {
   PtxKernel k;
+  /// The first thing in the current statement that cannot be read (empty when none); the
+  /// statement loop turns it into an Error at the statement's line.
+  std::string error;
   std::map<std::string, int> regIndex;
   /// Registers declared inside nested `{ ... }` blocks, innermost last: name as written →
   /// unique name ("p" → "p$2"), so that a scoped `.reg .pred p;` neither aliases a kernel
@@ -133,9 +163,14 @@ struct KernelBuilder {
     auto add = [&](std::string n) {
       if (n.empty()) return;
       if (const size_t lt = n.find('<'); lt != std::string::npos) {
-        const int count = std::atoi(n.c_str() + lt + 1);
+        const std::optional<long long> parsed = toInteger(n.substr(lt + 1, n.find('>', lt) - lt - 1));
+        if (!parsed || *parsed < 0 || *parsed > kMaxDeclaredRegisters) {
+          error = "cannot read the register count of '" + n + "' (0 to " + std::to_string(kMaxDeclaredRegisters) + ")";
+          return;
+        }
+        const long long count = *parsed;
         const std::string stem = n.substr(0, lt);
-        for (int i = 0; i < count; ++i) scopes.back()[stem + std::to_string(i)] = stem + std::to_string(i) + "$" + std::to_string(scopeCount);
+        for (long long i = 0; i < count; ++i) scopes.back()[stem + std::to_string(i)] = stem + std::to_string(i) + "$" + std::to_string(scopeCount);
         return;
       }
       scopes.back()[n] = n + "$" + std::to_string(scopeCount);
@@ -221,7 +256,14 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'f' || t[1] == 'F' || t[1] == 'd' || t[1] == 'D')) {
     op.kind = PtxOperand::Kind::Immediate;
     op.isFloat = true;
-    op.imm = static_cast<long long>(std::stoull(t.substr(2), nullptr, 16));
+    const std::string digits = t.substr(2);
+    const size_t width = t[1] == 'f' || t[1] == 'F' ? 8 : 16;
+    const std::optional<unsigned long long> bits = digits.size() == width ? toUnsigned(digits, 16) : std::nullopt;
+    if (!bits) {
+      kb.error = "malformed floating-point immediate '" + t + "' (0f and 8 hexadecimal digits, or 0d and 16)";
+      return op;
+    }
+    op.imm = static_cast<long long>(*bits);
     return op;
   }
   long long v = 0;
@@ -251,7 +293,9 @@ bool putElement(PtxVariable& v, long long index, int elemBytes, char kind, std::
   const long long offset = index * elemBytes;
   if (e.size() > 2 && e[0] == '0' && (e[1] == 'f' || e[1] == 'F' || e[1] == 'd' || e[1] == 'D') &&
       std::isxdigit(static_cast<unsigned char>(e[2]))) {
-    putBytes(v.init, offset, elemBytes, std::stoull(e.substr(2), nullptr, 16));
+    const std::optional<unsigned long long> bits = toUnsigned(e.substr(2), 16);
+    if (!bits) return false;
+    putBytes(v.init, offset, elemBytes, *bits);
     return true;
   }
   long long n = 0;
@@ -264,12 +308,10 @@ bool putElement(PtxVariable& v, long long index, int elemBytes, char kind, std::
     return true;
   }
   if (std::isdigit(static_cast<unsigned char>(e[0])) || e[0] == '-' || e[0] == '.') {
-    try {
-      putBytes(v.init, offset, elemBytes, realBits(std::stod(e), elemBytes));
-      return true;
-    } catch (const std::exception&) {
-      return false;
-    }
+    const std::optional<double> real = toReal(e);
+    if (!real) return false;
+    putBytes(v.init, offset, elemBytes, realBits(*real, elemBytes));
+    return true;
   }
   // An address: generic(sym), sym, sym+8.
   if (e.rfind("generic(", 0) == 0 && e.back() == ')') e = trim(e.substr(8, e.size() - 9));
@@ -307,9 +349,12 @@ Expected<bool> parseVariable(const std::string& stmt, PtxVariable& v, const std:
     } else if (w == ".extern") {
       v.external = true;
     } else if (w == ".align" && i + 1 < words.size()) {
-      v.align = std::stoi(words[++i]);
+      const std::optional<long long> align = toInteger(words[++i]);
+      if (!align || *align <= 0 || *align > 4096) return makeError("cannot read the alignment '" + words[i] + "'", file, line);
+      v.align = static_cast<int>(*align);
     } else if (w.size() > 2 && w[0] == '.' && std::isdigit(static_cast<unsigned char>(w.back())) && w[1] != 'v') {
-      const int bits = std::stoi(w.substr(w.find_first_of("0123456789")));
+      const int bits = typeBits(w);
+      if (bits == 0) return makeError("unknown type '" + w + "'", file, line);
       elemBytes = std::max(1, bits / 8);
       kind = w[1];
     } else if (w[0] != '.') {
@@ -324,6 +369,9 @@ Expected<bool> parseVariable(const std::string& stmt, PtxVariable& v, const std:
         if (inside.empty()) {
           count = 0;
         } else if (parseInt(inside, dim)) {
+          if (dim < 0 || (dim > 0 && count > kMaxVariableBytes / dim)) {
+            return makeError("array '" + v.name + "' is larger than " + std::to_string(kMaxVariableBytes) + " bytes", file, line);
+          }
           count *= dim;
         }
       }
@@ -331,6 +379,9 @@ Expected<bool> parseVariable(const std::string& stmt, PtxVariable& v, const std:
     }
   }
   if (!sawSpace || v.name.empty()) return false;
+  if (count > kMaxVariableBytes / elemBytes) {
+    return makeError("array '" + v.name + "' is larger than " + std::to_string(kMaxVariableBytes) + " bytes", file, line);
+  }
   v.bytes = count * elemBytes;
   if (init.empty()) return true;
   std::string flat;
@@ -539,7 +590,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   int curLine = 0, curFile = 0;
 
   // ".param .align 8 .b8 name[16], .param .u32 other" → parameters.
-  auto parseParams = [&](const std::string& list) {
+  auto parseParams = [&](const std::string& list) -> Expected<std::vector<PtxParam>> {
     std::vector<PtxParam> out;
     for (const std::string& p : splitOperands(list)) {
       std::vector<std::string> pw = splitWs(p);
@@ -550,12 +601,20 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         if (w == ".param" || w == ".ptr" || w == ".global" || startsWith(w, ".align")) continue;
         if (w[0] == '.' && elemBytes == 0 && w.find_first_of("0123456789") != std::string::npos) {
           param.type = w.substr(1);
-          elemBytes = std::max(1, std::stoi(w.substr(w.find_first_of("0123456789"))) / 8);
+          const int bits = typeBits(w);
+          if (bits == 0) return makeError("unknown parameter type '" + w + "'", file, lineNo);
+          elemBytes = std::max(1, bits / 8);
         } else if (w[0] != '.') {
           const size_t br = w.find('[');
           param.name = w.substr(0, br);
-          if (br != std::string::npos) parseInt(w.substr(br + 1, w.find(']') - br - 1), count);
+          if (br != std::string::npos && (!parseInt(w.substr(br + 1, w.find(']') - br - 1), count) || count < 0)) {
+            return makeError("cannot read the size of parameter '" + w + "'", file, lineNo);
+          }
         }
+      }
+      // CUDA limits a kernel's parameters to 32764 bytes (4 KiB before CUDA 12.1).
+      if (count > kMaxParamBytes / std::max(1, elemBytes)) {
+        return makeError("parameter '" + param.name + "' is larger than " + std::to_string(kMaxParamBytes) + " bytes", file, lineNo);
       }
       param.bytes = static_cast<int>(elemBytes * count);
       out.push_back(param);
@@ -570,7 +629,9 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (!rest.empty() && rest[0] == '(') {
       const size_t close = rest.find(')');
       if (close == std::string::npos) return makeError("malformed .func", file, lineNo);
-      kb.k.returns = parseParams(rest.substr(1, close - 1));
+      Expected<std::vector<PtxParam>> returns = parseParams(rest.substr(1, close - 1));
+      if (!returns) return std::move(returns).takeError();
+      kb.k.returns = std::move(*returns);
       rest = rest.substr(close + 1);
     }
     const size_t open = rest.find('(');
@@ -578,7 +639,11 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (words.empty()) return makeError(bodyIsFunc ? "malformed .func" : "malformed .entry", file, lineNo);
     kb.k.name = words.back();
     kb.k.declLine = lineNo;
-    if (open != std::string::npos) kb.k.params = parseParams(rest.substr(open + 1, rest.find(')', open) - open - 1));
+    if (open != std::string::npos) {
+      Expected<std::vector<PtxParam>> params = parseParams(rest.substr(open + 1, rest.find(')', open) - open - 1));
+      if (!params) return std::move(params).takeError();
+      kb.k.params = std::move(*params);
+    }
     return {};
   };
 
@@ -588,6 +653,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (stmt[0] == '.') {
       if (startsWith(stmt, ".reg")) {
         if (depth > 1) kb.declareScoped(splitWs(stmt));
+        if (!kb.error.empty()) return makeError(std::exchange(kb.error, {}), file, lineNo);
         return {};
       }
       if (startsWith(stmt, ".param")) {
@@ -654,6 +720,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         inst.operands.push_back(std::move(op));
       }
     }
+    if (!kb.error.empty()) return makeError(std::exchange(kb.error, {}), file, lineNo);
     kb.k.instructions.push_back(std::move(inst));
     return {};
   };
@@ -704,16 +771,21 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
       std::string where = line;
       if (const size_t at = line.rfind("inlined_at"); at != std::string::npos) where = ".loc " + line.substr(at + 10);
       std::vector<std::string> w = splitWs(where);
-      if (w.size() >= 3) {
-        curFile = std::atoi(w[1].c_str());
-        curLine = std::atoi(w[2].c_str());
-      }
+      const std::optional<long long> f = w.size() >= 3 ? toInteger(w[1]) : std::nullopt;
+      const std::optional<long long> l = w.size() >= 3 ? toInteger(w[2]) : std::nullopt;
+      if (!f || !l || *f < 0 || *l < 0 || *f > INT_MAX || *l > INT_MAX) return makeError("malformed .loc directive", file, lineNo);
+      curFile = static_cast<int>(*f);
+      curLine = static_cast<int>(*l);
       continue;
     }
     if (startsWith(line, ".file") && line.size() > 5 && std::isspace(static_cast<unsigned char>(line[5]))) {
       std::vector<std::string> w = splitWs(line);
       const size_t q1 = line.find('"'), q2 = line.rfind('"');
-      if (w.size() >= 3 && q1 != std::string::npos && q2 > q1) m.files[std::atoi(w[1].c_str())] = line.substr(q1 + 1, q2 - q1 - 1);
+      const std::optional<long long> index = w.size() >= 3 ? toInteger(w[1]) : std::nullopt;
+      if (!index || *index < 0 || *index > INT_MAX || q1 == std::string::npos || q2 <= q1) {
+        return makeError("malformed .file directive", file, lineNo);
+      }
+      m.files[static_cast<int>(*index)] = line.substr(q1 + 1, q2 - q1 - 1);
       continue;
     }
     if (startsWith(line, ".target")) {

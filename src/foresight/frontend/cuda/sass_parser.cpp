@@ -7,6 +7,7 @@
 #include "foresight/support/strings.h"
 
 #include <algorithm>
+#include <climits>
 #include <cctype>
 #include <sstream>
 
@@ -39,19 +40,26 @@ std::vector<std::string> splitTop(std::string_view s) {
 
 bool parseNumber(const std::string& s, long long& v) {
   if (s.empty()) return false;
-  try {
-    size_t used = 0;
-    const bool neg = s[0] == '-';
-    const std::string body = neg ? s.substr(1) : s;
-    if (body.empty() || !std::isdigit(static_cast<unsigned char>(body[0]))) return false;
-    const unsigned long long u = std::stoull(body, &used, 0);
-    if (used != body.size()) return false;
-    v = neg ? -static_cast<long long>(u) : static_cast<long long>(u);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
+  const bool neg = s[0] == '-';
+  const std::string body = neg ? s.substr(1) : s;
+  if (body.empty() || !std::isdigit(static_cast<unsigned char>(body[0]))) return false;
+  // 64-bit patterns: 0xffffffffffffffff is -1.
+  const std::optional<unsigned long long> u = toUnsigned(body, 0);
+  if (!u) return false;
+  v = neg ? static_cast<long long>(0ULL - *u) : static_cast<long long>(*u);
+  return true;
 }
+
+/// The 64-bit word written as "0x" and up to 16 hexadecimal digits at the start of `s`.
+std::optional<unsigned long long> hexWord(std::string_view s) {
+  if (s.size() < 3 || s[0] != '0' || s[1] != 'x') return std::nullopt;
+  size_t n = 2;
+  while (n < s.size() && n < 18 && std::isxdigit(static_cast<unsigned char>(s[n]))) ++n;
+  return toUnsigned(s.substr(2, n - 2), 16);
+}
+
+/// Marks a register operand whose index is beyond the architecture's register file.
+constexpr int kBadRegister = -2;
 
 /// Register-like token: R12, RZ, UR4, URZ, P0, PT, UP1, UPT, SR_TID.X; with .64/.128 and
 /// .reuse / .H0 suffixes.
@@ -78,6 +86,7 @@ std::optional<SassOperand> parseRegister(std::string t) {
   };
   static const Prefix kPrefixes[] = {{"UR", SassOperand::Kind::Uniform, 255}, {"UP", SassOperand::Kind::UniformPredicate, 7},
                                      {"R", SassOperand::Kind::Register, 255}, {"P", SassOperand::Kind::Predicate, 7}};
+  // The highest index of each file: R0–R254 (RZ is 255), UR0–UR62, P0–P6 and UP0–UP6 (PT, UPT).
   for (const Prefix& pr : kPrefixes) {
     const std::string p = pr.p;
     if (base.rfind(p, 0) != 0) continue;
@@ -89,7 +98,9 @@ std::optional<SassOperand> parseRegister(std::string t) {
     }
     if (!rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
       op.kind = pr.k;
-      op.reg = std::stoi(rest);
+      const int highest = pr.k == SassOperand::Kind::Register ? 254 : pr.k == SassOperand::Kind::Uniform ? 62 : 6;
+      const std::optional<long long> index = toInteger(rest);
+      op.reg = index && *index <= highest ? static_cast<int>(*index) : kBadRegister;
       return op;
     }
   }
@@ -328,6 +339,19 @@ SassControl decodeControl(std::uint64_t hi) {
   return out;
 }
 
+/// An Error when `op` (or a part of its address) names a register beyond its file, or a register
+/// group (R254.64) that runs past it.
+Expected<void> checkRegisters(const SassOperand& op) {
+  const bool group = op.kind == SassOperand::Kind::Register || op.kind == SassOperand::Kind::Uniform;
+  if (op.reg == kBadRegister || (group && op.reg != 255 && op.reg + op.width > (op.kind == SassOperand::Kind::Register ? 255 : 63))) {
+    return makeError("register '" + trim(op.text) + "' is out of range (R0–R254, UR0–UR62, P0–P6, UP0–UP6)");
+  }
+  for (const SassOperand& part : op.parts) {
+    if (Expected<void> ok = checkRegisters(part); !ok) return ok;
+  }
+  return {};
+}
+
 Expected<SassListing> parseSass(std::string_view text, const std::string& file) {
   SassListing listing;
   std::istringstream in{std::string(text)};
@@ -337,6 +361,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
   std::string curFile;
   int curLine = 0;
   SassInstruction* last = nullptr;  // awaiting its high encoding word
+  std::vector<int> sectionLines;     // line of each function's .section
   while (std::getline(in, line)) {
     ++lineNo;
     const std::string t = trim(line);
@@ -345,6 +370,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
       const size_t a = t.find(".text.") + 6;
       const size_t b = t.find_first_of(",\" \t", a);
       listing.functions.push_back(SassFunction{t.substr(a, b - a), {}, {}, {}});
+      sectionLines.push_back(lineNo);
       fn = &listing.functions.back();
       last = nullptr;
       continue;
@@ -353,11 +379,17 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
       const size_t q1 = t.find('"'), q2 = t.find('"', q1 + 1);
       const size_t ln = t.find("line ");
       if (q1 != std::string::npos && q2 != std::string::npos) curFile = t.substr(q1 + 1, q2 - q1 - 1);
-      if (ln != std::string::npos) curLine = std::atoi(t.c_str() + ln + 5);
+      if (ln != std::string::npos) {
+        const std::string digits = t.substr(ln + 5, t.find_first_not_of("0123456789", ln + 5) - ln - 5);
+        const std::optional<long long> l = toInteger(digits);
+        if (!l || *l > INT_MAX) return makeError("malformed line information '" + t + "'", file, lineNo);
+        curLine = static_cast<int>(*l);
+      }
       continue;
     }
     if (t.rfind("/* 0x", 0) == 0 && last) {
-      last->encodingHi = std::stoull(t.substr(3, 18), nullptr, 16);
+      last->encodingHi = hexWord(std::string_view(t).substr(3));
+      if (!last->encodingHi) return makeError("malformed instruction encoding '" + t + "'", file, lineNo);
       last->control = decodeControl(*last->encodingHi);
       last = nullptr;
       continue;
@@ -376,18 +408,18 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     const size_t close = t.find("*/");
     if (close == std::string::npos) continue;
     SassInstruction inst;
-    try {
-      inst.offset = std::stoll(t.substr(2, close - 2), nullptr, 16);
-    } catch (const std::exception&) {
-      continue;  // a comment, not an instruction
-    }
+    const std::string offsetText = t.substr(2, close - 2);
+    const std::optional<long long> offset = toInteger(offsetText, 16);
+    if (!offset || *offset < 0) continue;  // a comment, not an instruction
+    inst.offset = *offset;
     std::string body = t.substr(close + 2);
     const size_t semi = body.find(';');
     if (semi == std::string::npos) return makeError("instruction without ';'", file, lineNo);
     const std::string after = body.substr(semi + 1);
     body = trim(body.substr(0, semi));
     if (const size_t enc = after.find("/* 0x"); enc != std::string::npos) {
-      inst.encodingLo = std::stoull(after.substr(enc + 3, 18), nullptr, 16);
+      inst.encodingLo = hexWord(std::string_view(after).substr(enc + 3));
+      if (!inst.encodingLo) return makeError("malformed instruction encoding '" + trim(after) + "'", file, lineNo);
     }
     if (!body.empty() && body[0] == '@') {
       size_t sp = body.find_first_of(" \t");
@@ -397,6 +429,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
         g = g.substr(1);
       }
       if (auto r = parseRegister(g)) {
+        if (r->reg == kBadRegister) return makeError("predicate '" + g + "' is out of range (P0–P6, UP0–UP6)", file, lineNo);
         inst.guard = r->reg;
         inst.guardUniform = r->kind == SassOperand::Kind::UniformPredicate;
       }
@@ -431,12 +464,21 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
         if (op.kind == SassOperand::Kind::Register && op.reg != 255) op.width = inst.memoryWidthBytes / 4;
       }
     }
+    for (const SassOperand& op : inst.operands) {
+      if (Expected<void> ok = checkRegisters(op); !ok) return makeError(ok.error().message, file, lineNo);
+    }
     inst.sourceFile = curFile;
     inst.sourceLine = curLine;
     fn->instructions.push_back(std::move(inst));
     if (fn->instructions.back().encodingLo) last = &fn->instructions.back();
   }
   if (listing.functions.empty()) return makeError("no functions in the SASS listing", file, 0);
+  for (size_t f = 0; f < listing.functions.size(); ++f) {
+    if (listing.functions[f].instructions.empty()) {
+      return makeError("function '" + listing.functions[f].name + "' has no instructions (is the listing cut short?)", file,
+                       sectionLines[f]);
+    }
+  }
   for (SassFunction& f : listing.functions) expandSubroutines(f);
   return listing;
 }

@@ -4,6 +4,7 @@
 #include "foresight/frontend/skeleton/layout_search.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 #include "foresight/model/mwp_cwp.h"
@@ -108,8 +109,10 @@ Expected<RankedLayout> evaluatePrepared(const Characterizer& ch, const PreparedS
   ThreadResources resources;
   resources.staticSharedBytes = r.stats.sharedBytesPerBlock;
   // The model's variant decides the label (A16: GROPHECY's min(MWP, CWP−1, N−1), uncapped).
-  Expected<Prediction> p = predictMwpCwp(r.stats.toWorkload(), resources,
-                                         launchOf(layout, ch.skeleton()), ch.gpu(), model);
+  // A layout whose grid CUDA cannot launch (N = 1e12 in blocks of 64) is infeasible.
+  const Launch launch = launchOf(layout, ch.skeleton());
+  if (Expected<void> ok = checkLaunchLimits(launch); !ok) return std::move(ok).takeError();
+  Expected<Prediction> p = predictMwpCwp(r.stats.toWorkload(), resources, launch, ch.gpu(), model);
   if (!p) return std::move(p).takeError();
   r.seconds = p->seconds;
   r.cycles = p->cycles;
@@ -211,6 +214,29 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
       dom.blocks.empty() ? blockShapes(sk, maxThreads, std::min(minThreads, sk.loopSpaceSize()))
                          : dom.blocks;
 
+  // The size of the domain before it is materialized: (B, F) shapes × orders, saturating.
+  const auto saturatingMul = [](long long a, long long b) {
+    return b != 0 && a > std::numeric_limits<long long>::max() / b ? std::numeric_limits<long long>::max() : a * b;
+  };
+  long long shapeCount = 0;
+  for (const auto& b : blocks) {
+    long long perBlock = dom.folds.empty() ? 1 : static_cast<long long>(dom.folds.size());
+    for (int d = 0; d < P && dom.folds.empty(); ++d) {
+      perBlock = saturatingMul(perBlock, static_cast<long long>(foldCandidates(ceilDiv(sk.extent(d), b[d]), dom.maxFold).size()));
+    }
+    shapeCount = std::min(std::numeric_limits<long long>::max() - perBlock, shapeCount) + perBlock;
+  }
+  const long long atLeast = saturatingMul(shapeCount, static_cast<long long>(orders.size()));
+  const auto tooMany = [&](const std::string& how) {
+    return makeError("the layout search " + how + ", above the limit of " + std::to_string(options.maxLayouts) +
+                     "; pin the block (--block) or narrow the domain with a hints file, or raise the limit with "
+                     "--max-variants");
+  };
+  if (atLeast > options.maxLayouts) {
+    return tooMany("would evaluate at least " + std::to_string(atLeast) + " layouts (" + std::to_string(shapeCount) +
+                   " block/fold shapes x " + std::to_string(orders.size()) + " traversal orders)");
+  }
+
   // All (B, F) pairs first, so progress can report a total.
   std::vector<std::pair<const std::vector<int>*, std::vector<int>>> shapes;
   for (const auto& b : blocks) {
@@ -241,6 +267,7 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
   const size_t nStreams = ch.streams().size();
   Error firstError;
   bool sawError = false;
+  bool overLimit = false;
   for (const auto& [bp, fold] : shapes) {
     const std::vector<int>& block = *bp;
     auto shape = ch.prepare(block, fold);
@@ -284,6 +311,7 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
       }
       layout.stage.assign(nStreams, 0);
       std::function<void(size_t)> stageRec = [&](size_t s) {
+        if (overLimit) return;
         if (s < nStreams) {
           for (long long size : stageDomain[s]) {
             layout.stage[s] = size;
@@ -302,6 +330,10 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
           for (bool unroll : dom.unroll) {
             layout.cached = cached;
             layout.unroll = unroll;
+            if (result.enumerated >= options.maxLayouts) {
+              overLimit = true;
+              return;
+            }
             Expected<RankedLayout> r = evaluatePrepared(ch, *shape, layout, options.model);
             if (r && firstLoopInsts >= 0 && r->stats.loopInsts == firstLoopInsts)
               continue;  // no loop to unroll
@@ -318,6 +350,10 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
         }
       };
       stageRec(0);
+      if (overLimit) {
+        return tooMany("reached " + std::to_string(result.enumerated) + " layouts after " + std::to_string(result.shapes) +
+                       " of " + std::to_string(shapes.size()) + " block/fold shapes");
+      }
     }
     ++result.shapes;
     progress.shapesDone = result.shapes;

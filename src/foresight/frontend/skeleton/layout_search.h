@@ -67,6 +67,10 @@ struct SearchOptions {
   ModelOptions model;
   /// Called after every (B, F) shape; may be empty.
   std::function<void(const SearchProgress&)> progress;
+  /// The most layouts the search may evaluate (`--max-variants`): a domain whose block/fold
+  /// shapes × traversal orders already exceed it is refused before the search starts, and a
+  /// search that reaches it stops with an Error, instead of running for hours out of memory.
+  long long maxLayouts = 1'000'000;
 };
 
 /// The ranked layouts of one skeleton on one GPU.

@@ -5,11 +5,13 @@
 /// extents, loop bounds and subscripts.
 #include "foresight/frontend/skeleton/skeleton_parser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
 #include "foresight/frontend/skeleton/skeleton_lexer.h"
 #include "foresight/support/edit_distance.h"
+#include "foresight/support/strings.h"
 
 namespace foresight::skeleton {
 
@@ -36,7 +38,12 @@ struct Expr {
   char op = 0;
   std::vector<Expr> operands;  ///< binary: 2; negate: 1; ref: the subscripts
   SourceLoc loc;
+  int height = 1;  ///< of the tree below: bounded (kMaxNesting) so that walking it cannot overflow the stack
 };
+
+/// How deep expressions and blocks may nest (parentheses, subscripts, operator chains, loops):
+/// far beyond any real skeleton, well within the stack of every recursive walk.
+constexpr int kMaxNesting = 200;
 
 class Parser {
  public:
@@ -97,6 +104,15 @@ class Parser {
       next();
       return true;
     }
+    // A missing ')' or ']' belongs where its line ends, as compilers report it, not at the next
+    // line's first token.
+    if ((c == ')' || c == ']') && pos_ > 0 && peek().loc.line > tokens_[pos_ - 1].loc.line) {
+      const Token& last = tokens_[pos_ - 1];
+      fail(SourceLoc{last.loc.line, last.loc.column + static_cast<int>(last.text.size())},
+           std::string("expected '") + c + "' " + context + " at the end of the line (found " + peek().describe() +
+               " on line " + std::to_string(peek().loc.line) + ")");
+      return false;
+    }
     fail(peek(), std::string("expected '") + c + "' " + context + ", found " + peek().describe());
     return false;
   }
@@ -112,10 +128,36 @@ class Parser {
       fail(peek(), std::string("expected ") + what + ", found " + peek().describe());
       return 0;
     }
-    return std::stod(next().text);
+    const std::optional<double> v = toReal(peek().text);
+    if (!v) {
+      fail(peek(), std::string("cannot read ") + what + " '" + peek().text + "'");
+      return 0;
+    }
+    next();
+    return *v;
   }
 
   // ---- expressions ----------------------------------------------------------------------------
+  /// Sets `e`'s height from its operands; fails when the expression nests too deep.
+  void setHeight(Expr& e) {
+    for (const Expr& o : e.operands) e.height = std::max(e.height, o.height + 1);
+    if (e.height > kMaxNesting && !failed_) {
+      fail(e.loc, "expression nests deeper than " + std::to_string(kMaxNesting) + " levels");
+    }
+  }
+  /// Counts one level of parser recursion for the lifetime of the guard.
+  struct Nesting {
+    Parser& p;
+    explicit Nesting(Parser& parser, SourceLoc at) : p(parser) {
+      if (++p.nesting_ > kMaxNesting && !p.failed_) {
+        p.fail(at, "nested deeper than " + std::to_string(kMaxNesting) + " levels");
+      }
+    }
+    ~Nesting() { --p.nesting_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+  };
+
   Expr parseExpr() {
     Expr lhs = parseTerm();
     while (!failed_ && (isPunct('+') || isPunct('-'))) {
@@ -125,6 +167,7 @@ class Parser {
       e.op = next().text[0];
       e.operands.push_back(std::move(lhs));
       e.operands.push_back(parseTerm());
+      setHeight(e);
       lhs = std::move(e);
     }
     return lhs;
@@ -138,6 +181,7 @@ class Parser {
       e.op = next().text[0];
       e.operands.push_back(std::move(lhs));
       e.operands.push_back(parseUnary());
+      setHeight(e);
       lhs = std::move(e);
     }
     return lhs;
@@ -145,10 +189,13 @@ class Parser {
   Expr parseUnary() {
     Expr e;
     e.loc = peek().loc;
+    const Nesting guard(*this, e.loc);
+    if (failed_) return e;
     if (isPunct('-')) {
       next();
       e.kind = Expr::Kind::Negate;
       e.operands.push_back(parseUnary());
+      setHeight(e);
       return e;
     }
     if (isPunct('(')) {
@@ -159,11 +206,9 @@ class Parser {
     }
     if (peek().kind == TokenKind::Integer) {
       e.kind = Expr::Kind::Number;
-      try {
-        e.number = std::stoll(next().text);
-      } catch (const std::exception&) {
-        fail(e.loc, "integer out of range");
-      }
+      const std::optional<long long> v = toInteger(next().text);
+      if (!v) fail(e.loc, "integer out of range");
+      e.number = v.value_or(0);
       return e;
     }
     if (peek().kind == TokenKind::Name) {
@@ -175,6 +220,7 @@ class Parser {
           e.operands.push_back(parseExpr());
           expectPunct(']', "to close the subscript");
         }
+        setHeight(e);
       } else {
         e.kind = Expr::Kind::Name;
       }
@@ -457,6 +503,8 @@ class Parser {
   // ---- statements ------------------------------------------------------------------------------
   std::vector<Stmt> parseBlock(int loopVar) {
     std::vector<Stmt> body;
+    const Nesting guard(*this, peek().loc);
+    if (failed_) return body;
     if (!expectPunct('{', "to open a block")) return body;
     const auto savedVars = scopeVars_;
     const auto savedScalars = scalars_;
@@ -614,6 +662,7 @@ class Parser {
   std::map<std::string, int> scopeVars_;
   std::map<std::string, Index> scalars_;
   bool failed_ = false;
+  int nesting_ = 0;  ///< current depth of parseUnary/parseBlock recursion
   Error error_;
 };
 

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// CUDA's universal launch limits (launch.h).
+#include "foresight/ir/launch.h"
+
+namespace foresight {
+namespace {
+
+std::string extent(const Dim3& d) {
+  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
+}
+
+}  // namespace
+
+Expected<void> checkLaunchLimits(const Launch& launch) {
+  const Dim3& g = launch.grid;
+  const Dim3& b = launch.block;
+  if (g.x < 1 || g.y < 1 || g.z < 1) return makeError("grid " + extent(g) + " has an extent below 1");
+  if (b.x < 1 || b.y < 1 || b.z < 1) return makeError("block " + extent(b) + " has an extent below 1");
+  if (g.x > 2147483647LL || g.y > 65535 || g.z > 65535) {
+    return makeError("grid " + extent(g) + " exceeds CUDA's grid limits (x up to 2147483647, y and z up to 65535)");
+  }
+  if (b.x > 1024 || b.y > 1024 || b.z > 64) {
+    return makeError("block " + extent(b) + " exceeds CUDA's block limits (x and y up to 1024, z up to 64)");
+  }
+  if (launch.dynamicSharedBytes < 0) {
+    return makeError("dynamic shared memory of " + std::to_string(launch.dynamicSharedBytes) + " bytes is negative");
+  }
+  return {};
+}
+
+}  // namespace foresight

@@ -1,0 +1,2 @@
+# exit: 1
+predict tests/golden/errors/summary-grid-too-large.toml --gpu h100

@@ -1,0 +1,2 @@
+# exit: 1
+predict tests/golden/skeleton/missing-bracket.sk --gpu h100

@@ -1,0 +1,2 @@
+# exit: 1
+predict tests/golden/skeleton/five-dims.sk --gpu h100
