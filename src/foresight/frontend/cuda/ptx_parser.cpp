@@ -682,6 +682,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     std::string rest = stmt;
     if (rest[0] == '@') {
       size_t sp = rest.find_first_of(" \t");
+      if (sp == std::string::npos) return makeError("guard '" + rest + "' without an instruction", file, lineNo);
       std::string g = rest.substr(1, sp - 1);
       if (!g.empty() && g[0] == '!') {
         inst.guardNegated = true;

@@ -105,6 +105,21 @@ enum class PtxOp : std::uint8_t {
   kXor,
 };
 
+/// The fewest operands an instruction of `op` has (add d, a, b: 3); malformed PTX with fewer
+/// is an Error before anything runs.
+int minOperands(PtxOp op) {
+  switch (op) {
+    case PtxOp::kBra: case PtxOp::kCall: return 1;
+    case PtxOp::kAbs: case PtxOp::kNeg: case PtxOp::kNot: case PtxOp::kMov: case PtxOp::kCvt: case PtxOp::kCvta:
+    case PtxOp::kLd: case PtxOp::kLdu: case PtxOp::kSt: case PtxOp::kRed: return 2;
+    case PtxOp::kAdd: case PtxOp::kSub: case PtxOp::kMul: case PtxOp::kMul24: case PtxOp::kDiv: case PtxOp::kRem:
+    case PtxOp::kAnd: case PtxOp::kOr: case PtxOp::kXor: case PtxOp::kShl: case PtxOp::kShr: case PtxOp::kMin:
+    case PtxOp::kMax: case PtxOp::kSetp: case PtxOp::kAtom: return 3;
+    case PtxOp::kMad: case PtxOp::kMad24: case PtxOp::kSelp: case PtxOp::kShfl: return 4;
+    default: return 0;
+  }
+}
+
 PtxOp decodeOp(const std::string& base) {
   static const std::map<std::string, PtxOp> kOps = {
       {"abs", PtxOp::kAbs},
@@ -544,6 +559,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   std::vector<PtxOp> decodedOps(kernel_.instructions.size());
   for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
     decodedOps[i] = decodeOp(kernel_.instructions[i].base);
+    const PtxInstruction& inst = kernel_.instructions[i];
+    if (static_cast<int>(inst.operands.size()) < minOperands(decodedOps[i])) {
+      return errorAt("'" + inst.text + "' has " + std::to_string(inst.operands.size()) + " operands; '" + inst.base +
+                         "' takes at least " + std::to_string(minOperands(decodedOps[i])),
+                     inst);
+    }
     for (const std::string& m : kernel_.instructions[i].mods) {
       if (auto t = parseType(m)) decodedTypes[i].types.push_back(*t);
       if (m == "v2") decodedTypes[i].vec = 2;
