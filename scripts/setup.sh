@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # C loop frontend (docs/input-cloop.md): LLVM 14 libraries and the clang 14 driver.
   llvm-14-dev clang-14
+  # Sanitizer and libFuzzer runtimes for scripts/sanitize.sh and scripts/fuzz.sh (docs/robustness.md).
+  libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

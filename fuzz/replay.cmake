@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: Apache-2.0
+# Runs fuzz target TARGET once on each seed (fuzz/seeds.txt line NAME) and each regression input
+# (fuzz/regressions/NAME/*): cmake -DTARGET=… -DNAME=… -DSOURCE=<source root> -P replay.cmake.
+file(STRINGS ${SOURCE}/fuzz/seeds.txt lines REGEX "^${NAME} ")
+set(inputs "")
+foreach(line IN LISTS lines)
+  string(REPLACE " " ";" words "${line}")
+  list(REMOVE_AT words 0)
+  foreach(pattern IN LISTS words)
+    file(GLOB found ${SOURCE}/${pattern})
+    list(APPEND inputs ${found})
+  endforeach()
+endforeach()
+file(GLOB regressions ${SOURCE}/fuzz/regressions/${NAME}/*)
+list(APPEND inputs ${regressions})
+list(LENGTH inputs count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no seeds for fuzz target ${NAME}")
+endif()
+execute_process(COMMAND ${TARGET} -timeout=60 -rss_limit_mb=4096 ${inputs}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out TIMEOUT 900)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "fuzz target ${NAME} failed on its seeds/regressions (status ${rc}):\n${out}")
+endif()
+message(STATUS "fuzz target ${NAME}: ${count} inputs replayed")
