@@ -137,6 +137,7 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
   }
   in.nvccFlags = o.nvccFlags;
   if (o.maxRegisters > 0) in.nvccFlags.push_back("-maxrregcount=" + std::to_string(o.maxRegisters));
+  in.toolTimeoutSeconds = o.toolTimeout;
   if (!o.grid.empty() && !o.block.empty()) {
     Expected<Launch> dims = resolveLaunch(o, std::nullopt);
     if (!dims) return std::move(dims).takeError();
@@ -225,6 +226,21 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--nvcc-flag", o.nvccFlags, "Further nvcc flag for CUDA compilation, e.g. --nvcc-flag=-use_fast_math (repeatable)")
       ->allow_extra_args(false);
   sub.add_option("--maxrregcount", o.maxRegisters, "Registers per thread at most (nvcc -maxrregcount)")->check(CLI::Range(1, 255));
+  addToolTimeoutOption(sub, o.toolTimeout,
+                       "Wall-clock limit of each nvcc, ptxas or nvdisasm run, seconds (default: nvcc 300, "
+                       "ptxas 120, nvdisasm 60)");
+}
+
+void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& help) {
+  // CLI::PositiveNumber would let NaN through (see the hit rates above).
+  const CLI::Validator positive(
+      [](std::string& s) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(s, v) || !(v > 0 && v <= 1e6)) return "Value " + s + " is not a number of seconds in (0, 1e6]";
+        return {};
+      },
+      "SECONDS");
+  sub.add_option("--tool-timeout", seconds, help)->check(positive);
 }
 
 Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {

@@ -48,6 +48,7 @@ struct CommonOptions {
   std::vector<std::string> includeDirs;  ///< -I DIR (CUDA compilation)
   std::vector<std::string> nvccFlags;    ///< --nvcc-flag FLAG (CUDA compilation)
   int maxRegisters = 0;                  ///< --maxrregcount N (CUDA compilation); 0 = none
+  double toolTimeout = 0;  ///< --tool-timeout SECONDS (nvcc, ptxas, nvdisasm runs); 0 = defaults
   std::string hints;  ///< --hints FILE: skeleton layout hints (domains, a pinned layout, Table 3)
 };
 
@@ -60,6 +61,10 @@ struct CommonOptions {
 
 /// Registers the common options on a subcommand.
 void addCommonOptions(CLI::App& sub, CommonOptions& options);
+
+/// Registers `--tool-timeout SECONDS` (a positive number) on a subcommand, into `seconds`:
+/// the wall-clock limit of each run of an external tool; `help` names the tools and defaults.
+void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& help);
 
 /// ModelOptions from the typed names; an Error for an unknown model or variant.
 /// `gpu`, when known, lets `auto` pick the default model for that GPU (default_model.h).

@@ -38,6 +38,9 @@ struct InputOptions {
   std::vector<SourceHint> branches;  ///< branch-taken probabilities by source line
   /// CUDA toolchain to use; nullptr = the system's nvcc/ptxas/nvdisasm behind the compile cache.
   cuda::Toolchain* toolchain = nullptr;
+  /// Wall-clock limit in seconds of each run of nvcc, ptxas and nvdisasm by that system
+  /// toolchain (`--tool-timeout`); 0 = each tool's default (system_toolchain.h).
+  double toolTimeoutSeconds = 0;
 };
 
 }  // namespace foresight

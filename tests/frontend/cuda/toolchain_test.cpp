@@ -8,8 +8,10 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/compile_cache.h"
@@ -110,6 +112,63 @@ TEST(SystemToolchain, MissingToolsAreExplained) {
   ASSERT_FALSE(sass);
   EXPECT_NE(sass.error().message.find("scripts/setup.sh"), std::string::npos);
   EXPECT_NE(sass.error().message.find("nvidia-cuda-toolkit 12.5"), std::string::npos);
+}
+
+/// A folder of fake tools: shell scripts standing in for nvcc, ptxas and nvdisasm.
+struct FakeTools {
+  fs::path dir = fs::temp_directory_path() / ("foresight_fake_tools_" + std::to_string(::getpid()));
+  FakeTools() {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~FakeTools() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  void add(const std::string& tool, const std::string& body) const {
+    const fs::path p = dir / tool;
+    std::ofstream(p) << "#!/bin/sh\n" << body << "\n";
+    fs::permissions(p, fs::perms::owner_all);
+  }
+  [[nodiscard]] std::unique_ptr<Toolchain> toolchain(double timeout) const {
+    SystemToolchainOptions o{"/nonexistent-cuda", "/nonexistent-tools", dir.string()};
+    o.toolTimeoutSeconds = timeout;
+    return createSystemToolchain(o);
+  }
+};
+
+TEST(SystemToolchain, AHangingToolIsKilledAtTheToolTimeout) {
+  // A corrupt cubin can make nvdisasm loop forever: the run ends at --tool-timeout.
+  FakeTools tools;
+  tools.add("nvdisasm", "sleep 100");
+  auto tc = tools.toolchain(1);
+  ASSERT_TRUE(tc->canDisassemble("sm_90"));
+  const auto start = std::chrono::steady_clock::now();
+  Expected<std::string> sass = tc->disassemble("not a cubin", "sm_90", "k.cubin");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_FALSE(sass);
+  EXPECT_EQ(sass.error().message,
+            "nvdisasm did not finish within 1 s (killed); raise the limit with --tool-timeout SECONDS");
+  EXPECT_EQ(sass.error().file, "k.cubin");
+  EXPECT_LT(took, 3.0);
+}
+
+TEST(SystemToolchain, CrashingAndFailingToolsAreExplained) {
+  FakeTools tools;
+  tools.add("nvdisasm", "kill -SEGV $$");
+  tools.add("ptxas", "echo 'ptxas warning : slow' >&2; echo 'ptxas fatal : error: bad input' >&2; exit 1");
+  tools.add("nvcc", "exit 2");
+  auto tc = tools.toolchain(0);  // the tools' own limits
+  Expected<std::string> sass = tc->disassemble("x", "sm_90", "k.cubin");
+  ASSERT_FALSE(sass);
+  EXPECT_EQ(sass.error().message, "nvdisasm was killed by signal 11 (Segmentation fault)");
+  Expected<std::string> cubin = tc->assemble(".version 8.0", "sm_90", "k.ptx");
+  ASSERT_FALSE(cubin);
+  EXPECT_EQ(cubin.error().message, "ptxas failed: ptxas fatal : error: bad input | ptxas warning : slow");
+  Expected<std::string> ptx = tc->compileToPtx({"k.cu", "", "sm_90", {}, true});
+  ASSERT_FALSE(ptx);
+  EXPECT_EQ(ptx.error().message, "nvcc exited with status 2");
+  EXPECT_EQ(ptx.error().file, "k.cu");
 }
 
 TEST(SystemToolchain, UnsupportedArchitectures) {

@@ -3,12 +3,7 @@
 /// `foresight calibrate [--out FILE]`: on a machine with a CUDA GPU, builds the microbenchmarks
 /// of calibrate/ with nvcc, runs them, and writes a GPU description whose measured fields carry
 /// `measured:<date>` (docs/validation.md). Without nvcc or a GPU it fails with one message.
-#include <sys/wait.h>
 #include <CLI/CLI.hpp>
-#include <array>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -18,9 +13,11 @@
 #include "../command.h"
 #include "../common_options.h"
 #include "foresight/calibrate/calibration.h"
+#include "foresight/frontend/cuda/system_toolchain.h"
 #include "foresight/gpu/gpu_loader.h"
 #include "foresight/gpu/gpu_writer.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/support/process.h"
 
 namespace foresight::cli {
 
@@ -36,24 +33,16 @@ struct CalibrateOptions {
   std::string nvcc;
   std::string fromOutput;  ///< parse a saved microbenchmark output instead of running
   std::string date;        ///< provenance date; default today (UTC)
+  double toolTimeout = 0;  ///< --tool-timeout: limit of the nvcc run and of the benchmark run
 };
 
-/// Runs a shell command; returns its exit status and stdout.
-std::pair<int, std::string> runCommand(const std::string& command) {
-  std::string output;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return {-1, output};
-  std::array<char, 4096> buffer{};
-  size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
-    output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+/// The microbenchmarks take about a minute on the GPUs measured so far.
+constexpr double kMicrobenchTimeoutSeconds = 900;
+constexpr double kNvidiaSmiTimeoutSeconds = 30;
 
 std::string findNvcc(const std::string& given) {
   if (!given.empty()) return given;
-  if (runCommand("command -v nvcc >/dev/null 2>&1").first == 0) return "nvcc";
+  if (!findExecutable("nvcc").empty()) return "nvcc";
   if (fs::exists("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
   return "";
 }
@@ -65,12 +54,30 @@ std::string today() {
   return buf;
 }
 
+/// Runs one program with a time limit; its stdout, or an Error that starts with `what` and
+/// carries the program's output.
+Expected<std::string> runStep(const std::string& what, ProcessRequest request) {
+  Expected<ProcessResult> run = runProcess(request);
+  if (!run) return makeError(what + ": " + run.error().message);
+  if (run->succeeded()) return std::move(run->out);
+  std::string message = what + ": " + describeFailure(request, *run);
+  if (run->timedOut) message += std::string("; ") + kToolTimeoutHint;
+  const std::string output = run->err + run->out;
+  if (!output.empty()) message += ":\n" + output;
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  return makeError(message);
+}
+
 Expected<std::string> runSuite(const CalibrateOptions& o) {
   const std::string nvcc = findNvcc(o.nvcc);
   if (nvcc.empty()) {
     return makeError("calibrate needs nvcc (CUDA toolkit) and a CUDA GPU; nvcc was not found");
   }
-  if (runCommand("nvidia-smi -L >/dev/null 2>&1").first != 0) {
+  ProcessRequest smi;
+  smi.argv = {"nvidia-smi", "-L"};
+  smi.timeoutSeconds = kNvidiaSmiTimeoutSeconds;
+  Expected<ProcessResult> gpus = runProcess(smi);
+  if (!gpus || !gpus->succeeded()) {
     return makeError(
         "no CUDA GPU on this machine (nvidia-smi -L failed): run `foresight calibrate` where a GPU "
         "is, see docs/validation.md");
@@ -78,21 +85,24 @@ Expected<std::string> runSuite(const CalibrateOptions& o) {
   const fs::path source = fs::path(o.sourceDir) / "microbench.cu";
   if (!fs::exists(source))
     return makeError("microbenchmark source '" + source.string() + "' not found (--source)");
-  const fs::path dir =
-      fs::temp_directory_path() / ("foresight-calibrate-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path exe = dir / "microbench";
-  const std::string compile =
-      nvcc + " -O3 -std=c++17 -arch=native -o " + exe.string() + " " + source.string() + " 2>&1";
-  std::cerr << "foresight: " << compile << "\n";
-  auto [cstatus, cout] = runCommand(compile);
-  if (cstatus != 0) return makeError("building the microbenchmarks failed:\n" + cout);
+  Expected<TempDir> dir = TempDir::create("foresight-calibrate");
+  if (!dir) return std::move(dir).takeError();
+  const std::string exe = dir->file("microbench");
+  ProcessRequest compile;
+  compile.argv = {nvcc, "-O3", "-std=c++17", "-arch=native", "-o", exe, source.string()};
+  compile.name = "nvcc";
+  compile.timeoutSeconds = o.toolTimeout > 0 ? o.toolTimeout : cuda::kNvccTimeoutSeconds;
+  std::string line;
+  for (const std::string& a : compile.argv) line += (line.empty() ? "" : " ") + a;
+  std::cerr << "foresight: " << line << "\n";
+  Expected<std::string> built = runStep("building the microbenchmarks failed", compile);
+  if (!built) return std::move(built).takeError();
   std::cerr << "foresight: running the microbenchmarks (about a minute)\n";
-  auto [rstatus, rout] = runCommand(exe.string() + " 2>&1");
-  fs::remove_all(dir);
-  if (rstatus != 0)
-    return makeError("the microbenchmarks failed (exit " + std::to_string(rstatus) + "):\n" + rout);
-  return rout;
+  ProcessRequest bench;
+  bench.argv = {exe};
+  bench.name = "the microbenchmarks";
+  bench.timeoutSeconds = o.toolTimeout > 0 ? o.toolTimeout : kMicrobenchTimeoutSeconds;
+  return runStep("the microbenchmarks failed", bench);
 }
 
 int runCalibrate(const CalibrateOptions& o) {
@@ -158,6 +168,9 @@ std::function<int()> setupCalibrate(CLI::App& sub) {
   sub.add_option("--from-output", o->fromOutput,
                  "Map a saved microbenchmark output instead of running");
   sub.add_option("--date", o->date, "Provenance date YYYY-MM-DD (default: today, UTC)");
+  addToolTimeoutOption(sub, o->toolTimeout,
+                       "Wall-clock limit of the nvcc run and of the microbenchmark run, seconds "
+                       "(default: 300 and 900)");
   return [o] { return runCalibrate(*o); };
 }
 

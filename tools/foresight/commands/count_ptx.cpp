@@ -4,7 +4,6 @@
 /// kernel and prints the PTX instruction count of every marked block — the `comp` values of a
 /// skeleton (grophecy.md §2.4). Mark the function with GROPHECY_KERNEL and each basic block
 /// with GROPHECY_BEGIN(id) ... GROPHECY_END(id); docs/skeleton-language.md shows an example.
-#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -16,8 +15,10 @@
 
 #include "../command.h"
 #include "../common_options.h"
+#include "foresight/frontend/cuda/system_toolchain.h"
 #include "foresight/frontend/skeleton/ptx_counter.h"
 #include "foresight/support/text_file.h"
+#include "foresight/support/process.h"
 
 namespace foresight::cli {
 
@@ -31,13 +32,8 @@ struct CountPtxOptions {
   std::vector<std::string> includes;
   std::string ptxFile;  ///< count an existing PTX file instead of compiling
   bool json = false;
+  double toolTimeout = 0;  ///< --tool-timeout: limit of the nvcc run; 0 = 300 s
 };
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string findNvcc(const std::string& given) {
   if (!given.empty()) return given;
@@ -61,36 +57,39 @@ int runCountPtx(const CountPtxOptions& o) {
   } else {
     if (!fs::exists(o.input))
       return reportError(makeError("cannot read input file '" + o.input + "'"));
-    const fs::path dir =
-        fs::temp_directory_path() / ("foresight-count-ptx-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const fs::path wrapper = dir / "wrapper.cu";
-    const fs::path out = dir / "out.ptx";
-    const fs::path log = dir / "nvcc.log";
+    Expected<TempDir> dir = TempDir::create("foresight-count-ptx");
+    if (!dir) return reportError(dir.error());
+    const std::string wrapper = dir->file("wrapper.cu");
+    const std::string out = dir->file("out.ptx");
     {
       std::ofstream w(wrapper);
       w << skeleton::ptxMarkerPrelude() << "#include " << '"' << fs::absolute(o.input).string()
         << '"' << "\n";
     }
-    std::string cmd = quote(findNvcc(o.nvcc)) + " -ptx -O3 -arch=" + quote(o.arch) + " -x cu";
-    for (const std::string& d : o.defines) cmd += " -D" + quote(d);
-    for (const std::string& i : o.includes) cmd += " -I" + quote(i);
-    cmd += " -o " + quote(out.string()) + " " + quote(wrapper.string()) + " >" +
-           quote(log.string()) + " 2>&1";
-    const int status = std::system(cmd.c_str());
-    if (status != 0) {
-      Expected<std::string> text = readAll(log);
-      fs::remove_all(dir);
-      std::string message = "nvcc failed on '" + o.input + "'";
-      if (text && !text->empty()) message += ":\n" + *text;
-      if (status == 127 * 256 || (text && text->find("not found") != std::string::npos)) {
-        message += " (is nvcc installed? pass --nvcc PATH or set NVCC)";
-      }
+    ProcessRequest nvcc;
+    nvcc.argv = {findNvcc(o.nvcc), "-ptx", "-O3", "-arch=" + o.arch, "-x", "cu"};
+    for (const std::string& d : o.defines) nvcc.argv.push_back("-D" + d);
+    for (const std::string& i : o.includes) nvcc.argv.push_back("-I" + i);
+    nvcc.argv.insert(nvcc.argv.end(), {"-o", out, wrapper});
+    nvcc.name = "nvcc";
+    nvcc.timeoutSeconds = o.toolTimeout > 0 ? o.toolTimeout : cuda::kNvccTimeoutSeconds;
+    Expected<ProcessResult> run = runProcess(nvcc);
+    if (!run) {
+      const bool missing = run.error().message.rfind("cannot run '", 0) == 0;
+      return reportError(makeError(
+          run.error().message + (missing ? " (is nvcc installed? pass --nvcc PATH or set NVCC)" : ""), o.input, 0));
+    }
+    if (run->timedOut) {
+      return reportError(makeError(describeFailure(nvcc, *run) + "; " + kToolTimeoutHint, o.input, 0));
+    }
+    if (!run->succeeded()) {
+      std::string message = run->signal != 0 ? describeFailure(nvcc, *run) : "nvcc failed on '" + o.input + "'";
+      const std::string log = run->err + run->out;
+      if (!log.empty()) message += ":\n" + log;
       while (!message.empty() && message.back() == '\n') message.pop_back();
       return reportError(makeError(message));
     }
     Expected<std::string> text = readAll(out);
-    fs::remove_all(dir);
     if (!text) return reportError(text.error());
     ptx = *text;
     ptxName = o.input + " (PTX)";
@@ -143,6 +142,7 @@ std::function<int()> setupCountPtx(CLI::App& sub) {
   sub.add_option("-D", o->defines, "Macro for the compilation, NAME[=VALUE]");
   sub.add_option("-I", o->includes, "Include directory");
   sub.add_flag("--json", o->json, "Print one JSON object on stdout");
+  addToolTimeoutOption(sub, o->toolTimeout, "Wall-clock limit of the nvcc run, seconds (default 300)");
   return [o]() -> int {
     if (o->input.empty() && o->ptxFile.empty()) {
       return reportError(makeError("count-ptx needs a C file (or --ptx FILE)"));

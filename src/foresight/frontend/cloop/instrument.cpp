@@ -23,11 +23,6 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -36,8 +31,7 @@
 #include <sstream>
 
 #include "foresight/frontend/cloop/program.h"
-
-extern char** environ;
+#include "foresight/support/process.h"
 
 #ifndef FORESIGHT_CLANG
 #define FORESIGHT_CLANG "clang-14"
@@ -84,37 +78,26 @@ void __cgp_mem(uint32_t w, const void* a) {
 }
 )RT";
 
-struct RunOutput {
-  int status = -1;
-  std::string err;
-};
+/// clang compiles and links a one-file program in seconds; two minutes means it hangs.
+constexpr double kClangTimeoutSeconds = 120;
 
-/// Runs argv (no shell), capturing stderr.
-RunOutput run(const std::vector<std::string>& argv, const std::string& errPath) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  RunOutput out;
-  const int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    out.err = "cannot start " + argv[0];
-    return out;
+/// Runs clang (no shell) with stdout to /dev/null and stderr captured, under
+/// kClangTimeoutSeconds. An Error when clang cannot start, times out or crashes; the result,
+/// whose exit status the caller checks, otherwise.
+Expected<ProcessResult> runClang(std::vector<std::string> argv, const std::string& path) {
+  ProcessRequest request;
+  request.argv = std::move(argv);
+  request.name = "clang";
+  request.timeoutSeconds = kClangTimeoutSeconds;
+  request.captureStdout = false;
+  Expected<ProcessResult> run = runProcess(request);
+  if (!run) {
+    if (run.error().message.rfind("cannot run '", 0) != 0) return std::move(run).takeError();
+    return makeError(std::string("cannot run the C compiler '") + FORESIGHT_CLANG +
+                     "' (install clang-14, see docs/input-cloop.md)");
   }
-  int st = 0;
-  while (::waitpid(pid, &st, 0) < 0) {
-  }
-  out.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  std::ifstream in(errPath);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  out.err = ss.str();
-  return out;
+  if (run->timedOut || run->signal != 0) return makeError(describeFailure(request, *run), path, 0);
+  return run;
 }
 
 /// The first "error:" line of a clang diagnostic output, or its first line.
@@ -259,7 +242,6 @@ Expected<InstrumentedProgram> buildInstrumented(
     const std::string& path, const SourceMarkers& markers,
     const std::vector<std::pair<std::string, std::string>>& defines, const std::string& workDir) {
   const std::string bc = workDir + "/input.bc";
-  const std::string errPath = workDir + "/clang.err";
   std::vector<std::string> argv = {FORESIGHT_CLANG, "-O0", "-Xclang", "-disable-O0-optnone", "-g",
                                    "-emit-llvm", "-c", "-fno-discard-value-names", "-Wno-unknown-pragmas", "-fno-unroll-loops",
                                    "-fno-vectorize", "-fno-slp-vectorize"};
@@ -267,14 +249,11 @@ Expected<InstrumentedProgram> buildInstrumented(
   argv.push_back(path);
   argv.push_back("-o");
   argv.push_back(bc);
-  RunOutput cc = run(argv, errPath);
-  if (cc.status != 0) {
-    if (cc.status < 0) {
-      return makeError(std::string("cannot run the C compiler '") + FORESIGHT_CLANG +
-                       "' (install clang-14, see docs/input-cloop.md)");
-    }
+  Expected<ProcessResult> cc = runClang(std::move(argv), path);
+  if (!cc) return std::move(cc).takeError();
+  if (cc->exitCode != 0) {
     // clang's "file:line:col: error: message" becomes our located error.
-    const std::string first = firstError(cc.err);
+    const std::string first = firstError(cc->err);
     const size_t tag = first.find(": error: ");
     if (tag != std::string::npos) {
       const std::string where = first.substr(0, tag);
@@ -589,9 +568,10 @@ Expected<InstrumentedProgram> buildInstrumented(
     os << kRuntime;
   }
   prog.executable = workDir + "/traced";
-  RunOutput link = run({FORESIGHT_CLANG, "-O1", "-w", instBc, rt, "-o", prog.executable, "-lm"}, errPath);
-  if (link.status != 0) {
-    return makeError("cannot link the instrumented program: " + firstError(link.err), path, 0);
+  Expected<ProcessResult> link = runClang({FORESIGHT_CLANG, "-O1", "-w", instBc, rt, "-o", prog.executable, "-lm"}, path);
+  if (!link) return std::move(link).takeError();
+  if (link->exitCode != 0) {
+    return makeError("cannot link the instrumented program: " + firstError(link->err), path, 0);
   }
   return prog;
 }

@@ -5,14 +5,8 @@
 #include "foresight/frontend/cloop/trace.h"
 
 #include <signal.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -20,25 +14,16 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <thread>
 #include <unordered_map>
 
 #include "foresight/memory/bank_conflicts.h"
 #include "foresight/memory/coalescing.h"
 #include "foresight/memory/lru_cache.h"
+#include "foresight/support/process.h"
 
 namespace foresight::cloop {
 
 namespace {
-
-std::string readText(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 std::string gib(long long bytes) {
   std::ostringstream os;
@@ -51,55 +36,35 @@ std::string gib(long long bytes) {
 
 Expected<void> runTraced(const std::string& executable, const std::string& traceFile,
                          const RunLimits& limits, const std::string& sourcePath) {
-  const std::string errFile = traceFile + ".stderr";
-  const pid_t pid = ::fork();
-  if (pid < 0) return makeError("cannot fork to run the traced program", sourcePath, 0);
-  if (pid == 0) {
-    // Child: limits, then the program. Nothing here may return into Foresight.
-    rlimit cpu{static_cast<rlim_t>(std::ceil(limits.cpuSeconds)), static_cast<rlim_t>(std::ceil(limits.cpuSeconds)) + 1};
-    rlimit mem{static_cast<rlim_t>(limits.memoryBytes), static_cast<rlim_t>(limits.memoryBytes)};
-    rlimit fsz{static_cast<rlim_t>(limits.traceBytes), static_cast<rlim_t>(limits.traceBytes)};
-    ::setrlimit(RLIMIT_CPU, &cpu);
-    ::setrlimit(RLIMIT_AS, &mem);
-    ::setrlimit(RLIMIT_FSIZE, &fsz);
-    rlimit core{0, 0};
-    ::setrlimit(RLIMIT_CORE, &core);
-    const int devnull = ::open("/dev/null", O_RDWR);
-    const int err = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 1);
-    }
-    if (err >= 0) ::dup2(err, 2);
-    ::setenv("CGP_TRACE", traceFile.c_str(), 1);
-    char* argv[] = {const_cast<char*>(executable.c_str()), nullptr};
-    ::execv(executable.c_str(), argv);
-    const char msg[] = "cgp: exec failed\n";
-    (void)!::write(2, msg, sizeof msg - 1);
-    ::_exit(125);
-  }
-  int status = 0;
-  const auto start = std::chrono::steady_clock::now();
-  bool killed = false;
-  for (;;) {
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0) return makeError("lost the traced program", sourcePath, 0);
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!killed && elapsed > limits.wallSeconds) {
-      ::kill(pid, SIGKILL);
-      killed = true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
   const std::string prefix = "the traced program (this file compiled at the trace size) ";
-  if (killed) {
+  ProcessRequest request;
+  request.argv = {executable};
+  request.name = "the traced program";
+  request.timeoutSeconds = limits.wallSeconds;
+  request.captureStdout = false;  // stdin and stdout are /dev/null; stderr is kept for messages
+  request.environment = {{"CGP_TRACE", traceFile}};
+  request.limits.cpuSeconds = limits.cpuSeconds;
+  request.limits.addressSpaceBytes = limits.memoryBytes;
+  request.limits.fileSizeBytes = limits.traceBytes;
+  request.limits.noCoreDump = true;
+  Expected<ProcessResult> run = runProcess(request);
+  if (!run) {
+    if (run.error().message.rfind("cannot run '", 0) != 0) {
+      Error e = std::move(run).takeError();
+      e.file = sourcePath;
+      return e;
+    }
+    return makeError(prefix + "could not be started (its static data may exceed the " + gib(limits.memoryBytes) +
+                         " memory limit): " + run.error().message,
+                     sourcePath, 0);
+  }
+  if (run->timedOut) {
     return makeError(prefix + "did not finish within " + std::to_string(static_cast<int>(limits.wallSeconds)) +
                          " s of wall-clock time and was stopped (endless loop, or a trace size too large?)",
                      sourcePath, 0);
   }
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
+  if (run->signal != 0) {
+    const int sig = run->signal;
     if (sig == SIGXCPU || sig == SIGKILL) {
       return makeError(prefix + "exceeded its CPU-time limit of " + std::to_string(static_cast<int>(limits.cpuSeconds)) +
                            " s and was stopped (endless loop, or a trace size too large?)",
@@ -115,15 +80,10 @@ Expected<void> runTraced(const std::string& executable, const std::string& trace
                          " memory limit",
                      sourcePath, 0);
   }
-  const int code = WEXITSTATUS(status);
-  if (code != 0) {
-    const std::string err = readText(errFile);
-    if (code == 125) {
-      return makeError(prefix + "could not be started (its static data may exceed the " + gib(limits.memoryBytes) +
-                           " memory limit)",
-                       sourcePath, 0);
-    }
-    return makeError(prefix + "exited with status " + std::to_string(code) +
+  if (run->exitCode != 0) {
+    std::string err = run->err;
+    while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+    return makeError(prefix + "exited with status " + std::to_string(run->exitCode) +
                          (err.empty() ? "" : " (" + err.substr(0, 200) + ")") + "; main() must return 0",
                      sourcePath, 0);
   }

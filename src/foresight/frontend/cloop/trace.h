@@ -22,11 +22,12 @@ struct RunLimits {
   double cpuSeconds = 120;                ///< RLIMIT_CPU
   long long memoryBytes = 4LL << 30;      ///< RLIMIT_AS
   long long traceBytes = 1LL << 30;       ///< RLIMIT_FSIZE (the trace file, read whole for analysis)
-  double wallSeconds = 300;               ///< killed after this long
+  double wallSeconds = 300;               ///< killed (with its process group) after this long
 };
 
-/// Runs `executable` in a child process (fork + exec) under `limits`, writing the trace to
-/// `traceFile`. A crash, time-out or memory exhaustion is an Error about `sourcePath`.
+/// Runs `executable` through runProcess (support/process.h: own process group, stdin and
+/// stdout /dev/null) under `limits`, writing the trace to `traceFile` ($CGP_TRACE). A crash,
+/// time-out or memory exhaustion is an Error about `sourcePath`.
 [[nodiscard]] Expected<void> runTraced(const std::string& executable, const std::string& traceFile,
                                        const RunLimits& limits, const std::string& sourcePath);
 

@@ -41,7 +41,9 @@ Expected<LoadedInput> loadCudaInput(const std::string& path, const InputOptions&
   std::unique_ptr<Toolchain> owned;
   Toolchain* tc = options.toolchain;
   if (!tc) {
-    owned = createCachingToolchain(createSystemToolchain());
+    SystemToolchainOptions system;
+    system.toolTimeoutSeconds = options.toolTimeoutSeconds;
+    owned = createCachingToolchain(createSystemToolchain(system));
     tc = owned.get();
   }
   Expected<CudaProgram> p = loadCuda(path, *o, *tc);

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// The real Toolchain: locates nvcc, ptxas and nvdisasm once, and runs them in a private
-/// temporary folder with posix_spawn (no shell), capturing their output.
-#include "foresight/support/text_file.h"
+/// The real Toolchain: locates nvcc, ptxas and nvdisasm once, and runs them through
+/// runProcess (no shell, a time limit per tool) on files of a private TempDir.
 #include "foresight/frontend/cuda/system_toolchain.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,17 +11,21 @@
 #include <fstream>
 #include <sstream>
 
+#include "foresight/support/process.h"
+#include "foresight/support/text_file.h"
+
 #ifndef FORESIGHT_DEFAULT_TOOLS_DIR
 #define FORESIGHT_DEFAULT_TOOLS_DIR ""
 #endif
-
-extern char** environ;
 
 namespace foresight::cuda {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+/// The most nvdisasm output read back (a large cubin disassembles to tens of MiB).
+constexpr std::size_t kMaxSassBytes = std::size_t{256} << 20;
 
 std::string envOr(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
@@ -55,56 +55,6 @@ std::vector<std::string> splitPath(const std::string& path) {
   std::string part;
   while (std::getline(s, part, ':')) out.push_back(part);
   return out;
-}
-
-/// A private temporary folder, removed on destruction.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "foresight-XXXXXX").string();
-    if (::mkdtemp(tmpl.data())) path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] bool ok() const { return !path_.empty(); }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-/// Runs argv[0] with stdout/stderr into files of `dir`; returns the exit status and stderr.
-struct RunResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-Expected<RunResult> runTool(const std::vector<std::string>& argv, const fs::path& dir) {
-  const fs::path outPath = dir / "stdout.txt";
-  const fs::path errPath = dir / "stderr.txt";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return makeError("cannot run '" + argv[0] + "'");
-  int status = 0;
-  if (::waitpid(pid, &status, 0) < 0) return makeError("waiting for '" + argv[0] + "' failed");
-  RunResult r;
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (Expected<std::string> o = slurp(outPath)) r.out = std::move(*o);
-  if (Expected<std::string> e = slurp(errPath)) r.err = std::move(*e);
-  return r;
 }
 
 /// The first `n` lines of a tool's stderr, joined with " | ": the lines that report an error
@@ -145,6 +95,7 @@ class SystemToolchain final : public Toolchain {
     disasmDirs.insert(disasmDirs.end(), dirs.begin(), dirs.end());
     desc_.nvdisasm = findTool("nvdisasm", disasmDirs);
     desc_.kind = "system";
+    timeoutSeconds_ = o.toolTimeoutSeconds;
   }
 
   Expected<std::string> readFile(const std::string& path) override { return slurp(path); }
@@ -155,14 +106,15 @@ class SystemToolchain final : public Toolchain {
   Expected<std::string> assemble(const std::string& ptx, const std::string& arch,
                                  const std::string& name) override {
     if (desc_.ptxas.empty()) return missing("ptxas", name);
-    TempDir dir;
-    if (!dir.ok()) return makeError("cannot create a temporary folder");
-    const fs::path in = dir.path() / "in.ptx";
-    const fs::path out = dir.path() / "out.cubin";
-    if (!(std::ofstream(in, std::ios::binary) << ptx)) return makeError("cannot write " + in.string());
-    Expected<RunResult> run = runTool({desc_.ptxas, "-arch=" + arch, "-lineinfo", in.string(), "-o", out.string()}, dir.path());
+    Expected<TempDir> dir = TempDir::create();
+    if (!dir) return std::move(dir).takeError();
+    const std::string in = dir->file("in.ptx");
+    const std::string out = dir->file("out.cubin");
+    if (!(std::ofstream(in, std::ios::binary) << ptx)) return makeError("cannot write " + in);
+    Expected<ProcessResult> run =
+        runTool("ptxas", kPtxasTimeoutSeconds, {desc_.ptxas, "-arch=" + arch, "-lineinfo", in, "-o", out}, name);
     if (!run) return std::move(run).takeError();
-    if (run->status != 0) return makeError("ptxas failed: " + firstLines(run->err, 3), name, 0);
+    if (run->exitCode != 0) return failed("ptxas", *run, 3, name);
     return slurp(out);
   }
 
@@ -172,13 +124,19 @@ class SystemToolchain final : public Toolchain {
     if (!nvdisasmDecodes(arch)) {
       return makeError("nvdisasm 12.5 cannot decode " + arch + " (it decodes sm_75 … sm_90a)", name, 0);
     }
-    TempDir dir;
-    if (!dir.ok()) return makeError("cannot create a temporary folder");
-    const fs::path in = dir.path() / "in.cubin";
-    if (!(std::ofstream(in, std::ios::binary) << cubin)) return makeError("cannot write " + in.string());
-    Expected<RunResult> run = runTool({desc_.nvdisasm, "-c", "-g", "-hex", in.string()}, dir.path());
+    Expected<TempDir> dir = TempDir::create();
+    if (!dir) return std::move(dir).takeError();
+    const std::string in = dir->file("in.cubin");
+    if (!(std::ofstream(in, std::ios::binary) << cubin)) return makeError("cannot write " + in);
+    Expected<ProcessResult> run =
+        runTool("nvdisasm", kNvdisasmTimeoutSeconds, {desc_.nvdisasm, "-c", "-g", "-hex", in}, name);
     if (!run) return std::move(run).takeError();
-    if (run->status != 0) return makeError("nvdisasm failed: " + firstLines(run->err, 3), name, 0);
+    if (run->exitCode != 0) return failed("nvdisasm", *run, 3, name);
+    if (run->outTruncated) {
+      return makeError("nvdisasm printed more than " + std::to_string(kMaxSassBytes >> 20) +
+                           " MiB of SASS, more than Foresight reads",
+                       name, 0);
+    }
     return std::move(run->out);
   }
 
@@ -203,9 +161,9 @@ class SystemToolchain final : public Toolchain {
 
   Expected<std::string> nvcc(const CompileRequest& r, const char* mode, const char* outName) {
     if (desc_.nvcc.empty()) return missing("nvcc", r.sourcePath);
-    TempDir dir;
-    if (!dir.ok()) return makeError("cannot create a temporary folder");
-    const fs::path out = dir.path() / outName;
+    Expected<TempDir> dir = TempDir::create();
+    if (!dir) return std::move(dir).takeError();
+    const std::string out = dir->file(outName);
     std::vector<std::string> argv = {desc_.nvcc, mode, "-arch=" + r.arch};
     if (r.lineInfo) argv.push_back("-lineinfo");
     for (const auto& [name, value] : r.macros) argv.push_back("-D" + name + (value.empty() ? "" : "=" + value));
@@ -213,15 +171,45 @@ class SystemToolchain final : public Toolchain {
     for (const std::string& f : r.flags) argv.push_back(f);
     argv.push_back(fs::absolute(r.sourcePath).string());
     argv.push_back("-o");
-    argv.push_back(out.string());
-    Expected<RunResult> run = runTool(argv, dir.path());
+    argv.push_back(out);
+    Expected<ProcessResult> run = runTool("nvcc", kNvccTimeoutSeconds, std::move(argv), r.sourcePath);
     if (!run) return std::move(run).takeError();
-    if (run->status != 0) return makeError("nvcc failed: " + firstLines(run->err, 4), r.sourcePath, 0);
+    if (run->exitCode != 0) return failed("nvcc", *run, 4, r.sourcePath);
     return slurp(out);
+  }
+
+  /// Runs one tool under its time limit (the --tool-timeout value, else `defaultTimeout`). An
+  /// Error, located at `subject`, when the tool cannot start, times out or dies of a signal;
+  /// a result (check exitCode) otherwise.
+  Expected<ProcessResult> runTool(const char* tool, double defaultTimeout, std::vector<std::string> argv,
+                                  const std::string& subject) const {
+    ProcessRequest request;
+    request.argv = std::move(argv);
+    request.name = tool;
+    request.timeoutSeconds = timeoutSeconds_ > 0 ? timeoutSeconds_ : defaultTimeout;
+    request.maxCaptureBytes = kMaxSassBytes;  // stdout is SASS for nvdisasm; the others print little
+    Expected<ProcessResult> run = runProcess(request);
+    if (!run) {
+      Error e = std::move(run).takeError();
+      e.file = subject;
+      return e;
+    }
+    if (run->timedOut) return makeError(describeFailure(request, *run) + "; " + kToolTimeoutHint, subject, 0);
+    if (run->signal != 0) return makeError(describeFailure(request, *run), subject, 0);
+    return run;
+  }
+
+  /// "nvcc failed: <the first `lines` lines of stderr, errors first>", or the exit status when
+  /// the tool printed nothing.
+  static Error failed(const std::string& tool, const ProcessResult& run, int lines, const std::string& subject) {
+    const std::string why = firstLines(run.err, lines);
+    if (why.empty()) return makeError(tool + " exited with status " + std::to_string(run.exitCode), subject, 0);
+    return makeError(tool + " failed: " + why, subject, 0);
   }
 
   ToolchainDescription desc_;
   std::string toolsDir_;
+  double timeoutSeconds_ = 0;  ///< --tool-timeout; 0 = each tool's default
 };
 
 }  // namespace
