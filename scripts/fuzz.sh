@@ -35,5 +35,5 @@ for pattern in "${patterns[@]}" "fuzz/regressions/$target/*"; do
   for f in "$root"/$pattern; do cp -n "$f" "$corpus/" 2>/dev/null || true; done
 done
 echo "fuzz.sh: $target for ${seconds}s, corpus $corpus ($(ls "$corpus" | wc -l) inputs)" >&2
-exec "$build/bin/fuzz_$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+exec "$build/bin/fuzz_$target" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 \
   -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$corpus"

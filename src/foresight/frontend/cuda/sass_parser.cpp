@@ -222,6 +222,17 @@ void expandSubroutines(SassFunction& fn) {
     const size_t end = k + 1 < starts.size() ? static_cast<size_t>(starts[k + 1].first / 16) : original;
     subs[starts[k].second] = {static_cast<size_t>(starts[k].first / 16), end};
   }
+  // The `.L` labels inside each subroutine, as listed: every copy gets them with its suffix
+  // (copies land after the original code, so no copied label falls inside a subroutine).
+  std::map<std::string, std::vector<std::pair<std::string, long long>>> subLabels;
+  for (const auto& [label, range] : subs) {
+    for (const auto& [name, offset] : fn.labels) {
+      if (name.rfind(".L", 0) == 0 && offset >= static_cast<long long>(range.first) * 16 &&
+          offset < static_cast<long long>(range.second) * 16) {
+        subLabels[label].emplace_back(name, offset);
+      }
+    }
+  }
   std::map<std::string, bool> withLines;  // subroutines with line info of their own
   for (const auto& [label, range] : subs) {
     bool any = false;
@@ -273,11 +284,7 @@ void expandSubroutines(SassFunction& fn) {
     const long long base = static_cast<long long>(code.size()) * 16;
     fn.labels[entry] = base;
     fn.labels[back] = site.offset + 16;
-    for (const auto& [label, offset] : std::map<std::string, long long>(fn.labels)) {
-      if (label.rfind(".L", 0) == 0 && offset >= static_cast<long long>(first) * 16 && offset < static_cast<long long>(end) * 16) {
-        fn.labels[label + suffix] = base + offset - static_cast<long long>(first) * 16;
-      }
-    }
+    for (const auto& [label, offset] : subLabels[callee]) fn.labels[label + suffix] = base + offset - static_cast<long long>(first) * 16;
     std::vector<std::string> inner = chain;
     inner.push_back(callee);
     for (size_t i = first; i < end; ++i) {
