@@ -21,7 +21,8 @@ if ! grep -q "^$target " "$root/fuzz/seeds.txt"; then
 fi
 build="$root/build-fuzz"
 if [[ ! -f "$build/build.ninja" ]]; then
-  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None \
+    -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
     -DFORESIGHT_SANITIZE=ON -DFORESIGHT_FUZZ=ON -DFORESIGHT_BUILD_BENCH=OFF >&2
 fi
 cmake --build "$build" --target "fuzz_$target" >&2

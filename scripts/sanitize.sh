@@ -11,7 +11,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
 build="$root/build-fuzz"
 if [[ ! -f "$build/build.ninja" ]]; then
-  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None \
+    -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
     -DFORESIGHT_FUZZ=ON -DFORESIGHT_BUILD_BENCH=OFF >&2
 fi
 cmake --build "$build" >&2

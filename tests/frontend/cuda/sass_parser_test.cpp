@@ -195,5 +195,17 @@ TEST(SassParserErrors, MalformedEncodingWord) {
   EXPECT_EQ(l.error().format(), "bad.sass:16: error: malformed instruction encoding '/* 0xZZ */'");
 }
 
+
+TEST(SassParserErrors, OffsetsOutOfSequenceAndBareGuards) {
+  // Branch targets and subroutines are found by offset / 16: a listing whose offsets jump (a
+  // mutated one) read past the code before.
+  Expected<SassListing> jump = parseSass(vecaddWith("/*0010*/", "/*9010*/"), "bad.sass");
+  ASSERT_FALSE(jump);
+  EXPECT_EQ(jump.error().format(), "bad.sass:18: error: instruction /*9010*/ is out of sequence (expected /*0010*/ in '_Z6vecaddPKfS0_Pfi')");
+  Expected<SassListing> guard = parseSass(vecaddWith("S2R R0, SR_TID.X ;", "@P0;"), "bad.sass");
+  ASSERT_FALSE(guard);
+  EXPECT_EQ(guard.error().format(), "bad.sass:18: error: guard '@P0' without an instruction");
+}
+
 }  // namespace
 }  // namespace foresight::cuda

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 #include <cctype>
+#include <cstdio>
 #include <sstream>
 
 namespace foresight::cuda {
@@ -215,7 +216,8 @@ void expandSubroutines(SassFunction& fn) {
   std::map<std::string, std::pair<size_t, size_t>> subs;
   std::vector<std::pair<long long, std::string>> starts;
   for (const auto& [label, offset] : fn.labels) {
-    if (label.rfind("$", 0) == 0) starts.emplace_back(offset, label);
+    // A subroutine label past the listed code (a cut listing) starts nothing.
+    if (label.rfind("$", 0) == 0 && offset >= 0 && offset / 16 < static_cast<long long>(original)) starts.emplace_back(offset, label);
   }
   std::sort(starts.begin(), starts.end());
   for (size_t k = 0; k < starts.size(); ++k) {
@@ -419,6 +421,14 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     const std::optional<long long> offset = toInteger(offsetText, 16);
     if (!offset || *offset < 0) continue;  // a comment, not an instruction
     inst.offset = *offset;
+    // nvdisasm lists a function's instructions 16 bytes apart from 0; branch targets and
+    // subroutines are found by offset / 16.
+    if (inst.offset != static_cast<long long>(fn->instructions.size()) * 16) {
+      char expected[32];
+      std::snprintf(expected, sizeof expected, "%04llx", static_cast<unsigned long long>(fn->instructions.size() * 16));
+      return makeError("instruction /*" + offsetText + "*/ is out of sequence (expected /*" + expected + "*/ in '" + fn->name + "')",
+                       file, lineNo);
+    }
     std::string body = t.substr(close + 2);
     const size_t semi = body.find(';');
     if (semi == std::string::npos) return makeError("instruction without ';'", file, lineNo);
@@ -430,6 +440,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     }
     if (!body.empty() && body[0] == '@') {
       size_t sp = body.find_first_of(" \t");
+      if (sp == std::string::npos) return makeError("guard '" + body + "' without an instruction", file, lineNo);
       std::string g = body.substr(1, sp - 1);
       if (!g.empty() && g[0] == '!') {
         inst.guardNegated = true;
