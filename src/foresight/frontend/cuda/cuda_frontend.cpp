@@ -355,7 +355,8 @@ int accessWidth(const PtxInstruction& inst) {
     if (m == "v2") vec = 2;
     if (m == "v4") vec = 4;
     if (m.size() >= 2 && (m[0] == 's' || m[0] == 'u' || m[0] == 'b' || m[0] == 'f') && std::isdigit(static_cast<unsigned char>(m[1]))) {
-      bits = std::atoi(m.c_str() + 1);
+      const std::optional<long long> b = toInteger(m.substr(1));
+      if (b && *b >= 8 && *b <= 128) bits = static_cast<int>(*b);
     }
   }
   return std::max(1, bits / 8) * vec;

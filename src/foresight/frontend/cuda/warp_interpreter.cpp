@@ -5,6 +5,7 @@
 /// per-instruction memory statistics (sectors via memory/coalescing.h, wavefronts via
 /// memory/bank_conflicts.h).
 #include "foresight/frontend/cuda/warp_interpreter.h"
+#include "foresight/support/strings.h"
 
 #include "foresight/frontend/cuda/loop_folding.h"
 
@@ -49,13 +50,21 @@ std::optional<TypeInfo> parseType(const std::string& m) {
   const char k = m[0];
   if (k != 's' && k != 'u' && k != 'b' && k != 'f') return std::nullopt;
   if (m == "bf16" || m == "bf16x2") return TypeInfo{16, 'f'};
+  // Widths PTX has: 8 … 128 bits ("u4294967295" is no type, whatever a mutated file says).
+  auto width = [](const std::string& digits) -> std::optional<int> {
+    const std::optional<long long> bits = toInteger(digits);
+    if (!bits || (*bits != 8 && *bits != 16 && *bits != 32 && *bits != 64 && *bits != 128)) return std::nullopt;
+    return static_cast<int>(*bits);
+  };
   for (size_t i = 1; i < m.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(m[i]))) {
-      if (m.substr(i) == "x2") return TypeInfo{std::stoi(m.substr(1, i - 1)) * 2, 'f'};
-      return std::nullopt;
+      if (m.substr(i) != "x2") return std::nullopt;
+      const std::optional<int> bits = width(m.substr(1, i - 1));
+      return bits ? std::optional<TypeInfo>(TypeInfo{*bits * 2, 'f'}) : std::nullopt;
     }
   }
-  return TypeInfo{std::stoi(m.substr(1)), k};
+  const std::optional<int> bits = width(m.substr(1));
+  return bits ? std::optional<TypeInfo>(TypeInfo{*bits, k}) : std::nullopt;
 }
 
 /// PTX base opcodes the interpreter distinguishes, decoded once per run.
