@@ -467,9 +467,15 @@ Expected<TempDir> TempDir::create(const std::string& prefix) {
 
 TempDir::~TempDir() { release(); }
 
-TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)), slot_(other.slot_) {
+TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)), slot_(other.slot_), kept_(other.kept_) {
   other.path_.clear();
   other.slot_ = -1;
+}
+
+void TempDir::keep() {
+  unregisterDir(slot_);
+  slot_ = -1;
+  kept_ = true;
 }
 
 TempDir& TempDir::operator=(TempDir&& other) noexcept {
@@ -477,6 +483,7 @@ TempDir& TempDir::operator=(TempDir&& other) noexcept {
     release();
     path_ = std::move(other.path_);
     slot_ = other.slot_;
+    kept_ = other.kept_;
     other.path_.clear();
     other.slot_ = -1;
   }
@@ -486,7 +493,7 @@ TempDir& TempDir::operator=(TempDir&& other) noexcept {
 void TempDir::release() {
   unregisterDir(slot_);
   slot_ = -1;
-  if (!path_.empty()) {
+  if (!path_.empty() && !kept_) {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
     path_.clear();

@@ -106,12 +106,16 @@ class TempDir {
   [[nodiscard]] const std::string& path() const { return path_; }
   /// `path()/name`.
   [[nodiscard]] std::string file(const std::string& name) const { return path_ + "/" + name; }
+  /// Leaves the folder in place when the object goes (for debugging, e.g. FORESIGHT_KEEP_CLOOP);
+  /// the signal handler no longer removes it either.
+  void keep();
 
  private:
   TempDir(std::string path, int slot) : path_(std::move(path)), slot_(slot) {}
   void release();
   std::string path_;
   int slot_ = -1;  ///< index in the signal handler's table; -1 = not registered
+  bool kept_ = false;
 };
 
 }  // namespace foresight

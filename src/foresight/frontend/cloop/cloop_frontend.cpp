@@ -21,31 +21,13 @@
 #include "foresight/frontend/cloop/workload.h"
 #include "foresight/gpu/occupancy.h"
 #include "foresight/memory/coalescing.h"
+#include "foresight/support/process.h"
 #include "foresight/support/text_file.h"
 
 namespace foresight::cloop {
 
 namespace {
 
-/// Removes the work folder when analysis ends.
-struct WorkDir {
-  std::string path;
-  WorkDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/foresight-cloop-XXXXXX";
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    if (::mkdtemp(buf.data())) path = buf.data();
-  }
-  ~WorkDir() {
-    if (!path.empty() && !std::getenv("FORESIGHT_KEEP_CLOOP")) {
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
-    }
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-};
 
 struct TracedSize {
   long long n = 0;
@@ -137,8 +119,10 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
   if (markers->cpuSeconds > 0) limits.cpuSeconds = markers->cpuSeconds;
   if (markers->memoryMiB > 0) limits.memoryBytes = markers->memoryMiB << 20;
   limits.wallSeconds = std::max(limits.wallSeconds, 2 * limits.cpuSeconds);
-  WorkDir work;
-  if (work.path.empty()) return makeError("cannot create a temporary folder for tracing");
+  // The work folder goes when analysis ends, or when Foresight is interrupted (TempDir).
+  Expected<TempDir> work = TempDir::create("foresight-cloop");
+  if (!work) return std::move(work).takeError();
+  if (std::getenv("FORESIGHT_KEEP_CLOOP")) work->keep();
   const std::array<int, 3> divisors{1, 2, 4};
   std::vector<TracedSize> traces;
   InstrumentedProgram largest;
@@ -151,7 +135,7 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
       if (!isSize) defs.push_back({k, v});
     }
     for (const auto& [name, traced] : markers->traceSizes) defs.push_back({name, std::to_string(traced / d)});
-    const std::string dir = work.path + "/n" + std::to_string(d);
+    const std::string dir = work->path() + "/n" + std::to_string(d);
     std::filesystem::create_directories(dir);
     Expected<InstrumentedProgram> prog = buildInstrumented(path, *markers, defs, dir);
     if (!prog) return std::move(prog).takeError();
