@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <filesystem>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -326,6 +327,11 @@ int printView(const View& view, bool json) {
     view.printText(std::cout);
   }
   return kExitOk;
+}
+
+bool progressWanted() {
+  const char* v = std::getenv("FORESIGHT_PROGRESS");
+  return !(v && std::string(v) == "0");
 }
 
 int reportError(const Error& error) {

@@ -43,15 +43,16 @@ Expected<std::map<std::string, long long>> parseDefines(const std::vector<std::s
 }
 
 /// A progress line on stderr once a search has run for a second: an updating line on a
-/// terminal, else one line every five seconds.
+/// terminal, else one line every five seconds; none with FORESIGHT_PROGRESS=0.
 class Progress {
  public:
   explicit Progress(std::string gpu)
-      : gpu_(std::move(gpu)), start_(Clock::now()), tty_(::isatty(2) != 0) {}
+      : gpu_(std::move(gpu)), start_(Clock::now()), tty_(::isatty(2) != 0), off_(!progressWanted()) {}
   ~Progress() {
     if (shown_ && tty_) std::cerr << "\r\033[K" << std::flush;
   }
   void update(const skeleton::SearchProgress& p) {
+    if (off_) return;
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double sinceLast = std::chrono::duration<double>(now - last_).count();
@@ -73,6 +74,7 @@ class Progress {
   Clock::time_point start_;
   Clock::time_point last_{};
   bool tty_ = false;
+  bool off_ = false;
   bool shown_ = false;
 };
 

@@ -59,7 +59,7 @@ int runValidate(const ValidateCliOptions& o) {
   // Progress on stderr: an updating line on a terminal, else one line per measurement (no
   // timings, so that logs and golden outputs are reproducible). The table goes to stdout at the end.
   const bool tty = ::isatty(2) != 0;
-  options.progress = [tty](const ValidationProgress& p) {
+  if (progressWanted()) options.progress = [tty](const ValidationProgress& p) {
     const std::string line = "validate: [" + std::to_string(p.done) + "/" + std::to_string(p.total) +
                              "] " + p.gpu + " " + p.experiment + "/" + p.variant;
     if (tty) {
