@@ -369,7 +369,9 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
   SassFunction* fn = nullptr;
   std::string curFile;
   int curLine = 0;
-  SassInstruction* last = nullptr;  // awaiting its high encoding word
+  // fn's last instruction awaits its high encoding word (a flag, not a pointer into the
+  // growing instruction vector).
+  bool last = false;
   std::vector<int> sectionLines;     // line of each function's .section
   while (std::getline(in, line)) {
     ++lineNo;
@@ -381,7 +383,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
       listing.functions.push_back(SassFunction{t.substr(a, b - a), {}, {}, {}});
       sectionLines.push_back(lineNo);
       fn = &listing.functions.back();
-      last = nullptr;
+      last = false;
       continue;
     }
     if (t.rfind("//##", 0) == 0) {
@@ -397,10 +399,11 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
       continue;
     }
     if (t.rfind("/* 0x", 0) == 0 && last) {
-      last->encodingHi = hexWord(std::string_view(t).substr(3));
-      if (!last->encodingHi) return makeError("malformed instruction encoding '" + t + "'", file, lineNo);
-      last->control = decodeControl(*last->encodingHi);
-      last = nullptr;
+      SassInstruction& prev = fn->instructions.back();
+      prev.encodingHi = hexWord(std::string_view(t).substr(3));
+      if (!prev.encodingHi) return makeError("malformed instruction encoding '" + t + "'", file, lineNo);
+      prev.control = decodeControl(*prev.encodingHi);
+      last = false;
       continue;
     }
     if (!fn) continue;
@@ -488,7 +491,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     inst.sourceFile = curFile;
     inst.sourceLine = curLine;
     fn->instructions.push_back(std::move(inst));
-    if (fn->instructions.back().encodingLo) last = &fn->instructions.back();
+    last = fn->instructions.back().encodingLo.has_value();
   }
   if (listing.functions.empty()) return makeError("no functions in the SASS listing", file, 0);
   for (size_t f = 0; f < listing.functions.size(); ++f) {
