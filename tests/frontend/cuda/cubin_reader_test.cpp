@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <regex>
 
 #include "fixture_paths.h"
@@ -123,6 +124,29 @@ TEST(CubinReader, RejectsNonCubins) {
   Expected<Cubin> x86 = readCubin(elf, "x86.o");
   ASSERT_FALSE(x86);
   EXPECT_NE(x86.error().message.find("EM_CUDA"), std::string::npos);
+}
+
+
+// Corrupt section headers the cubin fuzz target found: an offset + size that wraps around 2^64
+// threw out_of_range, and a name table without a final NUL was read past its end.
+TEST(CubinReader, CorruptSectionHeadersAreHarmless) {
+  std::string bytes = slurp(fixture("vecadd.sm_90.cubin"));
+  const std::uint64_t shoff = *reinterpret_cast<const std::uint64_t*>(bytes.data() + 40);
+  const std::uint16_t shentsize = *reinterpret_cast<const std::uint16_t*>(bytes.data() + 58);
+  const std::uint16_t shnum = *reinterpret_cast<const std::uint16_t*>(bytes.data() + 60);
+  for (std::uint16_t i = 0; i < shnum; ++i) {
+    const std::uint64_t wrap = ~std::uint64_t{0} - 7;  // offset + size wraps to a small number
+    std::memcpy(bytes.data() + shoff + i * shentsize + 24, &wrap, 8);
+  }
+  Expected<Cubin> c = readCubin(bytes, "corrupt.cubin");  // must not throw
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().message, "the cubin contains no kernels");
+  const std::uint64_t bad = ~std::uint64_t{0};
+  std::string table = slurp(fixture("vecadd.sm_90.cubin"));
+  std::memcpy(table.data() + 40, &bad, 8);  // section table offset past the end
+  Expected<Cubin> t = readCubin(table, "corrupt.cubin");
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().message, "corrupt ELF section table");
 }
 
 }  // namespace

@@ -188,5 +188,12 @@ TEST(SkeletonParserLimits, DeepNestingIsAnErrorNotACrash) {
   EXPECT_TRUE(parseSkeleton(ok, "ok.sk"));
 }
 
+TEST(SkeletonParserLimits, IntegerOverflowIsAnError) {
+  // Found by the skeleton fuzz target: affine arithmetic overflowed (undefined behaviour).
+  Expected<Skeleton> sk = parseSkeleton("#define N 7777777777777777777\nfloat A[N]\nparallel_for(N) : i {\n  ld A[N * 7777]\n}\n", "big.sk");
+  ASSERT_FALSE(sk);
+  EXPECT_EQ(sk.error().format(), "big.sk:4:10: error: integer overflow: the expression does not fit in 64 bits");
+}
+
 }  // namespace
 }  // namespace foresight::skeleton

@@ -76,6 +76,14 @@ Expected<std::vector<Record>> decodeInfo(std::string_view s, const std::string& 
   return out;
 }
 
+/// The NUL-terminated string at `offset` of a string table, cut at the table's end (a corrupt
+/// table need not end in NUL); empty past the end.
+std::string stringAt(std::string_view table, std::uint64_t offset) {
+  if (offset >= table.size()) return {};
+  const std::string_view rest = table.substr(offset);
+  return std::string(rest.substr(0, rest.find('\0')));
+}
+
 }  // namespace
 
 const CubinKernel* Cubin::find(std::string_view name) const {
@@ -98,10 +106,11 @@ Expected<Cubin> readCubin(std::string_view b, const std::string& file) {
   const std::uint16_t shentsize = get<std::uint16_t>(b, 58);
   const std::uint16_t shnum = get<std::uint16_t>(b, 60);
   const std::uint16_t shstrndx = get<std::uint16_t>(b, 62);
-  if (shentsize < 64 || shoff + std::uint64_t(shnum) * shentsize > b.size() || shstrndx >= shnum) {
+  if (shentsize < 64 || shoff > b.size() || std::uint64_t(shnum) * shentsize > b.size() - shoff || shstrndx >= shnum) {
     return makeError("corrupt ELF section table", file, 0);
   }
   std::vector<Section> sections(shnum);
+  std::vector<std::uint32_t> nameOffsets(shnum);
   for (int i = 0; i < shnum; ++i) {
     const size_t h = shoff + size_t(i) * shentsize;
     Section& s = sections[i];
@@ -110,17 +119,14 @@ Expected<Cubin> readCubin(std::string_view b, const std::string& file) {
     s.size = get<std::uint64_t>(b, h + 32);
     s.link = get<std::uint32_t>(b, h + 40);
     s.info = get<std::uint32_t>(b, h + 44);
-    s.name = std::to_string(get<std::uint32_t>(b, h));  // resolved below
+    nameOffsets[i] = get<std::uint32_t>(b, h);  // resolved below
   }
   auto sectionData = [&](const Section& s) -> std::string_view {
-    if (s.type == 8 /*NOBITS*/ || s.offset + s.size > b.size()) return {};
+    if (s.type == 8 /*NOBITS*/ || s.offset > b.size() || s.size > b.size() - s.offset) return {};
     return b.substr(s.offset, s.size);
   };
   const std::string_view shstr = sectionData(sections[shstrndx]);
-  for (Section& s : sections) {
-    const size_t off = std::stoul(s.name);
-    s.name = off < shstr.size() ? std::string(shstr.data() + off) : "";
-  }
+  for (size_t i = 0; i < sections.size(); ++i) sections[i].name = stringAt(shstr, nameOffsets[i]);
 
   // Symbols: index → name (the .nv.info records are keyed by symbol index).
   std::map<std::uint32_t, std::string> symbols;
@@ -130,7 +136,7 @@ Expected<Cubin> readCubin(std::string_view b, const std::string& file) {
     const std::string_view strtab = sectionData(sections[s.link]);
     for (size_t i = 0; i + 24 <= data.size(); i += 24) {
       const std::uint32_t nameOff = get<std::uint32_t>(data, i);
-      if (nameOff < strtab.size()) symbols[static_cast<std::uint32_t>(i / 24)] = std::string(strtab.data() + nameOff);
+      if (nameOff < strtab.size()) symbols[static_cast<std::uint32_t>(i / 24)] = stringAt(strtab, nameOff);
     }
   }
 

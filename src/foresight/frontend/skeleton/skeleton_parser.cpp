@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "foresight/frontend/skeleton/skeleton_lexer.h"
 #include "foresight/support/edit_distance.h"
@@ -241,19 +242,31 @@ class Parser {
   }
   VarMask varDeps(int v) const { return (VarMask{1} << v) | sk_.vars[v].boundDeps; }
 
-  static void addAffine(Affine& into, const Affine& a, long long scale) {
-    into.constant += a.constant * scale;
+  /// into += a × scale, failing at `at` when a coefficient leaves 64 bits (N = 7777777777777777777).
+  void addAffine(Affine& into, const Affine& a, long long scale, SourceLoc at) {
+    auto overflow = [&] { fail(at, "integer overflow: the expression does not fit in 64 bits"); };
+    long long term = 0;
+    if (__builtin_mul_overflow(a.constant, scale, &term) || __builtin_add_overflow(into.constant, term, &into.constant)) {
+      return overflow();
+    }
     for (const auto& [v, c] : a.terms) {
+      if (__builtin_mul_overflow(c, scale, &term)) return overflow();
       bool merged = false;
       for (auto& [w, d] : into.terms) {
         if (w == v) {
-          d += c * scale;
+          if (__builtin_add_overflow(d, term, &d)) return overflow();
           merged = true;
         }
       }
-      if (!merged) into.terms.push_back({v, c * scale});
+      if (!merged) into.terms.push_back({v, term});
     }
     std::erase_if(into.terms, [](const auto& t) { return t.second == 0; });
+  }
+  /// a × b, failing at `at` on overflow.
+  long long product(long long x, long long y, SourceLoc at) {
+    long long r = 0;
+    if (__builtin_mul_overflow(x, y, &r)) fail(at, "integer overflow: the expression does not fit in 64 bits");
+    return r;
   }
 
   /// Converts an expression to an Index in the current scope.
@@ -295,9 +308,9 @@ class Parser {
       }
       case Expr::Kind::Negate: {
         Index a = resolve(e.operands[0]);
-        addAffine(out.affine, a.affine, -1);
+        addAffine(out.affine, a.affine, -1, e.loc);
         out.indirect = a.indirect;
-        out.indirectCoef = -a.indirectCoef;
+        out.indirectCoef = product(a.indirectCoef, -1, e.loc);
         out.vars = a.vars;
         out.deps = a.deps;
         return out;
@@ -314,10 +327,10 @@ class Parser {
             return out;
           }
           const long long sb = e.op == '+' ? 1 : -1;
-          addAffine(out.affine, a.affine, 1);
-          addAffine(out.affine, b.affine, sb);
+          addAffine(out.affine, a.affine, 1, e.loc);
+          addAffine(out.affine, b.affine, sb, e.loc);
           out.indirect = a.indirect ? a.indirect : b.indirect;
-          out.indirectCoef = a.indirect ? a.indirectCoef : sb * b.indirectCoef;
+          out.indirectCoef = a.indirect ? a.indirectCoef : product(sb, b.indirectCoef, e.loc);
           out.vars = a.vars | b.vars;
           out.deps = a.deps | b.deps;
           return out;
@@ -329,9 +342,9 @@ class Parser {
           }
           const Index& k = aConst ? a : b;
           const Index& x = aConst ? b : a;
-          addAffine(out.affine, x.affine, k.affine.constant);
+          addAffine(out.affine, x.affine, k.affine.constant, e.loc);
           out.indirect = k.affine.constant == 0 ? nullptr : x.indirect;
-          out.indirectCoef = x.indirectCoef * k.affine.constant;
+          out.indirectCoef = product(x.indirectCoef, k.affine.constant, e.loc);
           out.vars = out.indirect || !out.affine.terms.empty() ? x.vars : 0;
           out.deps = out.vars ? x.deps : 0;
           return out;
@@ -345,6 +358,10 @@ class Parser {
         }
         if (b.affine.constant == 0) {
           fail(e.loc, "division by zero");
+          return out;
+        }
+        if (b.affine.constant == -1 && a.affine.constant == std::numeric_limits<long long>::min()) {
+          fail(e.loc, "integer overflow: the expression does not fit in 64 bits");
           return out;
         }
         out.affine.constant = a.affine.constant / b.affine.constant;
