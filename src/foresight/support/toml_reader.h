@@ -178,8 +178,9 @@ class TableReader {
       return out;
     }
     for (const toml::node& element : *array) {
-      const std::optional<long long> v = element.value<long long>();
-      if (!element.is_integer() || !v || *v <= 0) {
+      // is_integer() first: value<long long>() of a float such as 5E036 converts out of range.
+      const std::optional<long long> v = element.is_integer() ? element.value<long long>() : std::nullopt;
+      if (!v || *v <= 0) {
         fail(element, "'" + qualified(key) + "' must be an array of 1 to 3 positive integers");
         return out;
       }

@@ -295,5 +295,12 @@ TEST(SelectKernel, SeveralKernelsNeedAName) {
   EXPECT_EQ(*b, &input.kernels[1]);
 }
 
+TEST(SummaryFrontendLimits, RealGridExtentIsAnErrorNotAnOverflow) {
+  // Found by the summary fuzz target: 5E036 was converted to long long (undefined behaviour).
+  Expected<LoadedInput> input = loadSummaryFromString("[launch]\ngrid = [50, 5E036]\n", "big.toml");
+  ASSERT_FALSE(input);
+  EXPECT_EQ(input.error().format(), "big.toml:2:13: error: 'launch.grid' must be an array of 1 to 3 positive integers");
+}
+
 }  // namespace
 }  // namespace foresight
