@@ -105,6 +105,10 @@ TEST(Plan, RunnerRejectsMalformedPlans) {
   EXPECT_EQ(error, "line 5: launch argument 'B' is neither a buffer nor a scalar");
   EXPECT_FALSE(runner::parsePlan("foresight-plan 1\nexperiment a b\nsource x.cu\n", plan, error));
   EXPECT_EQ(error, "line 3: missing 'end'");
+  // Found by the plan fuzz target: counts × 4 bytes overflowed in totalBytes().
+  EXPECT_FALSE(runner::parsePlan(
+      "foresight-plan 1\nexperiment a b\nsource x.cu\nbuffer A f32 9223372036854775807 input zero\nend\n", plan, error));
+  EXPECT_EQ(error, "line 4: bad buffer count '9223372036854775807'");
 }
 
 TEST(Plan, WholeCorpusRoundTrips) {

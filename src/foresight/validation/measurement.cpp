@@ -19,7 +19,7 @@ Expected<Measurement> parseMeasurementLine(const std::string& text, const std::s
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e99999999
     return makeError(std::string("not a JSON object: ") + e.what(), file, lineNumber);
   }
   if (!j.is_object())

@@ -97,7 +97,8 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
       b.role = w[4];
       b.init = w[5];
       if (!typeBytes(b.type)) return fail("unknown type '" + b.type + "'");
-      if (!toInt(w[3], b.count) || b.count <= 0) return fail("bad buffer count '" + w[3] + "'");
+      // At most 2^40 elements: more than any GPU holds, and totalBytes() cannot overflow.
+      if (!toInt(w[3], b.count) || b.count <= 0 || b.count > (1LL << 40)) return fail("bad buffer count '" + w[3] + "'");
       if (b.role != "input" && b.role != "output" && b.role != "inout")
         return fail("bad role '" + b.role + "'");
       for (size_t i = 6; i < w.size(); ++i) {
