@@ -50,5 +50,13 @@ TEST(PtxBadInput, GuardWithoutInstruction) {
   EXPECT_EQ(r.error().line, 7);
 }
 
+TEST(PtxBadInput, KernelWithoutInstructions) {
+  // Found by the ptx fuzz target: the dominator fixpoint indexed an empty CFG.
+  Expected<CudaProgram> r = runPtx("");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "kernel 'k' has no instructions");
+  EXPECT_EQ(r.error().line, 5);  // the line that opens its body
+}
+
 }  // namespace
 }  // namespace foresight::cuda

@@ -48,6 +48,7 @@ bool PtxLoop::contains(int block) const { return std::binary_search(blocks.begin
 Expected<PtxCfg> buildCfg(const PtxKernel& k, const std::string& file) {
   PtxCfg cfg;
   const int n = static_cast<int>(k.instructions.size());
+  if (n == 0) return makeError("kernel '" + k.name + "' has no instructions", file, k.declLine);
   std::vector<char> leader(n + 1, 0);
   leader[0] = 1;
   for (const auto& [label, index] : k.labels) {
