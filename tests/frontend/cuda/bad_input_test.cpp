@@ -4,8 +4,11 @@
 /// Error at its line. The sanitizer build replays the raw inputs; these pin the messages.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/cuda_frontend.h"
@@ -18,7 +21,8 @@ namespace fs = std::filesystem;
 
 /// Runs the frontend on `body` as the only kernel of a PTX file (no cubin, no SASS).
 Expected<CudaProgram> runPtx(const std::string& body) {
-  const fs::path p = fs::temp_directory_path() / "foresight_bad_input.ptx";
+  // One file per process: ctest runs these tests in parallel processes.
+  const fs::path p = fs::temp_directory_path() / ("foresight_bad_input_" + std::to_string(::getpid()) + ".ptx");
   {
     std::ofstream(p) << ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" << body << "\n}\n";
   }
