@@ -81,6 +81,23 @@ TEST(RunnerPatterns, RandomIsReproducibleAndInRange) {
   EXPECT_NE(seedFor("a", "b", "c"), seedFor("a", "bc", ""));
 }
 
+TEST(RunnerPatterns, ChunkedFillsEqualTheSequentialStream) {
+  // 5 Mi elements are filled in chunks on several threads; element i must still be draw i of one
+  // splitmix64 stream (seed 11), as a one-thread fill gives.
+  const long long n = 5 << 20;
+  SplitMix64 rng{11};
+  std::vector<float> expected(n);
+  std::vector<int32_t> expectedInt(n);
+  for (long long i = 0; i < n; ++i) expected[i] = static_cast<float>(rng.uniform());
+  SplitMix64 rngInt{11};
+  for (long long i = 0; i < n; ++i) expectedInt[i] = static_cast<int32_t>(-2 + rngInt.next() % 5);
+  EXPECT_EQ(filled<float>(buffer("f32", n, "random"), 11), expected);
+  EXPECT_EQ(filled<int32_t>(buffer("i32", n, "random_int", {-2, 2}), 11), expectedInt);
+  const std::vector<int32_t> chase = filled<int32_t>(buffer("i32", n, "chase", {3}));
+  EXPECT_EQ(chase[0], 3);
+  EXPECT_EQ(chase[n - 1], 2);  // (n - 1 + 3) mod n
+}
+
 TEST(RunnerPatterns, Errors) {
   std::vector<unsigned char> bytes;
   std::string error;
@@ -232,6 +249,29 @@ TEST(RunnerReferences, GemmTransposeCopyReduceSpmv) {
   ASSERT_TRUE(runCheck(s, sin, bytesOf(std::vector<float>{50, 60}), err, error)) << error;
   EXPECT_DOUBLE_EQ(err, 0);
 
+  // gemm 20x2 (k = 1): C[i][j] = A[i] B[j]. Above kGemmCheckRows = 16 rows the rows
+  // r × 19 / 15 are compared (0, 1, 2, 3, 5, …, 17, 19): a wrong last row is caught, a wrong
+  // row 4 is not compared.
+  PlanExperiment tall = checkExperiment("gemm", {"A", "B"}, {20, 2, 1});
+  tall.buffers = {named("A", "f32", 20), named("B", "f32", 2), named("out", "f32", 40)};
+  std::vector<float> a(20), c(40);
+  for (int i = 0; i < 20; ++i) {
+    a[i] = static_cast<float>(i + 1);
+    c[2 * i] = a[i] * 2;
+    c[2 * i + 1] = a[i] * 3;
+  }
+  HostBuffers tallIn = {{"A", bytesOf(a)}, {"B", bytesOf(std::vector<float>{2, 3})}};
+  ASSERT_TRUE(runCheck(tall, tallIn, bytesOf(c), err, error)) << error;
+  EXPECT_DOUBLE_EQ(err, 0);
+  std::vector<float> lastWrong = c;
+  lastWrong[39] += 1;
+  ASSERT_TRUE(runCheck(tall, tallIn, bytesOf(lastWrong), err, error));
+  EXPECT_GT(err, 0);
+  std::vector<float> row4Wrong = c;
+  row4Wrong[8] += 1;
+  ASSERT_TRUE(runCheck(tall, tallIn, bytesOf(row4Wrong), err, error));
+  EXPECT_DOUBLE_EQ(err, 0);
+
   PlanExperiment bad = checkExperiment("gemm", {"A"}, {2, 2, 2});
   bad.buffers = {named("A", "f32", 4), named("out", "f32", 4)};
   EXPECT_FALSE(runCheck(bad, in, bytesOf(std::vector<float>{0, 0, 0, 0}), err, error));
@@ -248,6 +288,11 @@ TEST(RunnerOptions, CommandLine) {
   EXPECT_EQ(o.experiments, (std::vector<std::string>{"gemm", "bfs"}));
   EXPECT_EQ(o.samples, 30);
   EXPECT_EQ(o.warmup, 3);
+  EXPECT_EQ(o.cubinDir, "");
+  Options ahead;
+  const char* withCubins[] = {"runner", "--plan", "p.txt", "--gpu", "h200", "--cubin-dir", "cubins"};
+  ASSERT_TRUE(parseOptions(7, withCubins, ahead, error)) << error;
+  EXPECT_EQ(ahead.cubinDir, "cubins");
 
   Options few;
   const char* tooFew[] = {"runner", "--plan", "p.txt", "--gpu", "h100", "--samples", "5"};

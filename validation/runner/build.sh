@@ -13,5 +13,5 @@ mkdir -p "$(dirname "$out")"
 "$nvcc" -std=c++17 -O2 -o "$out" \
   "$here/runner.cpp" "$here/host/plan_reader.cpp" "$here/host/patterns.cpp" "$here/host/measure.cpp" \
   "$here/host/references.cpp" "$here/host/options.cpp" \
-  -L"$cuda_root/lib64/stubs" -lcuda
+  -L"$cuda_root/lib64/stubs" -lcuda -lpthread
 echo "built $out"

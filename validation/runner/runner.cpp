@@ -103,15 +103,21 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
   rec.flush = e.flush;
   rec.reinit = e.reinit;
 
-  // 1. Compile the source for this GPU with the variant's macros.
-  const std::string cubin = workDir + "/" + e.name + "." + e.variant + ".cubin";
+  // 1. Compile the source for this GPU with the variant's macros (or take the cubin built ahead).
+  const std::string arch = "sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
+  const std::string cubinName = e.name + "." + e.variant + "." + arch + ".cubin";
+  std::string cubin = workDir + "/" + cubinName;
+  if (!o.cubinDir.empty() && access((o.cubinDir + "/" + cubinName).c_str(), R_OK) == 0)
+    cubin = o.cubinDir + "/" + cubinName;
   std::string command =
-      o.nvcc + " -cubin -O3 -arch=sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
+      o.nvcc + " -cubin -O3 -arch=" + arch;
   for (const auto& [k, v] : e.defines) command += " -D" + k + "=" + std::to_string(v);
   command += " -o " + cubin + " " + e.source + " 2>&1";
-  int status = 0;
-  const std::string log = runShell(command, status);
-  if (status != 0) throw std::runtime_error("nvcc failed: " + command + "\n" + log);
+  if (cubin.rfind(workDir, 0) == 0) {
+    int status = 0;
+    const std::string log = runShell(command, status);
+    if (status != 0) throw std::runtime_error("nvcc failed: " + command + "\n" + log);
+  }
   CUmodule module = nullptr;
   check(cuModuleLoad(&module, cubin.c_str()), "cuModuleLoad");
   std::unique_ptr<CUmod_st, void (*)(CUmodule)> moduleGuard(module,

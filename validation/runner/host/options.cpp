@@ -9,11 +9,13 @@ namespace runner {
 std::string usage() {
   return "usage: runner --plan FILE --gpu NAME [--out FILE] [--experiment NAME]... [--samples "
          "N>=10]\n"
-         "              [--warmup N] [--device N] [--nvcc PATH] [--dry-run]\n"
+         "              [--warmup N] [--device N] [--nvcc PATH] [--cubin-dir DIR] [--dry-run]\n"
          "Runs the experiments of a plan (foresight validate --emit-plan FILE) on a CUDA GPU and "
          "appends\n"
          "one JSON line per experiment variant to --out (default "
-         "validation/measurements/<gpu>.jsonl).\n";
+         "validation/measurements/<gpu>.jsonl).\n"
+         "--cubin-dir DIR takes <experiment>.<variant>.sm_XY.cubin from DIR where present (built ahead by\n"
+         "validation/runner/precompile.sh) instead of compiling it.\n";
 }
 
 bool parseOptions(int argc, const char* const* argv, Options& o, std::string& error) {
@@ -50,6 +52,8 @@ bool parseOptions(int argc, const char* const* argv, Options& o, std::string& er
       o.out = v;
     else if (a == "--nvcc")
       o.nvcc = v;
+    else if (a == "--cubin-dir")
+      o.cubinDir = v;
     else if (a == "--experiment")
       o.experiments.push_back(v);
     else if (a == "--device") {

@@ -12,6 +12,7 @@ struct Options {
   std::string gpuKey;                    // --gpu NAME: measurement file stem, a preset (required)
   std::string out;                       // --out FILE (default validation/measurements/<gpu>.jsonl)
   std::string nvcc = "nvcc";             // --nvcc PATH
+  std::string cubinDir;                  // --cubin-dir DIR: <experiment>.<variant>.sm_XY.cubin built ahead
   std::vector<std::string> experiments;  // --experiment NAME (repeatable; default all)
   int device = 0;                        // --device N
   int samples = 20;                      // --samples N (>= 10)

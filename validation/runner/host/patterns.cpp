@@ -3,9 +3,11 @@
 // stored in the buffer's element type.
 #include "patterns.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 namespace runner {
 
@@ -32,30 +34,73 @@ uint64_t seedFor(const std::string& experiment, const std::string& variant,
 
 namespace {
 
-void store(const std::string& type, unsigned char* p, double f, long long i, bool isInt) {
-  if (type == "f32") {
-    const float v = isInt ? static_cast<float>(i) : static_cast<float>(f);
-    std::memcpy(p, &v, 4);
-  } else if (type == "f64") {
-    const double v = isInt ? static_cast<double>(i) : f;
-    std::memcpy(p, &v, 8);
-  } else if (type == "i32" || type == "u32") {
-    const int32_t v = static_cast<int32_t>(isInt ? i : static_cast<long long>(f));
-    std::memcpy(p, &v, 4);
-  } else {
-    const int64_t v = isInt ? i : static_cast<long long>(f);
-    std::memcpy(p, &v, 8);
+enum class Elem { F32, F64, I32, I64 };
+
+Elem elemOf(const std::string& type) {
+  if (type == "f32") return Elem::F32;
+  if (type == "f64") return Elem::F64;
+  if (type == "i32" || type == "u32") return Elem::I32;
+  return Elem::I64;
+}
+
+/// Stores a value: `f` for floating-point patterns, `i` for integer ones (`isInt`).
+inline void store(Elem type, unsigned char* p, double f, long long i, bool isInt) {
+  switch (type) {
+    case Elem::F32: {
+      const float v = isInt ? static_cast<float>(i) : static_cast<float>(f);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    case Elem::F64: {
+      const double v = isInt ? static_cast<double>(i) : f;
+      std::memcpy(p, &v, 8);
+      break;
+    }
+    case Elem::I32: {
+      const int32_t v = static_cast<int32_t>(isInt ? i : static_cast<long long>(f));
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    case Elem::I64: {
+      const int64_t v = isInt ? i : static_cast<long long>(f);
+      std::memcpy(p, &v, 8);
+      break;
+    }
   }
 }
+
+/// Runs body(begin, end) over [0, count) in chunks on up to hardware_concurrency threads. The
+/// random patterns stay reproducible: splitmix64's state after i draws is seed + i × gamma, so a
+/// chunk starts its generator where a sequential fill would be.
+template <typename Body>
+void forChunks(long long count, const Body& body) {
+  const long long minChunk = 1 << 20;
+  const long long threads = std::max<long long>(
+      1, std::min<long long>(std::thread::hardware_concurrency(), count / minChunk));
+  if (threads <= 1) {
+    body(0, count);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const long long per = (count + threads - 1) / threads;
+  for (long long t = 0; t < threads; ++t) {
+    const long long begin = t * per, end = std::min(count, begin + per);
+    if (begin < end) pool.emplace_back([&body, begin, end] { body(begin, end); });
+  }
+  for (std::thread& th : pool) th.join();
+}
+
+constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
 
 }  // namespace
 
 bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& bytes,
                 std::string& error) {
   const int width = typeBytes(b.type);
+  const Elem type = elemOf(b.type);
   const bool isFloat = b.type == "f32" || b.type == "f64";
   bytes.assign(static_cast<size_t>(b.count) * width, 0);
-  SplitMix64 rng{seed};
+  unsigned char* base = bytes.data();
   const auto& p = b.params;
   auto need = [&](size_t n) {
     if (p.size() != n)
@@ -63,82 +108,110 @@ bool fillBuffer(const PlanBuffer& b, uint64_t seed, std::vector<unsigned char>& 
               " parameters";
     return p.size() == n;
   };
-  if (b.init == "poison") {
+  // Element i of an index pattern, written by a per-pattern loop below.
+  auto fillIndex = [&](const auto& value) {
+    forChunks(b.count, [&](long long begin, long long end) {
+      for (long long i = begin; i < end; ++i) store(type, base + i * width, 0, value(i), true);
+    });
+  };
+  // Element i of a random pattern takes the generator's draw number i.
+  auto fillRandom = [&](const auto& value) {
+    forChunks(b.count, [&](long long begin, long long end) {
+      SplitMix64 rng{seed + static_cast<uint64_t>(begin) * kGamma};
+      for (long long i = begin; i < end; ++i) value(base + i * width, rng);
+    });
+  };
+  const std::string& init = b.init;
+  if (init == "poison") {
     // NaN for floats, all bits set for integers: an unwritten element cannot pass a check.
-    std::memset(bytes.data(), 0xff, bytes.size());
-    return need(0);
+    if (!need(0)) return false;
+    std::memset(base, 0xff, bytes.size());
+    return true;
   }
-  if (b.init == "csr_cols" || b.init == "torus_cols") {
+  if (init == "zero") return need(0);
+  if (init == "csr_cols" || init == "torus_cols") {
     if (!need(2)) return false;
     const long long k = p[0], m = p[1];
-    if (k <= 0 || m <= 0 || (b.init == "csr_cols" && k > m)) {
-      error = "pattern '" + b.init + "' of buffer '" + b.name +
+    if (k <= 0 || m <= 0 || (init == "csr_cols" && k > m)) {
+      error = "pattern '" + init + "' of buffer '" + b.name +
               "' needs positive parameters (and K <= NCOLS)";
       return false;
     }
-    for (long long i = 0; i < b.count; ++i) {
-      long long v = 0;
-      if (b.init == "csr_cols") {
-        // Row r = i / K holds K distinct columns, spread over the matrix: start at a pseudo-random
-        // column, step by NCOLS / K.
+    if (init == "csr_cols") {
+      // Row r = i / K holds K distinct columns, spread over the matrix: start at a pseudo-random
+      // column, step by NCOLS / K.
+      fillIndex([k, m](long long i) {
         const long long row = i / k, j = i % k;
         const long long start =
             static_cast<long long>((static_cast<unsigned long long>(row) * 2654435761ULL) % m);
-        v = (start + j * (m / k)) % m;
-      } else {
-        // 4 neighbours of node i = index / 4 on a W-wide torus of N nodes.
+        return (start + j * (m / k)) % m;
+      });
+    } else {
+      // 4 neighbours of node i = index / 4 on a W-wide torus of N nodes.
+      fillIndex([k, m](long long i) {
         const long long w = k, n = m, node = (i / 4) % n, which = i % 4;
         const long long x = node % w, rowStart = node - x;
-        if (which == 0) v = rowStart + (x + 1) % w;
-        if (which == 1) v = rowStart + (x + w - 1) % w;
-        if (which == 2) v = (node + w) % n;
-        if (which == 3) v = (node + n - w) % n;
-      }
-      store(b.type, &bytes[i * width], 0, v, true);
+        if (which == 0) return rowStart + (x + 1) % w;
+        if (which == 1) return rowStart + (x + w - 1) % w;
+        if (which == 2) return (node + w) % n;
+        return (node + n - w) % n;
+      });
     }
     return true;
   }
-  for (long long i = 0; i < b.count; ++i) {
-    unsigned char* e = &bytes[i * width];
-    if (b.init == "zero") {
-      if (!need(0)) return false;
-    } else if (b.init == "ones") {
-      if (!need(0)) return false;
-      store(b.type, e, 1.0, 1, !isFloat);
-    } else if (b.init == "iota") {
-      if (!need(0)) return false;
-      store(b.type, e, static_cast<double>(i), i, !isFloat);
-    } else if (b.init == "random") {
-      if (!need(0)) return false;
-      if (isFloat) {
-        store(b.type, e, rng.uniform(), 0, false);
-      } else {
-        store(b.type, e, 0, static_cast<long long>(rng.next() % 100), true);
-      }
-    } else if (b.init == "random_int") {
-      if (!need(2)) return false;
-      if (p[1] < p[0]) {
-        error = "random_int of buffer '" + b.name + "' needs LO <= HI";
-        return false;
-      }
-      const unsigned long long span = static_cast<unsigned long long>(p[1] - p[0]) + 1;
-      store(b.type, e, 0, p[0] + static_cast<long long>(rng.next() % span), true);
-    } else if (b.init == "constant") {
-      store(b.type, e, b.value, static_cast<long long>(b.value), !isFloat);
-    } else if (b.init == "mod") {
-      if (!need(1)) return false;
-      if (p[0] <= 0) return error = "mod needs a positive K", false;
-      store(b.type, e, 0, i % p[0], true);
-    } else if (b.init == "csr_rowptr") {
-      if (!need(1)) return false;
-      store(b.type, e, 0, i * p[0], true);
-    } else if (b.init == "chase") {
-      if (!need(1)) return false;
-      store(b.type, e, 0, (i + p[0]) % b.count, true);
+  if (init == "ones") {
+    if (!need(0)) return false;
+    forChunks(b.count, [&](long long begin, long long end) {
+      for (long long i = begin; i < end; ++i) store(type, base + i * width, 1.0, 1, !isFloat);
+    });
+  } else if (init == "iota") {
+    if (!need(0)) return false;
+    forChunks(b.count, [&](long long begin, long long end) {
+      for (long long i = begin; i < end; ++i)
+        store(type, base + i * width, static_cast<double>(i), i, !isFloat);
+    });
+  } else if (init == "random") {
+    if (!need(0)) return false;
+    if (isFloat) {
+      fillRandom([type](unsigned char* e, SplitMix64& rng) { store(type, e, rng.uniform(), 0, false); });
     } else {
-      error = "unknown init pattern '" + b.init + "' of buffer '" + b.name + "'";
+      fillRandom([type](unsigned char* e, SplitMix64& rng) {
+        store(type, e, 0, static_cast<long long>(rng.next() % 100), true);
+      });
+    }
+  } else if (init == "random_int") {
+    if (!need(2)) return false;
+    if (p[1] < p[0]) {
+      error = "random_int of buffer '" + b.name + "' needs LO <= HI";
       return false;
     }
+    const long long lo = p[0];
+    const unsigned long long span = static_cast<unsigned long long>(p[1] - p[0]) + 1;
+    fillRandom([type, lo, span](unsigned char* e, SplitMix64& rng) {
+      store(type, e, 0, lo + static_cast<long long>(rng.next() % span), true);
+    });
+  } else if (init == "constant") {
+    const double value = b.value;
+    forChunks(b.count, [&](long long begin, long long end) {
+      for (long long i = begin; i < end; ++i)
+        store(type, base + i * width, value, static_cast<long long>(value), !isFloat);
+    });
+  } else if (init == "mod") {
+    if (!need(1)) return false;
+    if (p[0] <= 0) return error = "mod needs a positive K", false;
+    const long long k = p[0];
+    fillIndex([k](long long i) { return i % k; });
+  } else if (init == "csr_rowptr") {
+    if (!need(1)) return false;
+    const long long k = p[0];
+    fillIndex([k](long long i) { return i * k; });
+  } else if (init == "chase") {
+    if (!need(1)) return false;
+    const long long k = p[0], count = b.count;
+    fillIndex([k, count](long long i) { return (i + k) % count; });
+  } else {
+    error = "unknown init pattern '" + init + "' of buffer '" + b.name + "'";
+    return false;
   }
   return true;
 }

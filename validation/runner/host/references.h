@@ -14,6 +14,10 @@ namespace runner {
 /// Host copies of buffers by name (raw bytes in the buffer's element type).
 using HostBuffers = std::map<std::string, std::vector<unsigned char>>;
 
+/// The gemm reference compares at most this many rows of C (evenly spaced, first and last
+/// included); smaller products are compared whole.
+inline constexpr long long kGemmCheckRows = 16;
+
 /// Runs the check of `e` on `inputs` (their initial contents) and `output` (the kernel's result).
 /// Sets `relError` (NaN or any non-finite output makes it infinite). Returns false with `error`
 /// for an unknown reference, wrong parameters or missing buffers.
