@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "foresight/ir/launch.h"
 #include "foresight/support/strings.h"
 #include "foresight/support/text_file.h"
 #include "foresight/support/toml_reader.h"
@@ -486,6 +487,9 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     if (*repeat <= 0)
       return where("launch '" + l.label + "' repeat", makeError("repeat must be positive"));
     rl.repeat = *repeat;
+    // A variant CUDA cannot launch would only fail on the GPU (cuLaunchKernel: invalid value).
+    if (Expected<void> ok = checkLaunchLimits(rl.launch); !ok)
+      return where("launch '" + l.label + "'", ok.error());
     rl.launch.macros = out.defines;
     for (const std::string& a : l.args) {
       for (const ResolvedScalar& s : out.scalars) {
