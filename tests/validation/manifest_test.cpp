@@ -167,6 +167,16 @@ args = ["a"]
   EXPECT_FALSE(m->flush);
 }
 
+TEST(Manifest, UnlaunchableVariantIsRefused) {
+  // grid "1, N * 70" with N = 1000 gives 70000 blocks in y, above CUDA's 65535: the runner's
+  // cuLaunchKernel would fail with an invalid value. Loading resolves every variant, so the
+  // manifest is refused before any plan is written.
+  EXPECT_EQ(errorOf(withLine(kManifest, "grid = \"cdiv(N, TILE), cdiv(N, TILE)\"",
+                             "grid = \"1, N * 70\"")),
+            "dir/m.toml: error: variant 't8', launch 'second': grid 1,70000,1 exceeds CUDA's grid "
+            "limits (x up to 2147483647, y and z up to 65535)");
+}
+
 TEST(Manifest, StrictErrorsWithLines) {
   EXPECT_EQ(errorOf(withLine(kManifest, "suite = \"matmul\"", "suite = \"matmul\"\nsuit = \"x\"")),
             "dir/m.toml:5:1: error: unknown key 'experiment.suit'; did you mean 'suite'?");
