@@ -170,6 +170,88 @@ TEST(MwpCwpModern, StreamingBandwidthRisesWithOccupancyAndSaturatesAtTheAchievab
   EXPECT_NEAR(b1 / t1 / 1e9, 127.3, 0.1);  // 12.8 MB / (150,812.5 cycles / 1.5 GHz)
 }
 
+/// A lone dependent chain: one block of one warp per SM, 4096 FFMAs each waiting 4 cycles for
+/// the previous one (SASS stall count 4), plus 1 exit instruction without a stall count.
+///   warpIssueCycles = 4096 x 4 + 1 = 16,385 cycles.
+/// Hong & Kim's issue term alone gives Comp_cycles x N = 0.25 x 4097 x 1 = 1024.25 cycles: the
+/// chain itself is 16x longer, so it sets the time: 16,385 / 1.5 GHz = 10.923 us.
+TEST(MwpCwpModern, ALoneDependentChainTakesItsStallCycles) {
+  KernelInput k;
+  k.ir.name = "fma_chain";
+  BasicBlock loop;
+  loop.executionsPerWarp = 4096;
+  Instruction ffma = inst(InstrClass::Fp32, "FFMA", {1}, {1});
+  ffma.stallCycles = 4;
+  ffma.flops = 2;
+  loop.instructions.push_back(ffma);
+  BasicBlock tail;
+  tail.executionsPerWarp = 1;
+  tail.instructions.push_back(inst(InstrClass::Control, "EXIT", {}, {}));
+  k.ir.blocks = {loop, tail};
+  EXPECT_DOUBLE_EQ(warpIssueCycles(k.ir, 30), 16385.0);
+  Launch l;
+  l.grid.x = 100;
+  l.block.x = 32;
+  Expected<Prediction> p = predict(k, l, sweepGpu(), modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->seconds * 1e6, 10.9233, 1e-3);
+  EXPECT_DOUBLE_EQ(p->value("Warp_issue_cycles")->value, 16385.0);
+  // Without stall counts (PTX input) nothing is known and nothing changes: 1024.25 cycles.
+  k.ir.blocks[0].instructions[0].stallCycles = 0;
+  EXPECT_DOUBLE_EQ(warpIssueCycles(k.ir, 30), 0.0);
+  Expected<Prediction> q = predict(k, l, sweepGpu(), modern());
+  ASSERT_TRUE(q.ok());
+  EXPECT_NEAR(q->cycles, 1024.25, 1e-9);
+}
+
+/// A shared-memory chase: LDS r1 <- [r0], LDS r2 <- [r1], FADD r3 <- r2, r2, each with stall
+/// count 1, shared latency 30: the second LDS waits for the first (issues at 30), the FADD for
+/// the second (issues at 60): 61 cycles per execution, x 100 executions = 6100. A global load
+/// in the same place adds no wait (its latency belongs to the memory terms): 3 cycles.
+TEST(MwpCwpModern, WarpIssueWaitsForSharedLoads) {
+  KernelIR ir;
+  BasicBlock b;
+  b.executionsPerWarp = 100;
+  auto load = [](int dst, int src, MemorySpace space) {
+    Instruction in = inst(InstrClass::Ldst, "LDS", {dst}, {src});
+    in.memory = MemoryAccess{};
+    in.memory->space = space;
+    in.stallCycles = 1;
+    return in;
+  };
+  Instruction add = inst(InstrClass::Fp32, "FADD", {3}, {2, 2});
+  add.stallCycles = 1;
+  b.instructions = {load(1, 0, MemorySpace::Shared), load(2, 1, MemorySpace::Shared), add};
+  ir.blocks.push_back(b);
+  EXPECT_DOUBLE_EQ(warpIssueCycles(ir, 30), 6100.0);
+  ir.blocks[0].instructions[0].memory->space = MemorySpace::Global;
+  ir.blocks[0].instructions[1].memory->space = MemorySpace::Global;
+  EXPECT_DOUBLE_EQ(warpIssueCycles(ir, 30), 300.0);
+}
+
+/// Barriers: the stream kernel with a BAR in its loop (11 instructions per iteration, 250
+/// barriers and 250 memory periods per warp), N = 8 warps/SM in 4 blocks of 2 warps:
+///   Comp_cycles = 0.25 x 2750 = 687.5; Comp_p = 2.75; MWP = CWP = N = 8 (not enough warps):
+///   Exec = 150,187.5 + 687.5 + 2.75 x 7 = 150,894.25 cycles
+///   Synch = Departure_delay x (MWP - 1) x min(#synch 250, Mem_periods 250) x Rep
+///         = 25.6 x 7 x 250 x 1 = 44,800 cycles (Hong & Kim's x Active_blocks_per_SM 4 would
+///           charge 179,200: each block's drain again, though MWP already spans the blocks)
+///   (150,894.25 + 44,800) / 1.5 GHz = 130.4628 us
+TEST(MwpCwpModern, ABarrierDrainsTheSmsMemoryPeriodOnce) {
+  KernelInput k = streamKernel();
+  Instruction bar = inst(InstrClass::Control, "BAR.SYNC", {}, {});
+  bar.barrier = true;
+  k.ir.blocks[0].instructions.insert(k.ir.blocks[0].instructions.end() - 1, bar);
+  Launch l;
+  l.grid.x = 400;
+  l.block.x = 64;
+  Expected<Prediction> p = predict(k, l, sweepGpu(), modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->value("Synch_cost")->value, 44800.0, 1e-6);
+  EXPECT_NEAR(p->value("Exec_cycles")->value, 150894.25, 1e-6);
+  EXPECT_NEAR(p->seconds * 1e6, 130.4628, 1e-3);
+}
+
 /// The paper variants ignore the memory engine: the same kernel predicts the same time as before
 /// with hong-kim whether or not the modern inputs exist (they are not passed).
 TEST(MwpCwpModern, PaperVariantsDoNotReadTheMemoryEngine) {

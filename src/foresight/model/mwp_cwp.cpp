@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace foresight {
 
@@ -168,6 +169,21 @@ MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
   return finishHongKim(r, compP, w.synchInsts, in);
 }
 
+/// Not in the papers: a warp cannot finish before it has issued its own instructions at the
+/// pace its fixed-latency dependences allow (SASS stall counts), however few warps share the SM.
+/// Hong & Kim's issue term (Comp_cycles x N) counts issue slots only, so a lone dependent chain
+/// came out up to 4x faster than the chain itself.
+MwpCwpResult applyWarpIssueFloor(MwpCwpResult r, const MwpCwpInputs& in) {
+  const double floor = in.warpIssueCycles * r.rep;
+  if (floor > r.execCycles) {
+    r.execCycles = floor;
+    r.warpIssueBound = true;
+    r.totalCycles = r.execCycles + r.synchCost;
+    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  }
+  return r;
+}
+
 MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   MwpCwpResult r;
   const WorkloadSummary& w = in.workload;
@@ -186,7 +202,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
     r.execCycles = std::max(issue, bandwidth) * r.rep;
     r.totalCycles = r.execCycles;
     r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-    return r;
+    return applyWarpIssueFloor(r, in);
   }
   r.memL = r.memLCoal = in.loadLatency;
   // Little's law: a level serving one SM's share of its achievable bandwidth completes one
@@ -201,7 +217,46 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   r.cwp = std::min(r.cwpFull, r.n);
   const double compP = r.compCycles / r.memPeriods;
   // Hong & Kim's three cases (grophecy.md §6) over memory periods instead of memory instructions.
-  return finishHongKim(r, compP, w.synchInsts, in);
+  r = finishHongKim(r, compP, w.synchInsts, in);
+  // Barriers (not in the papers; docs/models.md#modern-variant): Hong & Kim charge every barrier
+  // of every resident block Departure_delay x (MWP - 1). Here MWP already counts the warps of all
+  // resident blocks, so a drain of MWP - 1 departures is the SM's, paid once per wave and not once
+  // per block; and a barrier waits for a drain only after a memory period, so at most
+  // Mem_periods of a warp's barriers pay one.
+  r.synchCost = r.departureDelay * (r.mwp - 1) * std::min(w.synchInsts, r.memPeriods) * r.rep;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return applyWarpIssueFloor(r, in);
+}
+
+double warpIssueCycles(const KernelIR& ir, double sharedLatency) {
+  double cycles = 0;
+  bool known = false;
+  for (const BasicBlock& b : ir.blocks) {
+    // One warp issuing the block in order: an instruction waits for its stall count after the
+    // previous one, and for the shared loads whose results it reads.
+    std::unordered_map<int, double> ready;  // register -> cycle its shared load completes
+    double t = 0;
+    for (const Instruction& in : b.instructions) {
+      known = known || in.stallCycles > 0;
+      double start = t;
+      for (int reg : in.src) {
+        const auto it = ready.find(reg);
+        if (it != ready.end()) start = std::max(start, it->second);
+      }
+      const bool sharedLoad = in.memory && in.memory->space == MemorySpace::Shared && !in.memory->isStore;
+      for (int reg : in.dst) {
+        if (sharedLoad) {
+          ready[reg] = start + sharedLatency;
+        } else {
+          ready.erase(reg);
+        }
+      }
+      t = start + std::max(1, in.stallCycles);
+    }
+    cycles += t * b.executionsPerWarp;
+  }
+  return known ? cycles : 0;
 }
 
 double independentLoadsPerWarp(const KernelIR& ir) {
@@ -441,6 +496,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     in.independentLoads = terms.independentLoads;
     in.loadLatency = terms.loadLatency;
     in.serviceCycles = terms.serviceCycles;
+    in.warpIssueCycles = modern->warpIssueCycles;
     r = evaluateModern(in);
   } else {
     r = evaluateHongKim(in);
@@ -467,6 +523,9 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     add("Load_requests", terms.loadRequests, "global load requests per warp (memory engine)");
     add("Independent_loads", terms.independentLoads, "loads issued before the first use (IR dependences)");
     add("Mem_periods", r.memPeriods, "Load_requests / Independent_loads");
+    add("Warp_issue_cycles", in.warpIssueCycles,
+        r.warpIssueBound ? "a lone warp's issue time (SASS stall counts): bounds the time"
+                         : "a lone warp's issue time (SASS stall counts)");
     add("L1_latency", terms.l1Latency, "cycles");
     add("L2_latency", terms.l2Latency, "cycles (mean of near and far partitions)");
     add("DRAM_latency", terms.dramLatency, "cycles");

@@ -50,6 +50,7 @@ struct MwpCwpInputs {
   // The modern variant's memory side (per warp; only evaluateModern reads them).
   double loadRequests = 0;      ///< global/local load requests per warp
   double independentLoads = 1;  ///< loads a warp issues before it uses the first result (>= 1)
+  double warpIssueCycles = 0;   ///< a lone warp's issue time from SASS stall counts (0 = unknown)
   double loadLatency = 0;       ///< Mem_L: a load request's latency over L1/L2/DRAM hits, cycles
   double serviceCycles = 0;     ///< cycles of one SM's share of the bottleneck level per warp
 };
@@ -76,6 +77,7 @@ struct MwpCwpResult {
   double smemLoadCycles = 0;     ///< CGPredict Eq. 19
   double smemCycles = 0;         ///< CGPredict Eq. 20
   double memPeriods = 0;         ///< modern: load groups per warp (load requests / independent loads)
+  bool warpIssueBound = false;   ///< modern: a lone warp's issue time set Exec_cycles
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;
@@ -100,6 +102,15 @@ struct MwpCwpResult {
 /// closing it. The average group size weighted by executions per warp; 1 without loads.
 [[nodiscard]] double independentLoadsPerWarp(const KernelIR& ir);
 
+/// Cycles one warp needs to issue its instructions when it runs alone: over every block, the
+/// executions per warp times the block's in-order issue time, each instruction issuing
+/// max(1, stall cycles) after the previous one (the stall counts ptxas encodes in SASS control
+/// bits for fixed-latency dependences: a chain of dependent FFMAs waits about 4 cycles each) and
+/// not before the shared-memory loads it reads have completed (`sharedLatency` cycles after
+/// they issued, within the block). Waits on global loads are left to the memory terms. 0 when
+/// the IR carries no stall counts (PTX input).
+[[nodiscard]] double warpIssueCycles(const KernelIR& ir, double sharedLatency);
+
 /// The bound a variant assigns to a result: Hong & Kim's case selection, or GROPHECY's
 /// comparison of MWP, CWP-1 and N-1 (uncapped values; grophecy.md §6, A16).
 [[nodiscard]] Bound mwpCwpBound(const MwpCwpResult& r, MwpCwpVariant variant,
@@ -110,6 +121,7 @@ struct MwpCwpResult {
 struct ModernMemoryInputs {
   MemoryTraffic traffic;
   double independentLoads = 1;
+  double warpIssueCycles = 0;  ///< warpIssueCycles(ir): a lone warp's issue time, 0 = unknown
 };
 
 /// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the

@@ -56,7 +56,9 @@ Expected<Prediction> predict(const KernelInput& kernel, const Launch& launch, co
     if (options.variant == MwpCwpVariant::Modern) {
       Expected<const MemoryTraffic*> t = memory();
       if (!t) return std::move(t).takeError();
-      ModernMemoryInputs modern{**t, independentLoadsPerWarp(kernel.ir)};
+      const MemoryLevel* shared = gpu.memoryLevel("shared");
+      ModernMemoryInputs modern{**t, independentLoadsPerWarp(kernel.ir),
+                                warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0)};
       raw = predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
     } else {
       raw = predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options);

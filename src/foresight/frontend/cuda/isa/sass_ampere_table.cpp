@@ -9,6 +9,9 @@ namespace foresight::cuda {
 namespace {
 constexpr OpcodeClass kRows[] = {
     FORESIGHT_SASS_COMMON_ROWS(FORESIGHT_SASS_ROW)
+    // IMAD on the FMA pipe (lai-teg-and-bound.md §8.2); the FP32 gap of Ampere presets is already
+    // that of the 16 lanes per scheduler that execute it.
+    {"IMAD", InstrClass::Fp32, 0}, {"IMUL", InstrClass::Fp32, 0},
     {"LDGSTS", InstrClass::Ldst, 0}, {"LDGDEPBAR", InstrClass::Ldst, 0}, {"REDUX", InstrClass::Int, 0},
     {"DMMA", InstrClass::Tensor, 0},
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// SASS opcode rows shared by the Volta-derived families (sm_75 … sm_90): the classification
-/// of lai-teg-and-bound.md §8.2, with IMAD on the FMA pipe. Included by the per-family tables
-/// only; each family adds or overrides its own rows.
+/// of lai-teg-and-bound.md §8.2. Included by the per-family tables only; each family adds its
+/// own rows, IMAD and IMUL among them (their pipe differs by family).
 #pragma once
 
 #include "foresight/frontend/cuda/isa/instr_class_table.h"
@@ -12,7 +12,7 @@
   R("FFMA", Fp32, 2) R("FADD", Fp32, 1) R("FMUL", Fp32, 1) R("FMNMX", Int, 0) R("FSETP", Fp32, 0) \
   R("FSEL", Int, 0) R("FCHK", Fp32, 0) R("FSWZADD", Fp32, 1) R("HFMA2", Fp32, 4) R("HADD2", Fp32, 2) \
   R("HMUL2", Fp32, 2) R("HSETP2", Fp32, 0) R("HMNMX2", Fp32, 0)                                 \
-  R("IMAD", Fp32, 0) R("IMUL", Fp32, 0) R("IADD3", Int, 0) R("IABS", Int, 0) R("IMNMX", Int, 0)  \
+  R("IADD3", Int, 0) R("IABS", Int, 0) R("IMNMX", Int, 0)  \
   R("ISETP", Int, 0) R("LEA", Int, 0) R("LOP3", Int, 0) R("SHF", Int, 0) R("SEL", Int, 0)        \
   R("MOV", Int, 0) R("PRMT", Int, 0) R("PLOP3", Int, 0) R("P2R", Int, 0) R("R2P", Int, 0)        \
   R("VOTE", Int, 0) R("IDP", Int, 0) R("FLO", Sfu, 0) R("POPC", Sfu, 0) R("BREV", Sfu, 0)         \

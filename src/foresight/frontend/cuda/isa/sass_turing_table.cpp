@@ -6,7 +6,11 @@
 namespace foresight::cuda {
 
 namespace {
-constexpr OpcodeClass kRows[] = {FORESIGHT_SASS_COMMON_ROWS(FORESIGHT_SASS_ROW)};
+constexpr OpcodeClass kRows[] = {
+    FORESIGHT_SASS_COMMON_ROWS(FORESIGHT_SASS_ROW)
+    // IMAD on the FMA pipe (lai-teg-and-bound.md §8.2).
+    {"IMAD", InstrClass::Fp32, 0}, {"IMUL", InstrClass::Fp32, 0},
+};
 }  // namespace
 
 const InstrClassTable& sassTuringTable() {
