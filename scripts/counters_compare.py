@@ -232,11 +232,27 @@ def print_summary(rows):
         odd = [r for r in have if not 0 <= r["meas"][key] <= 100]
         note = " Left out, measured outside 0..100 % (too little traffic): " + ", ".join(
             f"{r['experiment']} {r['kernel']} {r['meas'][key]:.1f}" for r in odd) + "." if odd else ""
+        if key == "l2_pct":
+            note += (" Not the same quantity on both sides: ncu's lts__t_sector_hit_rate counts every"
+                     " sector the L2 sees, and a store sector (allocated without a DRAM read) counts as"
+                     " a hit, so a copy kernel measures 50 %; the engine's l2_hit_rate is over its"
+                     " lookups. DRAM read bytes (below) compare like with like.")
         print_misses(label, "|pred − meas| (percentage points)", lambda x: f"{x:.1f}",
                      [(abs(r["pred"][key] - r["meas"][key]), r["n"], r,
                        f"measured {r['meas'][key]:.1f}, predicted {r['pred'][key]:.1f} "
                        f"({abs(r['pred'][key] - r['meas'][key]):.1f} pp)") for r in have if r not in odd],
                      note)
+    reads = []
+    for r in ok:
+        if None not in (r["meas"]["dram_read"], r["pred"]["dram_read"]):
+            mt, pt = r["meas"]["dram_read"], r["pred"]["dram_read"]
+            miss = abs(math.log2(max(pt, BYTES_FLOOR) / max(mt, BYTES_FLOOR)))
+            reads.append((miss, r["n"], r, f"measured {mt / 1e6:.2f} MB, predicted {pt / 1e6:.2f} MB (×{2 ** miss:.1f})"))
+    note = (f" Off by more than 2×: {sum(t[1] for t in reads if t[0] > 1)} launches "
+            f"({sum(1 for t in reads if t[0] > 1)} distinct kernels); predicted above measured in "
+            f"{sum(1 for t in reads if t[0] > 1 and t[2]['pred']['dram_read'] > t[2]['meas']['dram_read'])} of them."
+            " Totals under 64 KiB count as 64 KiB.")
+    print_misses("DRAM read bytes", "|log2(pred/meas)|", lambda x: f"{x:.2f} (×{2 ** x:.2f})", reads, note)
     pts = []
     for r in ok:
         if None not in (r["meas"]["dram_read"], r["meas"]["dram_write"], r["pred"]["dram_read"], r["pred"]["dram_write"]):
