@@ -246,5 +246,63 @@ TEST(MemoryHierarchy, AffineBlocksShiftedBySectorsOrByLanesGiveTheHandFootprint)
   EXPECT_DOUBLE_EQ(shiftedFootprint(4), 516.0 * 32);
 }
 
+/// A column strip of a matrix re-read by every block row (the B operand of a naive SGEMM): block
+/// (bx, by) has 8 warps; warp w loads, for k = 0 … rows − 1, the 32 floats
+/// kA + (k · 32·gx + 32·bx + l) · 4 (128 B, 4 sectors), whatever w and by.
+class StripSource : public WarpStreamSource {
+ public:
+  StripSource(long long gx, long long rows) : gx_(gx), rows_(rows) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long block, int) const override {
+    std::vector<DynamicInstruction> out(static_cast<size_t>(rows_));
+    const long long bx = block % gx_;
+    for (long long k = 0; k < rows_; ++k) {
+      for (int l = 0; l < 32; ++l) {
+        out[static_cast<size_t>(k)].laneAddresses.push_back(SweepSource::kA + (k * 32 * gx_ + 32 * bx + l) * 4);
+      }
+    }
+    return out;
+  }
+
+ private:
+  long long gx_, rows_;
+};
+
+MemoryTraffic strips(long long rows) {
+  Expected<Gpu> h100 = loadPreset("h100");
+  EXPECT_TRUE(h100.ok());
+  KernelIR ir = sweepKernel(1, 32, 1, 256, CacheOp::Default, false);
+  ir.streams = std::make_shared<StripSource>(1024, rows);
+  Launch l;
+  l.grid.x = 1024;
+  l.grid.y = 64;
+  l.block.x = 32;
+  l.block.y = 8;
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+  return t.ok() ? *t : MemoryTraffic{};
+}
+
+TEST(MemoryHierarchy, StripReReadByEveryBlockRowIsReadFromDramOnceWhenItFitsInL2) {
+  // 1024 × 64 blocks of 8 warps, 256 rows: B is 256 rows × 1024 strips × 128 B = 32 MiB,
+  // 1,048,576 sectors; the hull of the addresses over the grid is kA … kA + 256·32768·4 − 1,
+  // exactly B. The grid loads 65536 blocks × 8 warps × 256 × 4 sectors = 536,870,912 sectors,
+  // each strip by the 64 block rows, which lie 1024 blocks apart in launch order: the L2 window
+  // (2^25 lanes / (8 · 256 accesses · 32 lanes) = 512 blocks, all of row 0) and the 2 × 2
+  // spread clusters saw no sharing beyond a block's 8 warps and charged DRAM 1/8 of the
+  // sectors (67,108,864: 2 GiB, 64 × B). B fits in the H100's 50 MiB L2, so under LRU every re-touch
+  // hits (fewer than the 1,048,576 sectors of the footprint come in between): DRAM reads are
+  // the footprint, 32 MiB, and the L2 hit rate of the L1 misses is 1 − 1,048,576 / 67,108,864
+  // (L1 misses: 1/8 of the loads, the first of a block's 8 warps) = 0.984375.
+  const MemoryTraffic t = strips(256);
+  EXPECT_DOUBLE_EQ(t.loadSectors, 536870912.0);
+  EXPECT_DOUBLE_EQ(t.compulsoryReadBytes, 32.0 * 1024 * 1024);
+  EXPECT_NEAR(t.dramReadSectors * 32, 32.0 * 1024 * 1024, 1e-6 * 32.0 * 1024 * 1024);
+  EXPECT_NEAR(t.l2HitRate(), 0.984375, 0.002);
+  // 512 rows: B is 64 MiB, more than L2: no cap, and LRU cannot read less than the footprint.
+  const MemoryTraffic big = strips(512);
+  EXPECT_DOUBLE_EQ(big.compulsoryReadBytes, 64.0 * 1024 * 1024);
+  EXPECT_GT(big.dramReadSectors * 32, 64.0 * 1024 * 1024);
+}
+
 }  // namespace
 }  // namespace foresight

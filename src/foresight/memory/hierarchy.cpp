@@ -257,6 +257,61 @@ class BlockStreams {
     return {};
   }
 
+  /// Per site, the lowest and highest byte that any block of the grid touches, in the engine's
+  /// own model of the addresses: the base block's lanes extrapolated to the corners of the grid
+  /// (an affine function of the block index is extreme at a corner of the grid's box), plus
+  /// the blocks run exactly; or every block when each runs exactly. False when unknown: warps
+  /// analysed from windows (the unsampled stretches are not seen), unknown addresses, blocks
+  /// run exactly but not all of them, or an extrapolated lane that would go below 0 (clamped).
+  bool byteHulls(const Dim3& grid, std::vector<std::pair<long long, long long>>& hull) {
+    hull.assign(siteWidth_.size(), {LLONG_MAX, LLONG_MIN});
+    if (windowed_) return false;
+    auto widen = [&](const WarpAccess& a, long long lo, long long hi) {
+      auto& h = hull[static_cast<size_t>(a.site)];
+      h.first = std::min(h.first, lo);
+      h.second = std::max(h.second, hi + siteWidth_[static_cast<size_t>(a.site)] - 1);
+    };
+    auto exactHull = [&](const std::vector<WarpAccesses>& ws) {
+      for (const WarpAccesses& wa : ws) {
+        for (const WarpAccess& a : wa) {
+          if (a.lanes.empty()) return false;
+          for (long long l : a.lanes) {
+            if (l >= 0) widen(a, l, l);
+          }
+        }
+      }
+      return true;
+    };
+    for (const auto& [block, ws] : exact_) {
+      if (!exactHull(ws)) return false;
+    }
+    if (!affine_) return launch_.blocks() <= kExactBlocks && static_cast<long long>(exact_.size()) == launch_.blocks();
+    const long long dims[3] = {grid.x, grid.y, grid.z};
+    for (int d = 0; d < 3; ++d) {
+      if (dims[d] > 1 && !dimOk_[d]) return false;
+    }
+    for (size_t w = 0; w < base_[0]->size(); ++w) {
+      for (size_t i = 0; i < (*base_[0])[w].size(); ++i) {
+        const WarpAccess& a = (*base_[0])[w][i];
+        if (a.lanes.empty()) return false;
+        for (size_t l = 0; l < a.lanes.size(); ++l) {
+          if (a.lanes[l] < 0) continue;
+          long long lo = a.lanes[l], hi = a.lanes[l];
+          for (int d = 0; d < 3; ++d) {
+            if (dims[d] < 2) continue;
+            const long long delta = (*base_[d + 1])[w][i].lanes[l] - a.lanes[l];
+            const long long first = -origin_[d] * delta, last = (dims[d] - 1 - origin_[d]) * delta;
+            lo += std::min(first, last);
+            hi += std::max(first, last);
+          }
+          if (lo < 0) return false;
+          widen(a, lo, hi);
+        }
+      }
+    }
+    return true;
+  }
+
   [[nodiscard]] bool affine() const { return affine_; }
   /// Whether some fetched warp was longer than kWarpInstructions (analysed from windows).
   [[nodiscard]] bool windowed() const { return windowed_; }
@@ -847,15 +902,83 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
   t.compulsoryReadBytes = distinct * (1 - writtenShare) * static_cast<double>(sectorBytes);
   t.compulsoryWriteBytes = distinct * writtenShare * static_cast<double>(sectorBytes);
+  // The hull of each site's bytes over the whole grid bounds the footprint from above: the
+  // sampled estimate only sees sharing between the blocks it samples (a row of B read by every
+  // block row, 64 blocks apart in launch order, looks private to each sampled block and is
+  // counted once per block), so it can exceed the arrays the launch touches many times over.
+  std::vector<std::pair<long long, long long>> hull;
+  double hullRead = -1, hullWritten = -1;  // bytes; -1: no hull
+  if (streams.byteHulls(launch.grid, hull)) {
+    // Distinct sectors of the union of the sites' hulls, of all sites and of the stores.
+    auto unionSectors = [&](bool storesOnly) {
+      std::vector<std::pair<long long, long long>> v;
+      for (size_t s = 0; s < sites.size(); ++s) {
+        if (hull[s].first > hull[s].second || (storesOnly && !sites[s].access->isStore)) continue;
+        v.emplace_back(hull[s].first / sectorBytes, hull[s].second / sectorBytes);
+      }
+      std::sort(v.begin(), v.end());
+      double n = 0;
+      long long end = LLONG_MIN;  // last sector counted
+      for (const auto& [lo, hi] : v) {
+        if (hi <= end) continue;
+        n += static_cast<double>(hi - std::max(lo, end + 1) + 1);
+        end = hi;
+      }
+      return n;
+    };
+    const double all = unionSectors(false), written = unionSectors(true);
+    const double sb = static_cast<double>(sectorBytes);
+    hullRead = (all - written) * sb;
+    hullWritten = written * sb;
+    if (all * sb < t.compulsoryBytes()) {
+      t.compulsoryReadBytes = (all - written) * sb;
+      t.compulsoryWriteBytes = written * sb;
+      t.notes.push_back("memory: footprint capped by the hull of each site's addresses over the grid");
+    }
+  }
   char note[240];
   // A frontend that knows the footprint exactly (skeletons) replaces the sampled estimate; an
   // upper bound (C loops) caps it.
   if (const std::optional<Footprint> known = ir.streams->footprint()) {
+    if (known->exact) hullRead = -1;  // the exact footprint bounds the misses below
     if (known->exact || known->readBytes + known->writtenBytes < t.compulsoryBytes()) {
       t.compulsoryReadBytes = known->readBytes;
       t.compulsoryWriteBytes = known->writtenBytes;
       t.notes.push_back(known->exact ? "memory: footprint exact from the frontend (bounded regular sections over the loop space)"
                                      : "memory: footprint capped by the frontend's bound (hull of each array's affine accesses)");
+    }
+  }
+  // A footprint that fits in L2 leaves only compulsory misses: under LRU a re-touch hits when
+  // fewer distinct sectors than the capacity came in between, and between any two touches fewer
+  // than the whole footprint do. The sampled views miss the reuse between blocks they do not
+  // sample together (distant in launch order, or in a later wave) and charge DRAM for it; cap
+  // DRAM reads at the footprint's reads and write-backs at its writes, the rest served by L2.
+  // The footprint there is an upper bound when one is known (the hull, or the frontend's exact
+  // footprint), so that a sampled estimate that falls short cannot push DRAM below what the
+  // launch reads. Not with unknown addresses (their data is outside the footprint) or measured
+  // hit rates.
+  const double boundRead = hullRead >= 0 ? hullRead : t.compulsoryReadBytes;
+  const double boundWritten = hullRead >= 0 ? hullWritten : t.compulsoryWriteBytes;
+  if (l2Level && unknownTotal == 0 && !options.l2HitRate && boundRead + boundWritten > 0 &&
+      boundRead + boundWritten <= static_cast<double>(l2Level->size.value)) {
+    const double sb = static_cast<double>(sectorBytes);
+    const double readCap = boundRead / sb, writeCap = boundWritten / sb;
+    const double readKeep = t.dramReadSectors > readCap ? readCap / t.dramReadSectors : 1;
+    const double writeKeep = t.dramWriteSectors > writeCap ? writeCap / t.dramWriteSectors : 1;
+    if (readKeep < 1 || writeKeep < 1) {
+      t.dramReadSectors = t.dramWriteSectors = t.l2HitSectors = 0;
+      for (SiteTraffic& st : t.sites) {
+        if (st.isStore) {
+          st.dramSectors *= writeKeep;
+          t.dramWriteSectors += st.dramSectors;
+          continue;
+        }
+        st.l2Hits += st.dramSectors * (1 - readKeep);
+        st.dramSectors *= readKeep;
+        t.l2HitSectors += st.l2Hits;
+        t.dramReadSectors += st.dramSectors;
+      }
+      t.notes.push_back("memory: the footprint fits in L2: DRAM traffic capped at the compulsory bytes");
     }
   }
   std::snprintf(note, sizeof note,
