@@ -907,13 +907,18 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // block row, 64 blocks apart in launch order, looks private to each sampled block and is
   // counted once per block), so it can exceed the arrays the launch touches many times over.
   std::vector<std::pair<long long, long long>> hull;
-  double hullRead = -1, hullWritten = -1;  // bytes; -1: no hull
+  double hullRead = -1, hullWritten = -1, hullAll = -1;  // bytes the loads, stores, all may touch; -1: no hull
   if (streams.byteHulls(launch.grid, hull)) {
-    // Distinct sectors of the union of the sites' hulls, of all sites and of the stores.
-    auto unionSectors = [&](bool storesOnly) {
+    // Distinct sectors of the union of the sites' hulls: of all sites, of the stores, of the loads.
+    enum class Sites { All, Stores, Loads };
+    auto unionSectors = [&](Sites which) {
       std::vector<std::pair<long long, long long>> v;
       for (size_t s = 0; s < sites.size(); ++s) {
-        if (hull[s].first > hull[s].second || (storesOnly && !sites[s].access->isStore)) continue;
+        const bool store = sites[s].access->isStore;
+        if (hull[s].first > hull[s].second || (which == Sites::Stores && !store) ||
+            (which == Sites::Loads && store)) {
+          continue;
+        }
         v.emplace_back(hull[s].first / sectorBytes, hull[s].second / sectorBytes);
       }
       std::sort(v.begin(), v.end());
@@ -926,10 +931,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       }
       return n;
     };
-    const double all = unionSectors(false), written = unionSectors(true);
+    const double all = unionSectors(Sites::All), written = unionSectors(Sites::Stores);
     const double sb = static_cast<double>(sectorBytes);
-    hullRead = (all - written) * sb;
+    // An array read and written (y = a x + y) is in both: its reads miss once too.
+    hullRead = unionSectors(Sites::Loads) * sb;
     hullWritten = written * sb;
+    hullAll = all * sb;
     if (all * sb < t.compulsoryBytes()) {
       t.compulsoryReadBytes = (all - written) * sb;
       t.compulsoryWriteBytes = written * sb;
@@ -940,7 +947,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // A frontend that knows the footprint exactly (skeletons) replaces the sampled estimate; an
   // upper bound (C loops) caps it.
   if (const std::optional<Footprint> known = ir.streams->footprint()) {
-    if (known->exact) hullRead = -1;  // the exact footprint bounds the misses below
+    if (known->exact) hullRead = hullWritten = hullAll = -1;  // the exact footprint bounds the misses below
     if (known->exact || known->readBytes + known->writtenBytes < t.compulsoryBytes()) {
       t.compulsoryReadBytes = known->readBytes;
       t.compulsoryWriteBytes = known->writtenBytes;
@@ -952,15 +959,19 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // fewer distinct sectors than the capacity came in between, and between any two touches fewer
   // than the whole footprint do. The sampled views miss the reuse between blocks they do not
   // sample together (distant in launch order, or in a later wave) and charge DRAM for it; cap
-  // DRAM reads at the footprint's reads and write-backs at its writes, the rest served by L2.
+  // DRAM reads at the bytes the loads may touch and write-backs at the bytes the stores may
+  // touch, the rest served by L2.
   // The footprint there is an upper bound when one is known (the hull, or the frontend's exact
   // footprint), so that a sampled estimate that falls short cannot push DRAM below what the
   // launch reads. Not with unknown addresses (their data is outside the footprint) or measured
   // hit rates.
-  const double boundRead = hullRead >= 0 ? hullRead : t.compulsoryReadBytes;
+  // Without a hull the footprint does not say which written sectors are also read: each sector
+  // misses at most once, on its first touch, so the whole footprint bounds the read misses.
+  const double boundRead = hullRead >= 0 ? hullRead : t.compulsoryBytes();
   const double boundWritten = hullRead >= 0 ? hullWritten : t.compulsoryWriteBytes;
-  if (l2Level && unknownTotal == 0 && !options.l2HitRate && boundRead + boundWritten > 0 &&
-      boundRead + boundWritten <= static_cast<double>(l2Level->size.value)) {
+  const double fits = hullRead >= 0 ? hullAll : t.compulsoryBytes();
+  if (l2Level && unknownTotal == 0 && !options.l2HitRate && fits > 0 &&
+      fits <= static_cast<double>(l2Level->size.value)) {
     const double sb = static_cast<double>(sectorBytes);
     const double readCap = boundRead / sb, writeCap = boundWritten / sb;
     const double readKeep = t.dramReadSectors > readCap ? readCap / t.dramReadSectors : 1;

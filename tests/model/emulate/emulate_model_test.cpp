@@ -44,28 +44,28 @@ TEST(EmulateModel, BankConflictChainAndWhatIf) {
   const Gpu gpu = loadPreset("h100").value();
   EmulateOptions o;
   o.launchOverheadCycles = 0;
-  // H100: shared L=29.88 (MT4G, docs/gpu-presets.md), G = 128 B / 128 B/cycle = 1 per
-  // wavefront; 32 wavefronts per load: done = admit + 31·1 + 29.88 = +60.88 (the LSU pipe's 4 is
-  // hidden); 10 in a chain → 608.8.
+  // H100: shared L=29.04 (measured 2026-11-26, docs/gpu-presets.md), G = 128 B / 128 B/cycle =
+  // 1 per wavefront; 32 wavefronts per load: done = admit + 31·1 + 29.04 = +60.04 (the LSU pipe's
+  // 4 is hidden); 10 in a chain → 600.4.
   Expected<Prediction> p = predict(conflictChain(), oneWarp(), gpu, {.model = ModelKind::Emulate, .emulate = o});
   ASSERT_TRUE(p.ok()) << p.error().message;
-  EXPECT_DOUBLE_EQ(p->cycles, 608.8);
+  EXPECT_DOUBLE_EQ(p->cycles, 600.4);
   EXPECT_EQ(p->model, "emulate");
-  // T = 10·(31 G + L): e_G = 310/608.8 = 0.509, e_L = 298.8/608.8 = 0.491 → shared, throughput.
+  // T = 10·(31 G + L): e_G = 310/600.4 = 0.516, e_L = 290.4/600.4 = 0.484 → shared, throughput.
   EXPECT_EQ(p->bound, (Bound{Resource::Shared, BoundMode::Throughput}));
   Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(conflictChain(), oneWarp(), gpu, o);
   ASSERT_TRUE(e.ok());
   Expected<SensitivityReport> s = analyzeSensitivity(*e);
   ASSERT_TRUE(s.ok());
-  EXPECT_NEAR(s->entries[0].elasticity, 310.0 / 608.8, 1e-9);
+  EXPECT_NEAR(s->entries[0].elasticity, 310.0 / 600.4, 1e-9);
   EXPECT_EQ(s->entries[0].unit, "shared");
-  EXPECT_NEAR(s->entries[1].elasticity, 298.8 / 608.8, 1e-9);
+  EXPECT_NEAR(s->entries[1].elasticity, 290.4 / 600.4, 1e-9);
   EXPECT_NEAR(s->sum, 1.0, 1e-9);
-  // Conflict-free: 1 wavefront → 29.88 per load → 298.8; the conflicts cost 310 cycles.
+  // Conflict-free: 1 wavefront → 29.04 per load → 290.4; the conflicts cost 310 cycles.
   Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(conflictChain(), oneWarp(), gpu, o, p->cycles);
   ASSERT_TRUE(w.ok());
   EXPECT_EQ((*w)[0].name, "conflict-free-shared");
-  EXPECT_DOUBLE_EQ((*w)[0].cycles, 298.8);
+  EXPECT_DOUBLE_EQ((*w)[0].cycles, 290.4);
   EXPECT_DOUBLE_EQ((*w)[0].penalty, 310);
   EXPECT_EQ((*w)[1].name, "perfect-coalescing");
   EXPECT_DOUBLE_EQ((*w)[1].penalty, 0);  // no global access
