@@ -9,7 +9,8 @@
 #   validation/runner/precompile.sh PRE/plan.txt PRE/cubins sm_90
 #   nvcc -O3 -arch=sm_90 -o PRE/microbench calibrate/microbench.cu
 #
-# then, on the GPU machine, from the repository root:
+# (.devrun*/ is git-ignored: a tool that copies the working tree to the GPU machine must be told
+# to take it along), then, on the GPU machine, from the repository root:
 #
 #   validation/runner/device_session.sh OUTDIR [PRE] [COUNTER_SECONDS]
 #
