@@ -10,7 +10,8 @@ out=${1:-build/validation-runner}
 nvcc=${NVCC:-nvcc}
 cuda_root=$(dirname "$(dirname "$(command -v "$nvcc")")")
 mkdir -p "$(dirname "$out")"
-"$nvcc" -std=c++17 -O2 -o "$out" \
+# Header-only helpers of the library (foresight/support/parallel.h) come from src/.
+"$nvcc" -std=c++17 -O2 -I"$here/../../src" -o "$out" \
   "$here/runner.cpp" "$here/host/plan_reader.cpp" "$here/host/patterns.cpp" "$here/host/measure.cpp" \
   "$here/host/references.cpp" "$here/host/options.cpp" \
   -L"$cuda_root/lib64/stubs" -lcuda -lpthread

@@ -106,14 +106,13 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
   // 1. Compile the source for this GPU with the variant's macros (or take the cubin built ahead).
   const std::string arch = "sm_" + std::to_string(d.ccMajor) + std::to_string(d.ccMinor);
   const std::string cubinName = e.name + "." + e.variant + "." + arch + ".cubin";
-  std::string cubin = workDir + "/" + cubinName;
-  if (!o.cubinDir.empty() && access((o.cubinDir + "/" + cubinName).c_str(), R_OK) == 0)
-    cubin = o.cubinDir + "/" + cubinName;
-  std::string command =
-      o.nvcc + " -cubin -O3 -arch=" + arch;
-  for (const auto& [k, v] : e.defines) command += " -D" + k + "=" + std::to_string(v);
-  command += " -o " + cubin + " " + e.source + " 2>&1";
-  if (cubin.rfind(workDir, 0) == 0) {
+  const bool builtAhead =
+      !o.cubinDir.empty() && access((o.cubinDir + "/" + cubinName).c_str(), R_OK) == 0;
+  const std::string cubin = (builtAhead ? o.cubinDir : workDir) + "/" + cubinName;
+  if (!builtAhead) {
+    std::string command = o.nvcc + " -cubin -O3 -arch=" + arch;
+    for (const auto& [k, v] : e.defines) command += " -D" + k + "=" + std::to_string(v);
+    command += " -o " + cubin + " " + e.source + " 2>&1";
     int status = 0;
     const std::string log = runShell(command, status);
     if (status != 0) throw std::runtime_error("nvcc failed: " + command + "\n" + log);

@@ -7,7 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <thread>
+
+#include "foresight/support/parallel.h"
 
 namespace runner {
 
@@ -69,25 +70,17 @@ inline void store(Elem type, unsigned char* p, double f, long long i, bool isInt
   }
 }
 
-/// Runs body(begin, end) over [0, count) in chunks on up to hardware_concurrency threads. The
-/// random patterns stay reproducible: splitmix64's state after i draws is seed + i × gamma, so a
-/// chunk starts its generator where a sequential fill would be.
+/// Runs body(begin, end) over [0, count) in chunks of 2^20 elements on the machine's cores
+/// (foresight's parallelFor). The random patterns stay reproducible: splitmix64's state after i
+/// draws is seed + i × gamma, so a chunk starts its generator where a sequential fill would be.
 template <typename Body>
 void forChunks(long long count, const Body& body) {
-  const long long minChunk = 1 << 20;
-  const long long threads = std::max<long long>(
-      1, std::min<long long>(std::thread::hardware_concurrency(), count / minChunk));
-  if (threads <= 1) {
-    body(0, count);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const long long per = (count + threads - 1) / threads;
-  for (long long t = 0; t < threads; ++t) {
-    const long long begin = t * per, end = std::min(count, begin + per);
-    if (begin < end) pool.emplace_back([&body, begin, end] { body(begin, end); });
-  }
-  for (std::thread& th : pool) th.join();
+  constexpr long long kChunk = 1 << 20;
+  const long long chunks = (count + kChunk - 1) / kChunk;
+  foresight::parallelFor(static_cast<std::size_t>(chunks), [&](std::size_t c) {
+    const long long begin = static_cast<long long>(c) * kChunk;
+    body(begin, std::min(count, begin + kChunk));
+  });
 }
 
 constexpr uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
