@@ -102,8 +102,10 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
 /// Hong & Kim's three cases (grophecy.md §6), the barrier cost and the time, once MWP, CWP,
 /// N, the memory and computation cycles and the computation per memory period (`compP`) are
 /// known; shared by the paper variants (periods = memory instructions) and `modern` (periods =
-/// groups of independent loads).
-MwpCwpResult finishHongKim(MwpCwpResult r, double compP, double synchInsts, const MwpCwpInputs& in) {
+/// groups of independent loads). Synch_cost = Departure_delay × (MWP − 1) × `synchInsts` ×
+/// `drainingBlocks` × Rep: Hong & Kim charge every resident block (Active_blocks_per_SM).
+MwpCwpResult finishHongKim(MwpCwpResult r, double compP, double synchInsts, double drainingBlocks,
+                           const MwpCwpInputs& in) {
   if (r.mwp == r.n && r.cwp == r.n) {
     r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
     r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
@@ -114,7 +116,7 @@ MwpCwpResult finishHongKim(MwpCwpResult r, double compP, double synchInsts, cons
     r.timeCase = MwpCwpResult::Case::ComputeBound;
     r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
   }
-  r.synchCost = r.departureDelay * (r.mwp - 1) * synchInsts * in.activeBlocksPerSm * r.rep;
+  r.synchCost = r.departureDelay * (r.mwp - 1) * synchInsts * drainingBlocks * r.rep;
   r.totalCycles = r.execCycles + r.synchCost;
   r.seconds = r.totalCycles / (in.clockGhz * 1e9);
   return r;
@@ -166,7 +168,7 @@ MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
   r.cwp = std::min(r.cwpFull, r.n);
   const double compP = r.compCycles / memInsts;
 
-  return finishHongKim(r, compP, w.synchInsts, in);
+  return finishHongKim(r, compP, w.synchInsts, in.activeBlocksPerSm, in);
 }
 
 /// Not in the papers: a warp cannot finish before it has issued its own instructions at the
@@ -217,16 +219,12 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   r.cwp = std::min(r.cwpFull, r.n);
   const double compP = r.compCycles / r.memPeriods;
   // Hong & Kim's three cases (grophecy.md §6) over memory periods instead of memory instructions.
-  r = finishHongKim(r, compP, w.synchInsts, in);
   // Barriers (not in the papers; docs/models.md#modern-variant): Hong & Kim charge every barrier
   // of every resident block Departure_delay x (MWP - 1). Here MWP already counts the warps of all
   // resident blocks, so a drain of MWP - 1 departures is the SM's, paid once per wave and not once
   // per block; and a barrier waits for a drain only after a memory period, so at most
   // Mem_periods of a warp's barriers pay one.
-  r.synchCost = r.departureDelay * (r.mwp - 1) * std::min(w.synchInsts, r.memPeriods) * r.rep;
-  r.totalCycles = r.execCycles + r.synchCost;
-  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-  return applyWarpIssueFloor(r, in);
+  return applyWarpIssueFloor(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in);
 }
 
 double warpIssueCycles(const KernelIR& ir, double sharedLatency) {
