@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/summarize.h"
@@ -907,7 +908,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // block row, 64 blocks apart in launch order, looks private to each sampled block and is
   // counted once per block), so it can exceed the arrays the launch touches many times over.
   std::vector<std::pair<long long, long long>> hull;
-  double hullRead = -1, hullWritten = -1, hullAll = -1;  // bytes the loads, stores, all may touch; -1: no hull
+  struct HullBytes {
+    double read, written, all;  // bytes the loads, the stores, all sites may touch
+  };
+  std::optional<HullBytes> hullBytes;
   if (streams.byteHulls(launch.grid, hull)) {
     // Distinct sectors of the union of the sites' hulls: of all sites, of the stores, of the loads.
     enum class Sites { All, Stores, Loads };
@@ -934,9 +938,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double all = unionSectors(Sites::All), written = unionSectors(Sites::Stores);
     const double sb = static_cast<double>(sectorBytes);
     // An array read and written (y = a x + y) is in both: its reads miss once too.
-    hullRead = unionSectors(Sites::Loads) * sb;
-    hullWritten = written * sb;
-    hullAll = all * sb;
+    hullBytes = HullBytes{unionSectors(Sites::Loads) * sb, written * sb, all * sb};
     if (all * sb < t.compulsoryBytes()) {
       t.compulsoryReadBytes = (all - written) * sb;
       t.compulsoryWriteBytes = written * sb;
@@ -947,7 +949,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // A frontend that knows the footprint exactly (skeletons) replaces the sampled estimate; an
   // upper bound (C loops) caps it.
   if (const std::optional<Footprint> known = ir.streams->footprint()) {
-    if (known->exact) hullRead = hullWritten = hullAll = -1;  // the exact footprint bounds the misses below
+    if (known->exact) hullBytes.reset();  // the exact footprint bounds the misses below
     if (known->exact || known->readBytes + known->writtenBytes < t.compulsoryBytes()) {
       t.compulsoryReadBytes = known->readBytes;
       t.compulsoryWriteBytes = known->writtenBytes;
@@ -960,16 +962,15 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // than the whole footprint do. The sampled views miss the reuse between blocks they do not
   // sample together (distant in launch order, or in a later wave) and charge DRAM for it; cap
   // DRAM reads at the bytes the loads may touch and write-backs at the bytes the stores may
-  // touch, the rest served by L2.
-  // The footprint there is an upper bound when one is known (the hull, or the frontend's exact
-  // footprint), so that a sampled estimate that falls short cannot push DRAM below what the
-  // launch reads. Not with unknown addresses (their data is outside the footprint) or measured
-  // hit rates.
-  // Without a hull the footprint does not say which written sectors are also read: each sector
-  // misses at most once, on its first touch, so the whole footprint bounds the read misses.
-  const double boundRead = hullRead >= 0 ? hullRead : t.compulsoryBytes();
-  const double boundWritten = hullRead >= 0 ? hullWritten : t.compulsoryWriteBytes;
-  const double fits = hullRead >= 0 ? hullAll : t.compulsoryBytes();
+  // touch, the rest served by L2. The footprint there is an upper bound when one is known (the
+  // hull, or the frontend's exact footprint), so that a sampled estimate that falls short cannot
+  // push DRAM below what the launch reads. Without a hull the footprint does not say which
+  // written sectors are also read: each sector misses at most once, on its first touch, so the
+  // whole footprint bounds the read misses. Not with unknown addresses (their data is outside
+  // the footprint) or measured hit rates.
+  const double boundRead = hullBytes ? hullBytes->read : t.compulsoryBytes();
+  const double boundWritten = hullBytes ? hullBytes->written : t.compulsoryWriteBytes;
+  const double fits = hullBytes ? hullBytes->all : t.compulsoryBytes();
   if (l2Level && unknownTotal == 0 && !options.l2HitRate && fits > 0 &&
       fits <= static_cast<double>(l2Level->size.value)) {
     const double sb = static_cast<double>(sectorBytes);
