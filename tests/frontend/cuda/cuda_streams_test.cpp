@@ -249,4 +249,43 @@ TEST(CudaStreams, BranchHintDecidesAnIfConvertedStore) {
 }
 
 }  // namespace
+/// int_division sm_90 (tests/frontend/cuda/sources): addresses from `i % cols`, `i / cols` and
+/// `(unsigned)i / ucols` with runtime divisors, which ptxas lowers to I2F(.U32).RP, MUFU.RCP,
+/// F2I.FTZ.U32.TRUNC.NTZ and integer corrections (no library call). cols = 100, rows = 7,
+/// ucols = 3; warp 2 of block 1, lane L: i = 256 + 64 + L = 320 + L. The first load reads
+/// in[(i % 100) * 7 + i / 100], lane 0: (20 * 7 + 3) = 143; lane 31 (i = 351): 51 * 7 + 3 = 360.
+/// The second reads in[i / 3]: lane 0: 106, lane 31: 117. `in` is the first pointer (1 << 40).
+TEST(CudaStreams, IntegerDivisionByARuntimeDivisorGivesExactAddresses) {
+  Expected<CudaProgram> p = analyse("int_division.cu", "",
+                                    launch({4, 1, 1}, {256, 1, 1}, {{"cols", 100LL}, {"rows", 7LL}, {"ucols", 3LL}}),
+                                    "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  ASSERT_TRUE(ir.streams);
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(1, 2);
+  ASSERT_TRUE(s) << s.error().format();
+  std::vector<std::vector<long long>> loads;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& inst = at(ir, d);
+    if (inst.memory && inst.memory->space == MemorySpace::Global && !inst.memory->isStore) loads.push_back(d.laneAddresses);
+  }
+  ASSERT_EQ(loads.size(), 2u);
+  std::vector<long long> expectedA, expectedB;
+  for (int lane = 0; lane < 32; ++lane) {
+    const long long i = 320 + lane;
+    expectedA.push_back((1LL << 40) + 4 * ((i % 100) * 7 + i / 100));
+    expectedB.push_back((1LL << 40) + 4 * (i / 3));
+  }
+  std::vector<std::vector<long long>> expected{expectedA, expectedB};
+  std::sort(loads.begin(), loads.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(loads, expected);
+  // The kernel has no data-dependent access left.
+  for (const BasicBlock& b : ir.blocks) {
+    for (const Instruction& in : b.instructions) {
+      if (in.memory) EXPECT_FALSE(in.memory->dataDependent) << in.opcode;
+    }
+  }
+}
+
 }  // namespace foresight::cuda

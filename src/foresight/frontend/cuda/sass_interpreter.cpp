@@ -56,6 +56,31 @@ bool hasMod(const SassInstruction& i, const char* m) {
   return false;
 }
 
+/// I2F / I2FP to F32: the 32-bit integer as a float, rounded as the modifier says (.RP up, .RM
+/// down, .RZ toward zero, nearest by default); nullopt for another destination type (F64, F16).
+std::optional<std::uint32_t> intToFloatBits(const SassInstruction& in, std::uint32_t bits) {
+  if (hasMod(in, "F64") || hasMod(in, "F16") || hasMod(in, "BF16")) return std::nullopt;
+  const bool isSigned = hasMod(in, "S32") || (!hasMod(in, "U32") && !hasMod(in, "U16") && !hasMod(in, "U8"));
+  const double exact = isSigned ? static_cast<double>(static_cast<std::int32_t>(bits)) : static_cast<double>(bits);
+  float f = static_cast<float>(exact);  // nearest, ties to even
+  if (hasMod(in, "RP") && static_cast<double>(f) < exact) f = std::nextafter(f, INFINITY);
+  if (hasMod(in, "RM") && static_cast<double>(f) > exact) f = std::nextafter(f, -INFINITY);
+  if (hasMod(in, "RZ") && std::fabs(static_cast<double>(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
+  return std::bit_cast<std::uint32_t>(f);
+}
+
+/// F2I / F2IP from F32: the float rounded (.TRUNC, .FLOOR, .CEIL; nearest by default) and
+/// saturated to the destination (.U32, S32 by default), NaN as 0; nullopt for other types.
+std::optional<std::uint32_t> floatToIntBits(const SassInstruction& in, std::uint32_t bits) {
+  if (hasMod(in, "F64") || hasMod(in, "S64") || hasMod(in, "U64") || hasMod(in, "F16")) return std::nullopt;
+  const double x = static_cast<double>(std::bit_cast<float>(bits));
+  if (std::isnan(x)) return 0u;
+  const double r = hasMod(in, "TRUNC") ? std::trunc(x) : hasMod(in, "FLOOR") ? std::floor(x)
+                   : hasMod(in, "CEIL") ? std::ceil(x) : std::nearbyint(x);
+  if (hasMod(in, "U32")) return static_cast<std::uint32_t>(std::clamp(r, 0.0, 4294967295.0));
+  return static_cast<std::uint32_t>(static_cast<std::int32_t>(std::clamp(r, -2147483648.0, 2147483647.0)));
+}
+
 bool isPred(const SassOperand& o) {
   return o.kind == SassOperand::Kind::Predicate || o.kind == SassOperand::Kind::UniformPredicate;
 }
@@ -87,7 +112,9 @@ enum class Op : std::uint8_t {
   kERRBAR,
   kEXIT,
   kFSEL,
+  kF2I,
   kHFMA2,
+  kI2F,
   kIABS,
   kIADD3,
   kIMAD,
@@ -102,6 +129,7 @@ enum class Op : std::uint8_t {
   kLOP3,
   kMEMBAR,
   kMOV,
+  kMUFU,
   kNOP,
   kPLOP3,
   kR2UR,
@@ -158,7 +186,11 @@ const std::map<std::string, Op>& opTable() {
       {"ERRBAR", Op::kERRBAR},
       {"EXIT", Op::kEXIT},
       {"FSEL", Op::kFSEL},
+      {"F2I", Op::kF2I},
+      {"F2IP", Op::kF2I},
       {"HFMA2", Op::kHFMA2},
+      {"I2F", Op::kI2F},
+      {"I2FP", Op::kI2F},
       {"IABS", Op::kIABS},
       {"IADD3", Op::kIADD3},
       {"IMAD", Op::kIMAD},
@@ -173,6 +205,7 @@ const std::map<std::string, Op>& opTable() {
       {"LOP3", Op::kLOP3},
       {"MEMBAR", Op::kMEMBAR},
       {"MOV", Op::kMOV},
+      {"MUFU", Op::kMUFU},
       {"NOP", Op::kNOP},
       {"PLOP3", Op::kPLOP3},
       {"R2UR", Op::kR2UR},
@@ -466,6 +499,21 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
       return write(ops[0], lane, V{});
     }
+    // Integer division by a runtime divisor: ptxas converts it to float (I2F.U32.RP), takes the
+    // reciprocal (MUFU.RCP), converts back (F2I.U32.TRUNC) and corrects the quotient with
+    // integer steps. The correction is exact for any reciprocal within an ulp, so the correctly
+    // rounded 1/x stands in for the hardware's approximation and the quotient comes out exact.
+    if (op == Op::kI2F || op == Op::kF2I) {
+      const V a = src(1);
+      if (!a.known || ops.size() < 2) return unknownOutputs();
+      const std::optional<std::uint32_t> r = op == Op::kI2F ? intToFloatBits(in, a.v) : floatToIntBits(in, a.v);
+      return r ? write(ops[0], lane, V{*r, true}) : unknownOutputs();
+    }
+    if (op == Op::kMUFU) {
+      const V a = src(1);
+      if (!a.known || ops.size() < 2 || !hasMod(in, "RCP")) return unknownOutputs();
+      return write(ops[0], lane, V{std::bit_cast<std::uint32_t>(1.0f / std::bit_cast<float>(a.v)), true});
+    }
     if (op == Op::kLDC || op == Op::kULDC) {
       if (ops.size() < 2 || ops[1].kind != SassOperand::Kind::Constant) return unknownOutputs();
       if ((mods & kMod64)) {
@@ -480,13 +528,24 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (op == Op::kIMAD || op == Op::kUIMAD) {
       const V a = src(1), b = src(2);
       if ((mods & kModHI)) {
-        // IMAD.HI d, a, b, c: high word of the 64-bit product plus c (division by constants).
+        // IMAD.HI d, a, b, c: high word of the 64-bit product plus a 64-bit addend, the register
+        // pair {c, c + 1} (ptxas zeroes c and keeps an estimate in c + 1 to add it to the high
+        // word: the Newton step of integer division by a runtime divisor); RZ adds 0. Another
+        // operand adds its value to the high word (division by constants: RZ or an immediate).
         const V c = src(3);
-        if ((mods & kModX) || !(a.known && b.known && c.known)) return write(ops[0], lane, V{});
-        const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
-        const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
-        const auto hi = static_cast<std::uint32_t>(static_cast<unsigned long long>(x * y) >> 32);
-        return write(ops[0], lane, V{hi + c.v, true});
+        V cHi{0, true};
+        const bool pair = ops.size() > 3 && isReg(ops[3]) && ops[3].reg != 255;
+        if (pair) {
+          SassOperand h = ops[3];
+          h.reg += 1;
+          cHi = read(h, lane);
+        }
+        if ((mods & kModX) || !(a.known && b.known && c.known && cHi.known)) return write(ops[0], lane, V{});
+        const auto x = static_cast<unsigned long long>(u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v));
+        const auto y = static_cast<unsigned long long>(u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v));
+        if (!pair) return write(ops[0], lane, V{static_cast<std::uint32_t>((x * y) >> 32) + c.v, true});
+        const unsigned long long sum = x * y + ((static_cast<unsigned long long>(cHi.v) << 32) | c.v);
+        return write(ops[0], lane, V{static_cast<std::uint32_t>(sum >> 32), true});
       }
       if ((mods & kModX) && !(mods & kModWIDE)) {
         // IMAD.X d, a, b, c, P: a × b + c + carry-in (the high word of a 64-bit add).
