@@ -43,11 +43,17 @@ Expected<BankConflicts> countBankConflicts(std::span<const long long> addresses,
     return makeError("bank width must be a positive power of two");
   if (options.lanesPerRequest <= 0) return makeError("lanes per request must be positive");
 
-  // A phase holds as many lanes as one pass of all banks can serve at this width, capped by
-  // the lanes issued together (half-warps on CC 1.x).
+  // A phase holds as many lanes as one pass of all banks can serve at this width, but never
+  // fewer than half the lanes issued together, capped by those lanes (half-warps on CC 1.x).
+  // The half minimum is measured, not documented: on an H200 a 128-bit load whose 32 lanes read
+  // one address takes 2.04 wavefronts (matmul_coarsened/ry1, no two words in one bank;
+  // l1tex__data_pipe_lsu_wavefronts_mem_shared, validation/measurements/raw/2026-11-26-h200/
+  // counters-1.csv), where quarter-warp phases would take 4. Conflict-free and conflicting
+  // accesses count the same either way; only broadcasts across quarter-warps differ.
   const long long bankWidth = options.bankWidthBytes;
   const long long bytesPerPass = static_cast<long long>(options.numBanks) * bankWidth;
-  const long long fitLanes = bytesPerPass / std::max<long long>(accessBytes, bankWidth);
+  const long long fitLanes = std::max<long long>(options.lanesPerRequest / 2,
+                                                 bytesPerPass / std::max<long long>(accessBytes, bankWidth));
   const auto lanesPerPhase = static_cast<std::size_t>(
       std::max<long long>(1, std::min<long long>(options.lanesPerRequest, fitLanes)));
 
@@ -64,9 +70,11 @@ Expected<BankConflicts> countBankConflicts(std::span<const long long> addresses,
       for (long long w = a / bankWidth; w <= (a + accessBytes - 1) / bankWidth; ++w)
         pairs.emplace_back(w % options.numBanks, w);
     }
-    // The phase needs one pass per distinct word of its busiest bank (0 if no lane is active).
+    // The phase needs one pass per distinct word of its busiest bank (0 if no lane is active);
+    // without conflicts, one pass per numBanks distinct words.
     const int degree = maxDistinctPerBank(pairs);
     out.wavefronts += degree;
+    out.conflictFree += static_cast<int>((pairs.size() + options.numBanks - 1) / options.numBanks);
     out.degree = std::max(out.degree, degree);
   }
   return out;

@@ -30,13 +30,14 @@ struct BankConflicts {
   int wavefronts = 0;  ///< serialized passes, summed over phases; 0 when no lane is active
   int degree = 0;      ///< max over phases and banks of the distinct words in one bank
   int phases = 0;      ///< lane groups the request is split into (see countBankConflicts)
+  int conflictFree = 0;  ///< wavefronts without bank conflicts: per phase, ceil(distinct words / banks)
 };
 
 /// Wavefronts and conflict degree of one request. The lanes are split into consecutive phases
-/// of min(lanesPerRequest, numBanks * bankWidthBytes / max(accessBytes, bankWidthBytes)) lanes
-/// (at least 1): with 32 × 4-B banks, 64-bit accesses go by half-warps (2 phases) and 128-bit
-/// accesses by quarter-warps (4 phases); in Kepler's 8-byte mode 64-bit accesses take one
-/// phase. Each phase costs its own degree (max over banks of distinct bank words, 0 when the
+/// of min(lanesPerRequest, max(lanesPerRequest / 2, numBanks * bankWidthBytes / max(accessBytes,
+/// bankWidthBytes))) lanes: with 32 × 4-B banks, 64-bit and 128-bit accesses go by half-warps (2 phases; 128-bit
+/// by half-warps as measured on an H200, not quarter-warps: a broadcast takes 2 wavefronts);
+/// in Kepler's 8-byte mode 64-bit accesses take one phase. Each phase costs its own degree (max over banks of distinct bank words, 0 when the
 /// phase has no active lane); the wavefronts are the sum. Errors for an invalid request or
 /// options.
 [[nodiscard]] Expected<BankConflicts> countBankConflicts(std::span<const long long> addresses,
