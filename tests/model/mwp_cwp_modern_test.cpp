@@ -15,17 +15,19 @@
 ///   128,000 B read per warp, all from DRAM (read once: the provisional and the real engine agree).
 ///
 /// Hand numbers (per warp, one SM):
-///   Mem_L = 600 (f_DRAM = 1) + (4 - 1) sectors x 32 B / 128 B/cycle = 600.75 cycles
-///   periods = 1000 / 4 = 250; Comp_cycles = 0.25 x 2500 = 625; Comp_p = 2.5
+///   Mem_L = 600 (f_DRAM = 1): the 4 sectors of a coalesced request lie in one 128-B line, one
+///   L1 pass, no serialization
+///   periods = 1000 / 4 = 250; issue 0.25 x 2500 = 625 cycles, but the LD/ST pipe takes
+///   1000 loads x gap 4 / 4 schedulers = 1000: Comp_cycles = 1000; Comp_p = 4
 ///   DRAM service = 128,000 B / (3000 / 1.5 / 100 = 20 B/cycle) = 6400 cycles (L2: 1920, L1: 1000)
-///   Departure_delay = 6400 / 250 = 25.6; MWP_peak_BW = 600.75 / 25.6 = 23.467 warps
-///   CWP_full = (600.75 x 250 + 625) / 625 = 241.3
+///   Departure_delay = 6400 / 250 = 25.6; MWP_peak_BW = 600 / 25.6 = 23.4375 warps
+///   CWP_full = (600 x 250 + 1000) / 1000 = 151
 /// N = 8 warps/SM (grid 400 x 64 threads, 4 blocks/SM, Rep 1): MWP = CWP = N = 8:
-///   Exec = 150,187.5 + 625 + 2.5 x 7 = 150,830 cycles = 100.553 us;
-///   800 warps x 128,000 B = 102.4 MB -> 1018.4 GB/s (Little: 8 x 4 x 128 B per 600.75 cycles)
-/// N = 64 (grid 3200 x 64 threads, 32 blocks/SM, Rep 1): MWP = 23.467 < CWP = 64: memory-bound:
-///   Exec = 64 x 6400 + 2.5 x 22.467 = 409,656.2 cycles = 273.104 us;
-///   6400 warps x 128,000 B = 819.2 MB -> 2999.6 GB/s, the achievable 3000 GB/s.
+///   Exec = 150,000 + 1000 + 4 x 7 = 151,028 cycles = 100.6853 us;
+///   800 warps x 128,000 B = 102.4 MB -> 1017.0 GB/s (Little: 8 x 4 x 128 B per 600 cycles)
+/// N = 64 (grid 3200 x 64 threads, 32 blocks/SM, Rep 1): MWP = 23.4375 < CWP = 64: memory-bound:
+///   Exec = 64 x 6400 + 4 x 22.4375 = 409,689.75 cycles = 273.1265 us;
+///   6400 warps x 128,000 B = 819.2 MB -> 2999.3 GB/s, the achievable 3000 GB/s.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -44,6 +46,7 @@ Gpu sweepGpu() {
   gpu.smCount.value = 100;
   gpu.clockGhz.value = 1.5;
   gpu.mwpCwp.issueCycles.value = 0.25;
+  gpu.launchOverheadUs.reset();  // the launch test below sets its own
   for (MemoryLevel& m : gpu.memory) {
     m.readBandwidth.reset();
     m.writeBandwidth.reset();
@@ -138,16 +141,18 @@ TEST(MwpCwpModern, HandNumbersAtEightAndSixtyFourWarps) {
   const Gpu gpu = sweepGpu();
   Prediction p8, p64;
   const auto [t8, b8] = runSweepPoint(8, gpu, &p8);
-  EXPECT_NEAR(p8.value("Mem_L")->value, 600.75, 1e-9);
+  EXPECT_NEAR(p8.value("Mem_L")->value, 600.0, 1e-9);
+  EXPECT_NEAR(p8.value("L1_wavefronts")->value, 1.0, 1e-12);
   EXPECT_NEAR(p8.value("Departure_delay")->value, 25.6, 1e-9);
-  EXPECT_NEAR(p8.value("MWP_peak_BW")->value, 23.4668, 1e-4);
+  EXPECT_NEAR(p8.value("MWP_peak_BW")->value, 23.4375, 1e-9);
   EXPECT_NEAR(p8.value("MWP")->value, 8.0, 1e-12);
-  EXPECT_NEAR(t8 * 1e6, 100.5533, 1e-3);
-  EXPECT_NEAR(b8 / t8 / 1e9, 1018.4, 0.1);
+  EXPECT_NEAR(p8.value("Comp_cycles")->value, 1000.0, 1e-9);
+  EXPECT_NEAR(t8 * 1e6, 100.6853, 1e-3);
+  EXPECT_NEAR(b8 / t8 / 1e9, 1017.0, 0.1);
   const auto [t64, b64] = runSweepPoint(64, gpu, &p64);
-  EXPECT_NEAR(p64.value("MWP")->value, 23.4668, 1e-4);
-  EXPECT_NEAR(t64 * 1e6, 273.1041, 1e-3);
-  EXPECT_NEAR(b64 / t64 / 1e9, 2999.6, 0.1);
+  EXPECT_NEAR(p64.value("MWP")->value, 23.4375, 1e-9);
+  EXPECT_NEAR(t64 * 1e6, 273.1265, 1e-3);
+  EXPECT_NEAR(b64 / t64 / 1e9, 2999.3, 0.1);
   EXPECT_EQ(p64.bound.resource, Resource::Dram);
   EXPECT_EQ(p64.bound.mode, BoundMode::Throughput);
 }
@@ -167,7 +172,7 @@ TEST(MwpCwpModern, StreamingBandwidthRisesWithOccupancyAndSaturatesAtTheAchievab
   EXPECT_GT(last, 0.999 * 3000.0);
   // Below saturation the bandwidth is Little's law: 1 warp moves 4 x 128 B per ~600 cycles.
   const auto [t1, b1] = runSweepPoint(1, gpu);
-  EXPECT_NEAR(b1 / t1 / 1e9, 127.3, 0.1);  // 12.8 MB / (150,812.5 cycles / 1.5 GHz)
+  EXPECT_NEAR(b1 / t1 / 1e9, 127.2, 0.1);  // 12.8 MB / (151,000 cycles / 1.5 GHz)
 }
 
 /// A lone dependent chain: one block of one warp per SM, 4096 FFMAs each waiting 4 cycles for
@@ -231,12 +236,12 @@ TEST(MwpCwpModern, WarpIssueWaitsForSharedLoads) {
 
 /// Barriers: the stream kernel with a BAR in its loop (11 instructions per iteration, 250
 /// barriers and 250 memory periods per warp), N = 8 warps/SM in 4 blocks of 2 warps:
-///   Comp_cycles = 0.25 x 2750 = 687.5; Comp_p = 2.75; MWP = CWP = N = 8 (not enough warps):
-///   Exec = 150,187.5 + 687.5 + 2.75 x 7 = 150,894.25 cycles
+///   Comp_cycles = max(issue 0.25 x 2750 = 687.5, LD/ST 1000) = 1000; Comp_p = 4;
+///   MWP = CWP = N = 8 (not enough warps): Exec = 150,000 + 1000 + 4 x 7 = 151,028 cycles
 ///   Synch = Departure_delay x (MWP - 1) x min(#synch 250, Mem_periods 250) x Rep
 ///         = 25.6 x 7 x 250 x 1 = 44,800 cycles (Hong & Kim's x Active_blocks_per_SM 4 would
 ///           charge 179,200: each block's drain again, though MWP already spans the blocks)
-///   (150,894.25 + 44,800) / 1.5 GHz = 130.4628 us
+///   (151,028 + 44,800) / 1.5 GHz = 130.552 us
 TEST(MwpCwpModern, ABarrierDrainsTheSmsMemoryPeriodOnce) {
   KernelInput k = streamKernel();
   Instruction bar = inst(InstrClass::Control, "BAR.SYNC", {}, {});
@@ -248,8 +253,67 @@ TEST(MwpCwpModern, ABarrierDrainsTheSmsMemoryPeriodOnce) {
   Expected<Prediction> p = predict(k, l, sweepGpu(), modern());
   ASSERT_TRUE(p.ok()) << p.error().format();
   EXPECT_NEAR(p->value("Synch_cost")->value, 44800.0, 1e-6);
-  EXPECT_NEAR(p->value("Exec_cycles")->value, 150894.25, 1e-6);
-  EXPECT_NEAR(p->seconds * 1e6, 130.4628, 1e-3);
+  EXPECT_NEAR(p->value("Exec_cycles")->value, 151028.0, 1e-6);
+  EXPECT_NEAR(p->seconds * 1e6, 130.552, 1e-3);
+}
+
+/// A column walk: the stream kernel with every load uncoalesced, 32 sectors in 32 lines (one
+/// lane each). Each request passes the L1 once per line: L1_wavefronts = 32; the last sector
+/// leaves 31 passes x 128 B / (128 B/cycle/SM) = 31 cycles after the first:
+///   Mem_L = 600 + 31 = 631 cycles.
+/// L1 service per warp: 1000 requests x 32 passes x 128 B / 128 B/cycle = 32,000 cycles (the
+/// sectors alone, 1000 x 32 x 32 B, would take 8000). DRAM reads all 1,024,000 B per warp at
+/// 20 B/cycle: 51,200 cycles, still the bottleneck.
+TEST(MwpCwpModern, AnUncoalescedRequestPassesTheL1OncePerLine) {
+  KernelInput k = streamKernel();
+  for (Instruction& in : k.ir.blocks[0].instructions) {
+    if (!in.memory) continue;
+    in.memory->pattern = AccessClass::Uncoalesced;
+    in.memory->transactionsPerInst = 32;
+  }
+  Launch l;
+  l.grid.x = 400;
+  l.block.x = 64;
+  Expected<Prediction> p = predict(k, l, sweepGpu(), modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->value("L1_wavefronts")->value, 32.0, 1e-9);
+  EXPECT_NEAR(p->value("Sector_serialization")->value, 31.0, 1e-9);
+  EXPECT_NEAR(p->value("Mem_L")->value, 631.0, 1e-9);
+  EXPECT_NEAR(p->value("L1_service")->value, 32000.0, 1e-6);
+  EXPECT_NEAR(p->value("DRAM_service")->value, 51200.0, 1e-6);
+}
+
+/// The launch overhead is added once to the time: the lone FFMA chain above (16,385 cycles)
+/// with a 2 us launch at 1.5 GHz: 16,385 + 3000 = 19,385 cycles = 12.9233 us. The paper
+/// variants add none.
+TEST(MwpCwpModern, TheLaunchOverheadIsAddedOnce) {
+  KernelInput k;
+  k.ir.name = "fma_chain";
+  BasicBlock loop;
+  loop.executionsPerWarp = 4096;
+  Instruction ffma = inst(InstrClass::Fp32, "FFMA", {1}, {1});
+  ffma.stallCycles = 4;
+  loop.instructions.push_back(ffma);
+  BasicBlock tail;
+  tail.executionsPerWarp = 1;
+  tail.instructions.push_back(inst(InstrClass::Control, "EXIT", {}, {}));
+  k.ir.blocks = {loop, tail};
+  Gpu gpu = sweepGpu();
+  gpu.launchOverheadUs = Param<double>{2.0};
+  Launch l;
+  l.grid.x = 100;
+  l.block.x = 32;
+  Expected<Prediction> p = predict(k, l, gpu, modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->value("Launch_overhead")->value, 3000.0, 1e-9);
+  EXPECT_NEAR(p->cycles, 19385.0, 1e-9);
+  EXPECT_NEAR(p->seconds * 1e6, 12.9233, 1e-3);
+  ModelOptions hk;
+  hk.model = ModelKind::MwpCwp;
+  hk.variant = MwpCwpVariant::HongKim;
+  Expected<Prediction> q = predict(k, l, gpu, hk);
+  ASSERT_TRUE(q.ok()) << q.error().format();
+  EXPECT_FALSE(q->value("Launch_overhead"));
 }
 
 /// The paper variants ignore the memory engine: the same kernel predicts the same time as before

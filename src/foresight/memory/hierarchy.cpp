@@ -25,6 +25,17 @@ namespace {
 
 /// Grids of at most this many blocks are analysed block by block, exactly.
 constexpr long long kExactBlocks = 8;
+/// Distinct lines of `sectorsPerLine` sectors among a request's sectors (ascending, distinct).
+long long distinctLines(const std::vector<long long>& sectors, long long sectorsPerLine) {
+  long long lines = 0, last = LLONG_MIN;
+  for (long long sec : sectors) {
+    const long long line = sec >= 0 ? sec / sectorsPerLine : -((-sec + sectorsPerLine - 1) / sectorsPerLine);
+    if (line != last) ++lines;
+    last = line;
+  }
+  return lines;
+}
+
 /// Sector accesses analysed for L2 at most (spatial sampling keeps a share of the sectors).
 constexpr long long kSampledAccesses = 1 << 17;
 /// Lane addresses generated for the L2 window at most (extrapolated blocks).
@@ -474,9 +485,15 @@ Expected<MemoryTraffic> fromSummary(const KernelIR& ir, const WorkloadSummary* s
   const long long warpSize = std::max(1, gpu.warpSize.value);
   const double warps = static_cast<double>(launch.blocks()) *
                        static_cast<double>((launch.threadsPerBlock() + warpSize - 1) / warpSize);
-  for (const MemoryClassStats& m : s.memory) {
+  const MemoryLevel* l1 = gpu.memoryForResource("l1");
+  const double sectorsPerLine = l1 && l1->line ? std::max(1.0, static_cast<double>(l1->line->value) / t.sectorBytes) : 4.0;
+  for (int c = 0; c < kNumAccessClasses; ++c) {
+    const MemoryClassStats& m = s.memory[static_cast<size_t>(c)];
     t.loadRequests += m.insts * warps;
     t.loadSectors += m.insts * warps * m.transactionsPerInst;
+    // A coalesced request's sectors are consecutive lines' worth; an uncoalesced one's a line each.
+    const bool coalesced = static_cast<AccessClass>(c) != AccessClass::Uncoalesced;
+    t.loadWavefronts += m.insts * warps * (coalesced ? std::ceil(m.transactionsPerInst / sectorsPerLine) : m.transactionsPerInst);
   }
   const double h1 = options.l1HitRate.value_or(0.0), h2 = options.l2HitRate.value_or(0.0);
   t.l1HitSectors = t.loadSectors * h1;
@@ -500,6 +517,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                                 : dram && dram->sector     ? dram->sector->value
                                                            : 32;
   t.sectorBytes = static_cast<double>(sectorBytes);
+  // Sectors per L1 line: a request passes the L1 once per distinct line it touches.
+  const long long sectorsPerLine =
+      l1Level && l1Level->line ? std::max<long long>(1, l1Level->line->value / sectorBytes) : 4;
   if (!ir.streams) return fromSummary(ir, summary, launch, gpu, options, t);
 
   // Occupancy: resident blocks per SM, the shared memory they take from a unified L1.
@@ -606,8 +626,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Per site of one analysis: requests, sectors with known addresses, and sectors of requests
   // with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
   struct SiteTotals {
-    std::vector<double> requests, sectors, unknown;
-    explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0) {}
+    std::vector<double> requests, sectors, unknown, wavefronts;
+    explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0) {}
   };
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // sampled at `rate` (sampledRegion): a block of wave v runs from v to v + 1, its warps'
@@ -629,9 +649,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           totals.requests[site] += weight;
           if (!touched) {
             totals.unknown[site] += m.transactionsPerInst.value_or(1.0) * weight;
+            // A coalesced request's sectors are consecutive; others take a line per sector.
+            const double n = m.transactionsPerInst.value_or(1.0);
+            const bool coalesced = m.pattern && *m.pattern == AccessClass::Coalesced;
+            totals.wavefronts[site] += (coalesced ? std::ceil(n / static_cast<double>(sectorsPerLine)) : n) * weight;
             return;
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
+          totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, sectorsPerLine)) * weight;
           const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
           tally.generated(m.isStore, touched->size());
           long long region = LLONG_MIN;
@@ -734,6 +759,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   std::vector<double>& requests = window.requests;
   std::vector<double>& sectors = window.sectors;
   std::vector<double>& unknown = window.unknown;
+  const std::vector<double>& wavefronts = window.wavefronts;
   sortByTime(timed);
   std::vector<SampledAccess> stream;
   stream.reserve(timed.size());
@@ -860,11 +886,13 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     unknownTotal += dark;
     st.requests = requests[s];
     st.sectors = known + dark;
+    st.wavefronts = wavefronts[s] * scale;
     if (m.isStore) {
       st.l2Hits = st.sectors;
       st.dramSectors = writeBacks[s] * scale + dark;
       t.storeRequests += st.requests;
       t.storeSectors += st.sectors;
+      t.storeWavefronts += st.wavefronts;
       t.dramWriteSectors += st.dramSectors;
       continue;
     }
@@ -878,6 +906,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     st.dramSectors = known * (1 - h1) * (1 - h2) + dark;
     t.loadRequests += st.requests;
     t.loadSectors += st.sectors;
+    t.loadWavefronts += st.wavefronts;
     t.l1HitSectors += st.l1Hits;
     t.l2HitSectors += st.l2Hits;
     t.dramReadSectors += st.dramSectors;

@@ -22,6 +22,7 @@ struct SiteTraffic {
   double l1Hits = 0;        ///< sectors served by L1 (loads only)
   double l2Hits = 0;        ///< sectors served by L2 (loads), or absorbed by L2 (stores)
   double dramSectors = 0;   ///< sectors read from DRAM (loads) or written back (stores)
+  double wavefronts = 0;    ///< L1 wavefronts: distinct L1 lines per request, summed (0 = unknown)
 
   [[nodiscard]] double l1HitRate() const { return sectors > 0 ? l1Hits / sectors : 0; }
   /// Share of the L1 misses that hit in L2.
@@ -40,6 +41,10 @@ struct MemoryTraffic {
   double l2HitSectors = 0;     ///< load sectors served by L2
   double dramReadSectors = 0;  ///< load sectors read from DRAM
   double dramWriteSectors = 0; ///< store sectors written back to DRAM
+  /// L1 wavefronts of the load / store requests: each request passes the L1 once per distinct
+  /// line it touches (an uncoalesced request of 32 lines takes 32); 0 = not computed (summary
+  /// inputs without addresses).
+  double loadWavefronts = 0, storeWavefronts = 0;
   /// Distinct bytes the launch reads / writes (its footprint): with a cold L2 every one of them
   /// crosses the DRAM interface at least once.
   double compulsoryReadBytes = 0;

@@ -40,6 +40,7 @@ struct ModernTerms {
   double l1Latency = 0, l2Latency = 0, dramLatency = 0;
   double fL1 = 0, fL2 = 0, fDram = 0;               // shares of load sectors
   double sectorsPerRequest = 0, sectorSerialization = 0;
+  double wavefrontsPerRequest = 0;                  // L1 passes (distinct lines) per load request
   double loadLatency = 0;                           // Mem_L
   double dramBw = 0, l2Bw = 0, l1Bw = 0;            // achievable GB/s for the launch's mix
   double dramService = 0, l2Service = 0, l1Service = 0;  // cycles per warp on one SM
@@ -71,16 +72,26 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
     t.fDram = tr.dramReadSectors / tr.loadSectors;
     t.sectorsPerRequest = tr.loadRequests > 0 ? tr.loadSectors / tr.loadRequests : 1;
   }
-  // The sectors of one request leave the L1 one after another at its per-SM bandwidth.
+  // A request passes the L1 once per distinct line it touches (a wavefront: up to a line of
+  // data per pass at the per-SM bandwidth); its passes after the first delay its last sector.
+  const double lineBytes = l1 && l1->line ? l1->line->value : 128;
+  const auto wavefrontsOf = [&](double wavefronts, double requests, double sectors) {
+    if (requests <= 0) return 0.0;
+    return wavefronts > 0 ? wavefronts : std::max(requests, sectors * sb / lineBytes);
+  };
+  const double loadWavefronts = wavefrontsOf(tr.loadWavefronts, tr.loadRequests, tr.loadSectors);
+  const double storeWavefronts = wavefrontsOf(tr.storeWavefronts, tr.storeRequests, tr.storeSectors);
+  t.wavefrontsPerRequest = tr.loadRequests > 0 ? loadWavefronts / tr.loadRequests : 0;
   if (l1 && l1->bandwidth && l1->bandwidth->value > 0) {
     const double l1PerSmPerCycle = l1->bandwidth->value / clock / gpu.smCount.value;
-    t.sectorSerialization = std::max(0.0, t.sectorsPerRequest - 1) * sb / l1PerSmPerCycle;
+    t.sectorSerialization = std::max(0.0, t.wavefrontsPerRequest - 1) * lineBytes / l1PerSmPerCycle;
   }
   t.loadLatency = t.fL1 * t.l1Latency + t.fL2 * t.l2Latency + t.fDram * t.dramLatency + t.sectorSerialization;
   if (totalWarps <= 0) return t;
   const double dramRead = tr.dramReadSectors * sb / totalWarps, dramWrite = tr.dramWriteSectors * sb / totalWarps;
   const double l2Read = (tr.loadSectors - tr.l1HitSectors) * sb / totalWarps, l2Write = tr.storeSectors * sb / totalWarps;
-  const double l1Bytes = (tr.loadSectors + tr.storeSectors) * sb / totalWarps;
+  // L1 bytes: the sectors, or a line per wavefront where the wavefronts carry less.
+  const double l1Bytes = std::max((tr.loadSectors + tr.storeSectors) * sb, (loadWavefronts + storeWavefronts) * lineBytes) / totalWarps;
   if (dram) t.dramBw = achievableBandwidth(*dram, dramRead, dramWrite);
   if (l2) t.l2Bw = achievableBandwidth(*l2, l2Read, l2Write);
   if (l1) t.l1Bw = achievableBandwidth(*l1, l1Bytes, 0);
@@ -186,12 +197,24 @@ MwpCwpResult applyWarpIssueFloor(MwpCwpResult r, const MwpCwpInputs& in) {
   return r;
 }
 
+/// Not in the papers: a measured kernel time includes its launch (the GPU's launch overhead,
+/// as the emulator adds it); it dominates kernels of a few microseconds.
+MwpCwpResult addLaunch(MwpCwpResult r, const MwpCwpInputs& in) {
+  r.launchCycles = in.launchCycles;
+  r.totalCycles += r.launchCycles;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return r;
+}
+
 MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   MwpCwpResult r;
   const WorkloadSummary& w = in.workload;
   r.n = in.activeBlocksPerSm * in.warpsPerBlock;
   r.rep = waves(in.blocks / (in.activeBlocksPerSm * in.activeSms), in.quantizeWaves);
-  r.compCycles = in.issueCycles * w.totalInsts();
+  // Not in the papers: a warp's computation occupies the SM for its issue slots or for the
+  // busiest pipe's share of them, whichever is longer (a load-heavy loop is bound by the LD/ST
+  // unit, one warp request per cycle per SM, not by issue).
+  r.compCycles = std::max(in.issueCycles * w.totalInsts(), in.pipeCycles);
   // A memory period: the independent loads a warp has in flight before it waits for one.
   const double k = std::max(1.0, std::min(in.independentLoads, std::max(1.0, in.loadRequests)));
   r.memPeriods = in.loadRequests / k;
@@ -204,7 +227,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
     r.execCycles = std::max(issue, bandwidth) * r.rep;
     r.totalCycles = r.execCycles;
     r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-    return applyWarpIssueFloor(r, in);
+    return addLaunch(applyWarpIssueFloor(r, in), in);
   }
   r.memL = r.memLCoal = in.loadLatency;
   // Little's law: a level serving one SM's share of its achievable bandwidth completes one
@@ -224,37 +247,83 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   // resident blocks, so a drain of MWP - 1 departures is the SM's, paid once per wave and not once
   // per block; and a barrier waits for a drain only after a memory period, so at most
   // Mem_periods of a warp's barriers pay one.
-  return applyWarpIssueFloor(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in);
+  return addLaunch(applyWarpIssueFloor(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in), in);
 }
 
-double warpIssueCycles(const KernelIR& ir, double sharedLatency) {
+double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency) {
   double cycles = 0;
   bool known = false;
   for (const BasicBlock& b : ir.blocks) {
     // One warp issuing the block in order: an instruction waits for its stall count after the
-    // previous one, and for the shared loads whose results it reads.
-    std::unordered_map<int, double> ready;  // register -> cycle its shared load completes
+    // previous one, and for the variable-latency results it reads.
+    std::unordered_map<int, double> ready;  // register -> cycle its variable-latency result lands
     double t = 0;
-    for (const Instruction& in : b.instructions) {
-      known = known || in.stallCycles > 0;
-      double start = t;
-      for (int reg : in.src) {
-        const auto it = ready.find(reg);
-        if (it != ready.end()) start = std::max(start, it->second);
-      }
-      const bool sharedLoad = in.memory && in.memory->space == MemorySpace::Shared && !in.memory->isStore;
-      for (int reg : in.dst) {
-        if (sharedLoad) {
-          ready[reg] = start + sharedLatency;
-        } else {
-          ready.erase(reg);
+    const auto pass = [&] {
+      for (const Instruction& in : b.instructions) {
+        known = known || in.stallCycles > 0;
+        double start = t;
+        for (int reg : in.src) {
+          const auto it = ready.find(reg);
+          if (it != ready.end()) start = std::max(start, it->second);
         }
+        const bool sharedLoad = in.memory && in.memory->space == MemorySpace::Shared && !in.memory->isStore;
+        const double latency = sharedLoad ? sharedLatency : !in.memory && in.cls == InstrClass::Sfu ? sfuLatency : 0;
+        for (int reg : in.dst) {
+          if (latency > 0) {
+            ready[reg] = start + latency;
+          } else {
+            ready.erase(reg);
+          }
+        }
+        t = start + std::max(1, in.stallCycles);
       }
-      t = start + std::max(1, in.stallCycles);
+    };
+    pass();
+    const double first = t;
+    if (b.executionsPerWarp > 1) {
+      pass();
+      cycles += first + (t - first) * (b.executionsPerWarp - 1);
+    } else {
+      cycles += first * b.executionsPerWarp;
     }
-    cycles += t * b.executionsPerWarp;
   }
   return known ? cycles : 0;
+}
+
+namespace {
+
+/// The pipe the instructions of `counts` (warp instructions per warp, by class) keep busy
+/// longest: count x gap (cycles per warp instruction on one scheduler) / schedulers.
+PipeBusy busiestOf(const std::array<double, kNumInstrClasses>& counts, const Gpu& gpu) {
+  const double schedulers = std::max(1, gpu.schedulersPerSm.value);
+  PipeBusy busiest;
+  for (int c = 0; c < kNumInstrClasses; ++c) {
+    const Pipeline* pipe = gpu.pipeline(static_cast<InstrClass>(c));
+    const double cycles = pipe ? counts[static_cast<size_t>(c)] * pipe->gap.value / schedulers : 0;
+    if (cycles > busiest.cycles) busiest = {cycles, static_cast<InstrClass>(c)};
+  }
+  return busiest;
+}
+
+}  // namespace
+
+PipeBusy busiestPipe(const WorkloadSummary& w, const Gpu& gpu) {
+  std::array<double, kNumInstrClasses> counts = w.compByClass;
+  counts[static_cast<size_t>(InstrClass::Ldst)] += w.memInsts();  // global memory, counted apart
+  return busiestOf(counts, gpu);
+}
+
+PipeBusy busiestPipe(const KernelIR& ir, const Gpu& gpu) {
+  std::array<double, kNumInstrClasses> counts{};
+  for (const BasicBlock& b : ir.blocks) {
+    for (const Instruction& in : b.instructions) {
+      double n = b.executionsPerWarp;
+      // A shared access holds the LD/ST path for each of its bank wavefronts.
+      if (in.memory && in.memory->space == MemorySpace::Shared) n *= std::max(1.0, in.memory->wavefrontsPerInst);
+      counts[static_cast<size_t>(in.memory ? InstrClass::Ldst : in.cls)] += n;
+    }
+  }
+  return busiestOf(counts, gpu);
 }
 
 double independentLoadsPerWarp(const KernelIR& ir) {
@@ -454,6 +523,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   p.variant = mwpCwpVariantName(options.variant);
   MwpCwpResult r;
   ModernTerms terms;
+  PipeBusy pipe;
   const bool md = options.variant == MwpCwpVariant::Modern;
   if (options.variant == MwpCwpVariant::CGPredict) {
     const MwpCwpParams& m = gpu.mwpCwp;
@@ -495,6 +565,9 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     in.loadLatency = terms.loadLatency;
     in.serviceCycles = terms.serviceCycles;
     in.warpIssueCycles = modern->warpIssueCycles;
+    pipe = modern->pipe.cycles > 0 ? modern->pipe : busiestPipe(workload, gpu);
+    in.pipeCycles = pipe.cycles;
+    if (gpu.launchOverheadUs) in.launchCycles = gpu.launchOverheadUs->value * 1e3 * gpu.clockGhz.value;
     r = evaluateModern(in);
   } else {
     r = evaluateHongKim(in);
@@ -507,6 +580,15 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   if (md && p.bound.resource == Resource::Dram) {
     p.bound.resource = terms.bottleneck;  // the level whose achievable bandwidth sets Departure_delay
     if (r.memPeriods <= 0) p.boundExplanation = "no loads: the stores' bandwidth exceeds the issue time";
+  }
+  if (md && r.warpIssueBound) {
+    p.bound = {Resource::Parallelism, BoundMode::Latency};
+    p.boundExplanation = "a lone warp's dependent chain (stall counts, shared-memory and SFU waits) outlasts what "
+                         "the resident warps overlap: too few warps";
+  } else if (md && p.bound.resource == Resource::Issue && pipe.cycles > in.issueCycles * workload.totalInsts()) {
+    p.bound = {resourceOfPipe(pipe.cls), BoundMode::Throughput};
+    p.boundExplanation = std::string("computation-bound on the ") + instrClassName(pipe.cls) +
+                         " pipe: its warp instructions x gap exceed the issue slots";
   }
 
   const bool cg = options.variant == MwpCwpVariant::CGPredict;
@@ -530,7 +612,8 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     add("f_L1", terms.fL1, "share of load sectors served by L1");
     add("f_L2", terms.fL2, "share of load sectors served by L2");
     add("f_DRAM", terms.fDram, "share of load sectors read from DRAM");
-    add("Sector_serialization", terms.sectorSerialization, "cycles for a request's extra sectors");
+    add("L1_wavefronts", terms.wavefrontsPerRequest, "L1 passes per load request (distinct lines)");
+    add("Sector_serialization", terms.sectorSerialization, "cycles for a request's extra L1 passes");
     add("DRAM_BW", terms.dramBw, "achievable GB/s for the launch's read/write mix");
     add("L2_BW", terms.l2Bw, "achievable GB/s for the launch's read/write mix");
     add("DRAM_service", terms.dramService, "cycles per warp on one SM's share of DRAM");
@@ -552,6 +635,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   add("CWP", r.cwp, "computation warp parallelism");
   add("Exec_cycles", r.execCycles, "cycles without synchronisation");
   add("Synch_cost", r.synchCost, "cycles of barrier cost");
+  if (md) add("Launch_overhead", r.launchCycles, "cycles of the GPU's launch overhead, added to the time");
   if (cg && (r.smemLoadCycles > 0 || r.smemCycles > 0)) {
     add("smem_load_cycles", r.smemLoadCycles, "global->shared load cycles per thread (Eq. 19)");
     add("smem_cycles", r.smemCycles, "shared access cycles per thread, X-weighted (Eq. 20)");

@@ -53,6 +53,8 @@ struct MwpCwpInputs {
   double warpIssueCycles = 0;   ///< a lone warp's issue time from SASS stall counts (0 = unknown)
   double loadLatency = 0;       ///< Mem_L: a load request's latency over L1/L2/DRAM hits, cycles
   double serviceCycles = 0;     ///< cycles of one SM's share of the bottleneck level per warp
+  double pipeCycles = 0;        ///< SM cycles the busiest pipe spends on one warp's instructions
+  double launchCycles = 0;      ///< the GPU's launch overhead, cycles, added to the time
 };
 
 /// The equations' outputs, named as in the papers.
@@ -78,6 +80,7 @@ struct MwpCwpResult {
   double smemCycles = 0;         ///< CGPredict Eq. 20
   double memPeriods = 0;         ///< modern: load groups per warp (load requests / independent loads)
   bool warpIssueBound = false;   ///< modern: a lone warp's issue time set Exec_cycles
+  double launchCycles = 0;       ///< modern: launch overhead in Total_cycles
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;
@@ -106,10 +109,27 @@ struct MwpCwpResult {
 /// executions per warp times the block's in-order issue time, each instruction issuing
 /// max(1, stall cycles) after the previous one (the stall counts ptxas encodes in SASS control
 /// bits for fixed-latency dependences: a chain of dependent FFMAs waits about 4 cycles each) and
-/// not before the shared-memory loads it reads have completed (`sharedLatency` cycles after
-/// they issued, within the block). Waits on global loads are left to the memory terms. 0 when
-/// the IR carries no stall counts (PTX input).
-[[nodiscard]] double warpIssueCycles(const KernelIR& ir, double sharedLatency);
+/// not before the variable-latency results it reads are ready: shared-memory loads
+/// (`sharedLatency` cycles after they issued) and SFU instructions (`sfuLatency`), whose waits
+/// ptxas leaves to scoreboards instead of stall counts. A block executed more than once pays
+/// its steady state: its second pass, with the first pass's pending results carried over (a
+/// loop-carried MUFU chain waits at the top of each iteration), for every execution after the
+/// first. Waits on global loads are left to the memory terms. 0 when the IR carries no stall
+/// counts (PTX input).
+[[nodiscard]] double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency = 0);
+
+/// The pipe one warp's instructions keep busy longest, and for how many SM cycles.
+struct PipeBusy {
+  double cycles = 0;                 ///< warp instructions x gap / schedulers per SM
+  InstrClass cls = InstrClass::Fp32;
+};
+
+/// Not in the papers: the busiest pipe of one warp's instructions, warp instructions x gap /
+/// schedulers per SM. Every memory instruction goes to the LD/ST pipe, a shared one once per
+/// bank wavefront. The IR form counts wavefronts; the workload form (no wavefronts) adds the
+/// global memory instructions to compByClass's LD/ST count.
+[[nodiscard]] PipeBusy busiestPipe(const KernelIR& ir, const Gpu& gpu);
+[[nodiscard]] PipeBusy busiestPipe(const WorkloadSummary& w, const Gpu& gpu);
 
 /// The bound a variant assigns to a result: Hong & Kim's case selection, or GROPHECY's
 /// comparison of MWP, CWP-1 and N-1 (uncapped values; grophecy.md §6, A16).
@@ -122,6 +142,7 @@ struct ModernMemoryInputs {
   MemoryTraffic traffic;
   double independentLoads = 1;
   double warpIssueCycles = 0;  ///< warpIssueCycles(ir): a lone warp's issue time, 0 = unknown
+  PipeBusy pipe;               ///< busiestPipe(ir); 0 cycles = derive it from the workload
 };
 
 /// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the

@@ -57,8 +57,10 @@ Expected<Prediction> predict(const KernelInput& kernel, const Launch& launch, co
       Expected<const MemoryTraffic*> t = memory();
       if (!t) return std::move(t).takeError();
       const MemoryLevel* shared = gpu.memoryLevel("shared");
+      const Pipeline* sfu = gpu.pipeline(InstrClass::Sfu);
       ModernMemoryInputs modern{**t, independentLoadsPerWarp(kernel.ir),
-                                warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0)};
+                                warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0, sfu ? sfu->latency.value : 0),
+                                busiestPipe(kernel.ir, gpu)};
       raw = predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
     } else {
       raw = predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options);

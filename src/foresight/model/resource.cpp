@@ -20,6 +20,19 @@ std::optional<Resource> parseResource(std::string_view name) {
   return std::nullopt;
 }
 
+Resource resourceOfPipe(InstrClass c) {
+  switch (c) {
+    case InstrClass::Fp32: return Resource::Fp32;
+    case InstrClass::Fp64: return Resource::Fp64;
+    case InstrClass::Int: return Resource::Int;
+    case InstrClass::Sfu: return Resource::Sfu;
+    case InstrClass::Tensor: return Resource::Tensor;
+    case InstrClass::Ldst: return Resource::L1;
+    case InstrClass::Control: return Resource::Issue;
+  }
+  return Resource::Issue;
+}
+
 const char* boundModeName(BoundMode m) {
   return m == BoundMode::Latency ? "latency" : "throughput";
 }

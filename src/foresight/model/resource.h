@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "foresight/gpu/gpu.h"
+
 namespace foresight {
 
 /// A resource that can bound a kernel.
@@ -37,6 +39,10 @@ enum class BoundMode { Latency, Throughput };
 [[nodiscard]] std::optional<Resource> parseResource(std::string_view name);
 /// "latency" or "throughput".
 [[nodiscard]] const char* boundModeName(BoundMode m);
+
+/// The resource a pipeline stands for in a bound: its own for the math pipes, L1 for the LD/ST
+/// pipe (the LSU/MIO path into L1 and shared memory), issue for control.
+[[nodiscard]] Resource resourceOfPipe(InstrClass c);
 
 /// The bound of a prediction.
 struct Bound {

@@ -32,19 +32,6 @@ namespace foresight::emu {
 
 namespace {
 
-Resource resourceOfClass(InstrClass c) {
-  switch (c) {
-    case InstrClass::Fp32: return Resource::Fp32;
-    case InstrClass::Fp64: return Resource::Fp64;
-    case InstrClass::Int: return Resource::Int;
-    case InstrClass::Sfu: return Resource::Sfu;
-    case InstrClass::Tensor: return Resource::Tensor;
-    case InstrClass::Ldst: return Resource::L1;  // the LSU/MIO path into L1 and shared memory
-    case InstrClass::Control: return Resource::Issue;
-  }
-  return Resource::Issue;
-}
-
 /// Unit indices of a machine (-1 = absent).
 struct UnitMap {
   int pipe[kNumInstrClasses] = {-1, -1, -1, -1, -1, -1, -1};
@@ -88,7 +75,7 @@ std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions
     if (!p) continue;
     UnitSpec u;
     u.name = instrClassName(static_cast<InstrClass>(c));
-    u.resource = resourceOfClass(static_cast<InstrClass>(c));
+    u.resource = resourceOfPipe(static_cast<InstrClass>(c));
     u.latency = p->latency.value;
     u.gap = p->gap.value;
     u.scope = UnitScope::Scheduler;
@@ -465,7 +452,7 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
             if (shLevel && shLevel->banks) bo.numBanks = shLevel->banks->value;
             if (shLevel && shLevel->bankWidth) bo.bankWidthBytes = shLevel->bankWidth->value;
             Expected<BankConflicts> bc = countBankConflicts(lanes, m.widthBytes, bo);
-            if (bc) wavefronts = options_.whatIf.conflictFreeShared ? bc->phases : bc->wavefronts;
+            if (bc) wavefronts = options_.whatIf.conflictFreeShared ? bc->conflictFree : bc->wavefronts;
           } else if (options_.whatIf.conflictFreeShared) {
             wavefronts = std::max(1.0, m.widthBytes / 4.0);  // 32 lanes x width / 128 B
           }
