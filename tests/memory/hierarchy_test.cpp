@@ -125,6 +125,50 @@ TEST(MemoryHierarchy, StreamingStoresReachDramOnce) {
   EXPECT_LT(t.l2HitRate(), 0.01);
 }
 
+/// One load per warp whose lanes are `strideBytes` apart: warp w of the launch reads
+/// kA + (32 w + lane) x strideBytes.
+class StridedSource : public WarpStreamSource {
+ public:
+  explicit StridedSource(long long strideBytes) : stride_(strideBytes) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override {
+    DynamicInstruction d;
+    d.block = 0;
+    d.index = 0;
+    const long long first = (block * 8 + warp) * 32;
+    for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(SweepSource::kA + (first + l) * stride_);
+    return std::vector<DynamicInstruction>{d};
+  }
+
+ private:
+  long long stride_;
+};
+
+TEST(MemoryHierarchy, ARequestTakesOneL1WavefrontPerDistinctLine) {
+  // 128-B L1 lines: 32 lanes x 4 B = 1 line; x 8 B = 256 B = 2 lines; 64 B apart: two lanes per
+  // line, 16 lines; 128 B or more apart: a line per lane, 32.
+  const Gpu gpu = loadPreset("h100").value();
+  const struct {
+    long long stride;
+    double lines;
+  } cases[] = {{4, 1}, {8, 2}, {64, 16}, {128, 32}, {4096, 32}};
+  for (const auto& c : cases) {
+    KernelIR ir;
+    ir.name = "strided";
+    BasicBlock b;
+    Instruction ld{"LDG", InstrClass::Ldst};
+    ld.memory = MemoryAccess{};
+    b.instructions.push_back(ld);
+    ir.blocks.push_back(b);
+    ir.resources.registers = 32;
+    ir.streams = std::make_shared<StridedSource>(c.stride);
+    Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, fullWave(), gpu);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    ASSERT_GT(t->loadRequests, 0);
+    EXPECT_NEAR(t->loadWavefronts / t->loadRequests, c.lines, 1e-9) << "stride " << c.stride;
+    EXPECT_NEAR(t->sites[0].wavefronts, t->loadWavefronts, 1e-9);
+  }
+}
+
 TEST(MemoryHierarchy, PredicatedOffAccessesRequestNothing) {
   // The sweep of StreamingStoresReachDramOnce with its store predicated off in every lane (the
   // stream says activeMask 0, as for gpu-benches' `if (v == 123.33) A[t] = v`): the store issues

@@ -410,6 +410,11 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   // Where each global site's sectors are served: the memory-hierarchy engine (one analysis per
   // kernel, shared by the what-if builders).
   const MemoryLevel* shLevel = gpu.memoryForResource("shared");
+  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
+  // Sectors per L1 line: a request passes the L1 once per distinct line (a wavefront).
+  const double sectorsPerLine = l1Level && l1Level->line && l1Level->sector && l1Level->sector->value > 0
+                                    ? std::max(1.0, static_cast<double>(l1Level->line->value) / l1Level->sector->value)
+                                    : 4.0;
   const long long sectorBytes = static_cast<long long>(memory_ ? memory_->sectorBytes : 32);
   auto siteRates = [&](int b, int i) -> const SiteTraffic* {
     if (!memory_) return nullptr;
@@ -522,8 +527,13 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
             out.l1Hits += inL1;
             out.l2Hits += m.isStore ? 0 : inL2;
             out.dramSectors += inDram;
-            // Every sector passes L1's data path; misses and stores occupy L2; DRAM its own.
-            addUse(map.l1, count * coalesce);
+            // Every sector passes L1's data path, a request at least a line per distinct line
+            // it touches (the engine's wavefronts); misses and stores occupy L2; DRAM its own.
+            double l1Sectors = count * coalesce;
+            if (site && site->requests > 0 && site->wavefronts > 0 && !options_.whatIf.perfectCoalescing) {
+              l1Sectors = std::max(l1Sectors, site->wavefronts / site->requests * sectorsPerLine);
+            }
+            addUse(map.l1, l1Sectors);
             addUse(map.l2, m.isStore ? inL2 : inL2 + inDram);
             addUse(map.dram, inDram);
             if (map.l1 < 0 && map.l2 < 0 && map.dram < 0) addUse(map.pipe[static_cast<int>(InstrClass::Ldst)], 0);
