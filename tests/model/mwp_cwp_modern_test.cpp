@@ -99,6 +99,24 @@ KernelInput streamKernel() {
   return k;
 }
 
+/// A lone dependent chain: 4096 FFMAs, each waiting 4 cycles for the previous one (SASS stall
+/// count 4), then one EXIT without a stall count.
+KernelInput fmaChainKernel() {
+  KernelInput k;
+  k.ir.name = "fma_chain";
+  BasicBlock loop;
+  loop.executionsPerWarp = 4096;
+  Instruction ffma = inst(InstrClass::Fp32, "FFMA", {1}, {1});
+  ffma.stallCycles = 4;
+  ffma.flops = 2;
+  loop.instructions.push_back(ffma);
+  BasicBlock tail;
+  tail.executionsPerWarp = 1;
+  tail.instructions.push_back(inst(InstrClass::Control, "EXIT", {}, {}));
+  k.ir.blocks = {loop, tail};
+  return k;
+}
+
 ModelOptions modern() {
   ModelOptions o;
   o.model = ModelKind::MwpCwp;
@@ -181,18 +199,7 @@ TEST(MwpCwpModern, StreamingBandwidthRisesWithOccupancyAndSaturatesAtTheAchievab
 /// Hong & Kim's issue term alone gives Comp_cycles x N = 0.25 x 4097 x 1 = 1024.25 cycles: the
 /// chain itself is 16x longer, so it sets the time: 16,385 / 1.5 GHz = 10.923 us.
 TEST(MwpCwpModern, ALoneDependentChainTakesItsStallCycles) {
-  KernelInput k;
-  k.ir.name = "fma_chain";
-  BasicBlock loop;
-  loop.executionsPerWarp = 4096;
-  Instruction ffma = inst(InstrClass::Fp32, "FFMA", {1}, {1});
-  ffma.stallCycles = 4;
-  ffma.flops = 2;
-  loop.instructions.push_back(ffma);
-  BasicBlock tail;
-  tail.executionsPerWarp = 1;
-  tail.instructions.push_back(inst(InstrClass::Control, "EXIT", {}, {}));
-  k.ir.blocks = {loop, tail};
+  KernelInput k = fmaChainKernel();
   EXPECT_DOUBLE_EQ(warpIssueCycles(k.ir, 30), 16385.0);
   Launch l;
   l.grid.x = 100;
@@ -287,17 +294,7 @@ TEST(MwpCwpModern, AnUncoalescedRequestPassesTheL1OncePerLine) {
 /// with a 2 us launch at 1.5 GHz: 16,385 + 3000 = 19,385 cycles = 12.9233 us. The paper
 /// variants add none.
 TEST(MwpCwpModern, TheLaunchOverheadIsAddedOnce) {
-  KernelInput k;
-  k.ir.name = "fma_chain";
-  BasicBlock loop;
-  loop.executionsPerWarp = 4096;
-  Instruction ffma = inst(InstrClass::Fp32, "FFMA", {1}, {1});
-  ffma.stallCycles = 4;
-  loop.instructions.push_back(ffma);
-  BasicBlock tail;
-  tail.executionsPerWarp = 1;
-  tail.instructions.push_back(inst(InstrClass::Control, "EXIT", {}, {}));
-  k.ir.blocks = {loop, tail};
+  const KernelInput k = fmaChainKernel();
   Gpu gpu = sweepGpu();
   gpu.launchOverheadUs = Param<double>{2.0};
   Launch l;
