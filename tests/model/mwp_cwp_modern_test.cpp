@@ -46,7 +46,8 @@ Gpu sweepGpu() {
   gpu.smCount.value = 100;
   gpu.clockGhz.value = 1.5;
   gpu.mwpCwp.issueCycles.value = 0.25;
-  gpu.launchOverheadUs.reset();  // the launch test below sets its own
+  gpu.launchOverheadUs.reset();     // the launch test below sets its own
+  gpu.blockOverheadCycles.reset();  // so does the block-overhead test
   for (MemoryLevel& m : gpu.memory) {
     m.readBandwidth.reset();
     m.writeBandwidth.reset();
@@ -288,6 +289,26 @@ TEST(MwpCwpModern, AnUncoalescedRequestPassesTheL1OncePerLine) {
   EXPECT_NEAR(p->value("Mem_L")->value, 631.0, 1e-9);
   EXPECT_NEAR(p->value("L1_service")->value, 32000.0, 1e-6);
   EXPECT_NEAR(p->value("DRAM_service")->value, 51200.0, 1e-6);
+}
+
+/// The block overhead: a wave lasts at least a warp's path plus the overhead. The stream kernel
+/// with a 500-cycle block overhead:
+///   N = 8 (not enough warps): path = Mem_cycles 150,000 + Comp_cycles 1000 = 151,000; the floor
+///   151,500 x Rep 1 exceeds Hong & Kim's 151,028: Exec = 151,500 cycles = 101.0 us.
+///   N = 64 (memory-bound): the floor is the same 151,500, below the bandwidth-bound 409,689.75:
+///   unchanged, 273.1265 us.
+TEST(MwpCwpModern, TheBlockOverheadBoundsAWaveWithFewWarps) {
+  Gpu gpu = sweepGpu();
+  gpu.blockOverheadCycles = Param<double>{500};
+  Prediction p8, p64;
+  const auto [t8, b8] = runSweepPoint(8, gpu, &p8);
+  EXPECT_NEAR(p8.value("Exec_cycles")->value, 151500.0, 1e-6);
+  EXPECT_NEAR(t8 * 1e6, 101.0, 1e-6);
+  EXPECT_EQ(p8.bound.resource, Resource::Parallelism);
+  EXPECT_EQ(p8.bound.mode, BoundMode::Latency);
+  const auto [t64, b64] = runSweepPoint(64, gpu, &p64);
+  EXPECT_NEAR(t64 * 1e6, 273.1265, 1e-3);
+  EXPECT_EQ(p64.bound.resource, Resource::Dram);
 }
 
 /// The launch overhead is added once to the time: the lone FFMA chain above (16,385 cycles)

@@ -125,6 +125,10 @@ struct Gpu {
   /// Time from one kernel launch to the next when kernels run back to back (an empty kernel's
   /// launch-to-launch time), µs; absent = unknown (models use their own default).
   std::optional<Param<double>> launchOverheadUs;
+  /// Cycles a resident-block slot stays busy beyond its warps' own work: dispatching the block
+  /// and retiring it (a block of a few instructions and one store lives this long plus its
+  /// instructions); absent = unknown (0).
+  std::optional<Param<double>> blockOverheadCycles;
   GpuLimits limits;
   /// Indexed by InstrClass; empty for a class the GPU has no unit for (fp64 on CC 1.0, tensor
   /// before Volta). fp32, int, sfu, ldst and control are always present.

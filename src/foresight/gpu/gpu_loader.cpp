@@ -154,6 +154,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
     gpu.schedulersPerSm = r.param<int>("schedulers", Dim::Count);
     gpu.issueWidth = r.param<double>("issue_width", Dim::IssueRate);
     gpu.launchOverheadUs = r.optionalParam<double>("launch_overhead", Dim::Duration);
+    gpu.blockOverheadCycles = r.optionalParam<double>("block_overhead", Dim::Cycles);
     r.finish();
     if (!r.failed() && (gpu.smCount.value <= 0 || gpu.clockGhz.value <= 0 ||
                         gpu.warpSize.value <= 0 || gpu.schedulersPerSm.value <= 0 ||

@@ -121,6 +121,7 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
   kv("schedulers", param(gpu.schedulersPerSm, gpu));
   kv("issue_width", param(gpu.issueWidth, gpu));
   if (gpu.launchOverheadUs) kv("launch_overhead", param(*gpu.launchOverheadUs, gpu));
+  if (gpu.blockOverheadCycles) kv("block_overhead", param(*gpu.blockOverheadCycles, gpu));
 
   const GpuLimits& l = gpu.limits;
   os << "\n[limits]\n";

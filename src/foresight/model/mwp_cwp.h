@@ -55,6 +55,7 @@ struct MwpCwpInputs {
   double serviceCycles = 0;     ///< cycles of one SM's share of the bottleneck level per warp
   double pipeCycles = 0;        ///< SM cycles the busiest pipe spends on one warp's instructions
   double launchCycles = 0;      ///< the GPU's launch overhead, cycles, added to the time
+  double blockOverheadCycles = 0;  ///< the GPU's block overhead: a wave lasts at least a warp's path + this
 };
 
 /// The equations' outputs, named as in the papers.
@@ -81,6 +82,7 @@ struct MwpCwpResult {
   double memPeriods = 0;         ///< modern: load groups per warp (load requests / independent loads)
   bool warpIssueBound = false;   ///< modern: a lone warp's issue time set Exec_cycles
   double launchCycles = 0;       ///< modern: launch overhead in Total_cycles
+  bool blockBound = false;       ///< modern: a warp's path + the block overhead set Exec_cycles
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;
