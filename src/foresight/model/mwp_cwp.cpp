@@ -182,18 +182,23 @@ MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
   return finishHongKim(r, compP, w.synchInsts, in.activeBlocksPerSm, in);
 }
 
+namespace {
+
+/// Raises Exec_cycles (and the time) to `floor` when it is below; true when it did.
+bool raiseExec(MwpCwpResult& r, double floor, const MwpCwpInputs& in) {
+  if (!(floor > r.execCycles)) return false;
+  r.execCycles = floor;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  return true;
+}
+
 /// Not in the papers: a warp cannot finish before it has issued its own instructions at the
 /// pace its fixed-latency dependences allow (SASS stall counts), however few warps share the SM.
 /// Hong & Kim's issue term (Comp_cycles x N) counts issue slots only, so a lone dependent chain
 /// came out up to 4x faster than the chain itself.
 MwpCwpResult applyWarpIssueFloor(MwpCwpResult r, const MwpCwpInputs& in) {
-  const double floor = in.warpIssueCycles * r.rep;
-  if (floor > r.execCycles) {
-    r.execCycles = floor;
-    r.warpIssueBound = true;
-    r.totalCycles = r.execCycles + r.synchCost;
-    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-  }
+  if (raiseExec(r, in.warpIssueCycles * r.rep, in)) r.warpIssueBound = true;
   return r;
 }
 
@@ -204,13 +209,9 @@ MwpCwpResult applyWarpIssueFloor(MwpCwpResult r, const MwpCwpInputs& in) {
 MwpCwpResult applyBlockFloor(MwpCwpResult r, const MwpCwpInputs& in) {
   if (in.blockOverheadCycles <= 0) return r;
   const double path = std::max(r.memCycles + r.compCycles, in.warpIssueCycles);
-  const double floor = (path + in.blockOverheadCycles) * r.rep;
-  if (floor > r.execCycles) {
-    r.execCycles = floor;
+  if (raiseExec(r, (path + in.blockOverheadCycles) * r.rep, in)) {
     r.blockBound = true;
     r.warpIssueBound = false;
-    r.totalCycles = r.execCycles + r.synchCost;
-    r.seconds = r.totalCycles / (in.clockGhz * 1e9);
   }
   return r;
 }
@@ -223,6 +224,8 @@ MwpCwpResult addLaunch(MwpCwpResult r, const MwpCwpInputs& in) {
   r.seconds = r.totalCycles / (in.clockGhz * 1e9);
   return r;
 }
+
+}  // namespace
 
 MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   MwpCwpResult r;
