@@ -56,11 +56,14 @@ bool hasMod(const SassInstruction& i, const char* m) {
   return false;
 }
 
-/// I2F / I2FP to F32: the 32-bit integer as a float, rounded as the modifier says (.RP up, .RM
-/// down, .RZ toward zero, nearest by default); nullopt for another destination type (F64, F16).
+/// I2F / I2FP to F32: the 32-bit integer (S32 by default, .U32) as a float, rounded as the
+/// modifier says (.RP up, .RM down, .RZ toward zero, nearest by default); nullopt for another
+/// source or destination type (64-, 16- or 8-bit integers; F64, F16).
 std::optional<std::uint32_t> intToFloatBits(const SassInstruction& in, std::uint32_t bits) {
-  if (hasMod(in, "F64") || hasMod(in, "F16") || hasMod(in, "BF16")) return std::nullopt;
-  const bool isSigned = hasMod(in, "S32") || (!hasMod(in, "U32") && !hasMod(in, "U16") && !hasMod(in, "U8"));
+  for (const char* other : {"F64", "F16", "BF16", "S64", "U64", "S16", "U16", "S8", "U8"}) {
+    if (hasMod(in, other)) return std::nullopt;  // only 32-bit integers to F32
+  }
+  const bool isSigned = !hasMod(in, "U32");
   const double exact = isSigned ? static_cast<double>(static_cast<std::int32_t>(bits)) : static_cast<double>(bits);
   float f = static_cast<float>(exact);  // nearest, ties to even
   if (hasMod(in, "RP") && static_cast<double>(f) < exact) f = std::nextafter(f, INFINITY);
