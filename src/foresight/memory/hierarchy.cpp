@@ -36,6 +36,12 @@ long long distinctLines(const std::vector<long long>& sectors, long long sectors
   return lines;
 }
 
+/// L1 wavefronts of a request known only by its sector count `n`: a coalesced request's sectors
+/// are consecutive (a line per `sectorsPerLine`); any other takes a line per sector.
+double patternWavefronts(double n, bool coalesced, double sectorsPerLine) {
+  return coalesced ? std::ceil(n / sectorsPerLine) : n;
+}
+
 /// Sector accesses analysed for L2 at most (spatial sampling keeps a share of the sectors).
 constexpr long long kSampledAccesses = 1 << 17;
 /// Lane addresses generated for the L2 window at most (extrapolated blocks).
@@ -473,7 +479,8 @@ class BlockStreams {
 /// Provisional totals for inputs without streams (summaries, skeletons, C loops): the
 /// workload summary's transactions, every sector from DRAM unless measured rates are given.
 Expected<MemoryTraffic> fromSummary(const KernelIR& ir, const WorkloadSummary* summary, const Launch& launch,
-                                    const Gpu& gpu, const MemoryAnalysisOptions& options, MemoryTraffic t) {
+                                    const Gpu& gpu, const MemoryAnalysisOptions& options, double sectorsPerLine,
+                                    MemoryTraffic t) {
   WorkloadSummary s;
   if (summary) {
     s = *summary;
@@ -485,15 +492,12 @@ Expected<MemoryTraffic> fromSummary(const KernelIR& ir, const WorkloadSummary* s
   const long long warpSize = std::max(1, gpu.warpSize.value);
   const double warps = static_cast<double>(launch.blocks()) *
                        static_cast<double>((launch.threadsPerBlock() + warpSize - 1) / warpSize);
-  const MemoryLevel* l1 = gpu.memoryForResource("l1");
-  const double sectorsPerLine = l1 && l1->line ? std::max(1.0, static_cast<double>(l1->line->value) / t.sectorBytes) : 4.0;
   for (int c = 0; c < kNumAccessClasses; ++c) {
     const MemoryClassStats& m = s.memory[static_cast<size_t>(c)];
     t.loadRequests += m.insts * warps;
     t.loadSectors += m.insts * warps * m.transactionsPerInst;
-    // A coalesced request's sectors are consecutive lines' worth; an uncoalesced one's a line each.
     const bool coalesced = static_cast<AccessClass>(c) != AccessClass::Uncoalesced;
-    t.loadWavefronts += m.insts * warps * (coalesced ? std::ceil(m.transactionsPerInst / sectorsPerLine) : m.transactionsPerInst);
+    t.loadWavefronts += m.insts * warps * patternWavefronts(m.transactionsPerInst, coalesced, sectorsPerLine);
   }
   const double h1 = options.l1HitRate.value_or(0.0), h2 = options.l2HitRate.value_or(0.0);
   t.l1HitSectors = t.loadSectors * h1;
@@ -504,6 +508,11 @@ Expected<MemoryTraffic> fromSummary(const KernelIR& ir, const WorkloadSummary* s
 }
 
 }  // namespace
+
+double sectorsPerL1Line(const Gpu& gpu, double sectorBytes) {
+  const MemoryLevel* l1 = gpu.memoryForResource("l1");
+  return l1 && l1->line && sectorBytes > 0 ? std::max(1.0, std::floor(static_cast<double>(l1->line->value) / sectorBytes)) : 4.0;
+}
 
 Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,
                                       const Launch& launch, const Gpu& gpu,
@@ -517,10 +526,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                                 : dram && dram->sector     ? dram->sector->value
                                                            : 32;
   t.sectorBytes = static_cast<double>(sectorBytes);
-  // Sectors per L1 line: a request passes the L1 once per distinct line it touches.
-  const long long sectorsPerLine =
-      l1Level && l1Level->line ? std::max<long long>(1, l1Level->line->value / sectorBytes) : 4;
-  if (!ir.streams) return fromSummary(ir, summary, launch, gpu, options, t);
+  const double sectorsPerLine = sectorsPerL1Line(gpu, t.sectorBytes);
+  if (!ir.streams) return fromSummary(ir, summary, launch, gpu, options, sectorsPerLine, t);
 
   // Occupancy: resident blocks per SM, the shared memory they take from a unified L1.
   BlockResources br;
@@ -648,15 +655,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           const double weight = static_cast<double>(strideOf(n)) * a.weight;
           totals.requests[site] += weight;
           if (!touched) {
-            totals.unknown[site] += m.transactionsPerInst.value_or(1.0) * weight;
-            // A coalesced request's sectors are consecutive; others take a line per sector.
             const double n = m.transactionsPerInst.value_or(1.0);
+            totals.unknown[site] += n * weight;
             const bool coalesced = m.pattern && *m.pattern == AccessClass::Coalesced;
-            totals.wavefronts[site] += (coalesced ? std::ceil(n / static_cast<double>(sectorsPerLine)) : n) * weight;
+            totals.wavefronts[site] += patternWavefronts(n, coalesced, sectorsPerLine) * weight;
             return;
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
-          totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, sectorsPerLine)) * weight;
+          totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, static_cast<long long>(sectorsPerLine))) * weight;
           const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
           tally.generated(m.isStore, touched->size());
           long long region = LLONG_MIN;

@@ -39,6 +39,10 @@ struct MemoryAnalysisOptions {
                                                     const Launch& launch, const Gpu& gpu,
                                                     const MemoryAnalysisOptions& options = {});
 
+/// Sectors of `sectorBytes` per L1 line (the GPU's `[memory.l1] line`; 4 without one): a
+/// request passes the L1 once per distinct line it touches (a wavefront).
+[[nodiscard]] double sectorsPerL1Line(const Gpu& gpu, double sectorBytes);
+
 /// The achievable bandwidth (GB/s, whole GPU) of a level for a stream whose bytes are a share
 /// `readShare` reads and the rest writes: the calibrated read-only, write-only and mixed
 /// (copy-like) bandwidths, time per byte interpolated linearly in the read share between the

@@ -410,12 +410,8 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   // Where each global site's sectors are served: the memory-hierarchy engine (one analysis per
   // kernel, shared by the what-if builders).
   const MemoryLevel* shLevel = gpu.memoryForResource("shared");
-  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
-  // Sectors per L1 line: a request passes the L1 once per distinct line (a wavefront).
-  const double sectorsPerLine = l1Level && l1Level->line && l1Level->sector && l1Level->sector->value > 0
-                                    ? std::max(1.0, static_cast<double>(l1Level->line->value) / l1Level->sector->value)
-                                    : 4.0;
   const long long sectorBytes = static_cast<long long>(memory_ ? memory_->sectorBytes : 32);
+  const double sectorsPerLine = sectorsPerL1Line(gpu, static_cast<double>(sectorBytes));
   auto siteRates = [&](int b, int i) -> const SiteTraffic* {
     if (!memory_) return nullptr;
     auto it = siteIndex_.find({b, i});
