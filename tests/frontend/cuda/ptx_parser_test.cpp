@@ -119,6 +119,48 @@ std::string minimalKernel(const std::string& params, const std::string& body) {
   return ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(" + params + ")\n{\n" + body + "\n}\n";
 }
 
+// PTX ISA "Fundamental Types" and "Alternate Floating-Point Data Formats": widths 8–128 bits,
+// packed .x2/.x4 lanes count in the width, bf16 and fp8 formats are floating point.
+TEST(PtxTypes, OneWidthRuleForEveryType) {
+  auto bits = [](std::string_view n) { return ptxType(n) ? ptxType(n)->bits : 0; };
+  auto kind = [](std::string_view n) { return ptxType(n) ? ptxType(n)->kind : '?'; };
+  EXPECT_EQ(bits(".u32"), 32);
+  EXPECT_EQ(kind(".u32"), 'u');
+  EXPECT_EQ(bits("s64"), 64);
+  EXPECT_EQ(kind("s64"), 's');
+  EXPECT_EQ(bits("b128"), 128);
+  EXPECT_EQ(bits("f16x2"), 32);
+  EXPECT_EQ(kind("f16x2"), 'f');
+  EXPECT_EQ(bits("bf16"), 16);
+  EXPECT_EQ(kind("bf16"), 'f');
+  EXPECT_EQ(bits("bf16x2"), 32);  // the interpreter read 16 before: ld.bf16x2 moved 2 bytes
+  EXPECT_EQ(bits(".e4m3x2"), 16);
+  EXPECT_EQ(kind(".e4m3x2"), 'f');
+  EXPECT_EQ(bits("pred"), 1);
+  EXPECT_EQ(kind("pred"), 'p');
+  for (const char* bad : {".u4294967295", ".b7", "u24", "global", "v4", "f16x3", "u", "", ".", "u+32", "bfe"}) {
+    EXPECT_FALSE(ptxType(bad)) << bad;
+  }
+}
+
+TEST(PtxTypes, AccessBytesAreTypeWidthTimesVector) {
+  PtxInstruction ld;
+  ld.mods = {"global", "nc", "v4", "f32"};
+  EXPECT_EQ(ptxAccessBytes(ld), 16);
+  ld.mods = {"global", "v2", "f64"};
+  EXPECT_EQ(ptxAccessBytes(ld), 16);
+  ld.mods = {"shared", "u8"};
+  EXPECT_EQ(ptxAccessBytes(ld), 1);
+  ld.mods = {"global", "b16"};  // how nvcc loads a bf16
+  EXPECT_EQ(ptxAccessBytes(ld), 2);
+  ld.mods = {"global", "bf16x2"};
+  EXPECT_EQ(ptxAccessBytes(ld), 4);
+  ld.mods = {"global", "add", "f32"};  // atom: the operation is no type
+  EXPECT_EQ(ptxAccessBytes(ld), 4);
+  ld.mods = {"global"};  // no type: a word
+  EXPECT_EQ(ptxAccessBytes(ld), 4);
+}
+
 TEST(PtxParserErrors, OversizedParameterType) {
   Expected<PtxModule> m = parsePtx(minimalKernel(".param .u4294967295 k_param_0", "ret;"), "bad.ptx");
   ASSERT_FALSE(m);

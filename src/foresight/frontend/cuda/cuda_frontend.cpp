@@ -349,19 +349,6 @@ std::optional<MemorySpace> memorySpaceOf(const PtxInstruction& inst) {
   return MemorySpace::Global;
 }
 
-int accessWidth(const PtxInstruction& inst) {
-  int bits = 32, vec = 1;
-  for (const std::string& m : inst.mods) {
-    if (m == "v2") vec = 2;
-    if (m == "v4") vec = 4;
-    if (m.size() >= 2 && (m[0] == 's' || m[0] == 'u' || m[0] == 'b' || m[0] == 'f') && std::isdigit(static_cast<unsigned char>(m[1]))) {
-      const std::optional<long long> b = toInteger(m.substr(1));
-      if (b && *b >= 8 && *b <= 128) bits = static_cast<int>(*b);
-    }
-  }
-  return std::max(1, bits / 8) * vec;
-}
-
 void collectRegs(const PtxOperand& op, std::vector<int>& out) {
   if ((op.kind == PtxOperand::Kind::Register || op.kind == PtxOperand::Kind::Address) && op.reg >= 0) out.push_back(op.reg);
   for (const PtxOperand& e : op.elems) collectRegs(e, out);
@@ -978,7 +965,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     MemoryAccess m;
     m.space = *space;
     m.isStore = pi.base == "st" || pi.base == "red";
-    m.widthBytes = accessWidth(pi);
+    m.widthBytes = ptxAccessBytes(pi);
     for (const std::string& mod : pi.mods) {
       if (mod == "cg") m.cacheOp = CacheOp::Cg;
       else if (mod == "cs") m.cacheOp = CacheOp::Cs;

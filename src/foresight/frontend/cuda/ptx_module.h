@@ -8,7 +8,9 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace foresight::cuda {
@@ -111,5 +113,20 @@ struct PtxModule {
   std::vector<PtxVariable> globals;      ///< module-scope variables (incl. extern .shared)
   std::map<int, std::string> files;      ///< `.file` index → path
 };
+
+/// A PTX fundamental type: `u32`, `s64`, `f16x2`, `bf16`, `e4m3x2`, `pred`…
+struct PtxType {
+  int bits = 32;    ///< the whole width, packed lanes included (`f16x2`: 32)
+  char kind = 'b';  ///< 's', 'u', 'b', 'f' (also bf16, packed halves and fp8), 'p' (pred)
+};
+
+/// The type a modifier names, with or without its dot (`.u32`, `u32`); nullopt for anything
+/// else (`.u4294967295`, `.b7`, `global`). The one width rule of the parser, the interpreter
+/// and the frontend's access widths.
+std::optional<PtxType> ptxType(std::string_view name);
+
+/// Bytes one thread moves in a memory instruction: the width of its last type modifier times
+/// `.v2`/`.v4` (`ld.global.v4.f32`: 16); an instruction without a type moves 4 bytes.
+int ptxAccessBytes(const PtxInstruction& inst);
 
 }  // namespace foresight::cuda

@@ -37,28 +37,6 @@ constexpr long long kMaxParamBytes = 32764;
 /// The largest variable a module may declare (1 TiB: larger than any GPU memory).
 constexpr long long kMaxVariableBytes = 1LL << 40;
 
-/// The width in bits of a PTX fundamental type written `.u32`, `.f64`, `.b8`, `.bf16`,
-/// `.f16x2`, `.e4m3x2`…; 0 for anything else (".u4294967295", ".b7").
-int typeBits(std::string_view w) {
-  if (w.size() < 3 || w[0] != '.') return 0;
-  std::string_view t = w.substr(1);
-  long long lanes = 1;
-  if (t.size() > 2 && t[t.size() - 2] == 'x') {  // f16x2, e4m3x2
-    lanes = t.back() - '0';
-    if (lanes != 2 && lanes != 4) return 0;
-    t.remove_suffix(2);
-  }
-  if (t == "e4m3" || t == "e5m2" || t == "e2m3" || t == "e3m2" || t == "e2m1") return static_cast<int>(8 * lanes);
-  const size_t digit = t.find_first_of("0123456789");
-  if (digit == 0 || digit == std::string_view::npos) return 0;
-  const std::optional<long long> bits = toInteger(t.substr(digit));
-  if (!bits) return 0;
-  switch (*bits) {
-    case 8: case 16: case 32: case 64: case 128: return static_cast<int>(*bits * lanes);
-    default: return 0;
-  }
-}
-
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 std::vector<std::string> splitWs(std::string_view s) {
@@ -353,10 +331,10 @@ Expected<bool> parseVariable(const std::string& stmt, PtxVariable& v, const std:
       if (!align || *align <= 0 || *align > 4096) return makeError("cannot read the alignment '" + words[i] + "'", file, line);
       v.align = static_cast<int>(*align);
     } else if (w.size() > 2 && w[0] == '.' && std::isdigit(static_cast<unsigned char>(w.back())) && w[1] != 'v') {
-      const int bits = typeBits(w);
-      if (bits == 0) return makeError("unknown type '" + w + "'", file, line);
-      elemBytes = std::max(1, bits / 8);
-      kind = w[1];
+      const std::optional<PtxType> type = ptxType(w);
+      if (!type) return makeError("unknown type '" + w + "'", file, line);
+      elemBytes = std::max(1, type->bits / 8);
+      kind = type->kind;
     } else if (w[0] != '.') {
       // name, name[16], name[2][8], name[] (size from the initialiser)
       std::string rest;
@@ -601,9 +579,9 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         if (w == ".param" || w == ".ptr" || w == ".global" || startsWith(w, ".align")) continue;
         if (w[0] == '.' && elemBytes == 0 && w.find_first_of("0123456789") != std::string::npos) {
           param.type = w.substr(1);
-          const int bits = typeBits(w);
-          if (bits == 0) return makeError("unknown parameter type '" + w + "'", file, lineNo);
-          elemBytes = std::max(1, bits / 8);
+          const std::optional<PtxType> type = ptxType(w);
+          if (!type) return makeError("unknown parameter type '" + w + "'", file, lineNo);
+          elemBytes = std::max(1, type->bits / 8);
         } else if (w[0] != '.') {
           const size_t br = w.find('[');
           param.name = w.substr(0, br);
@@ -871,6 +849,44 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (calls) k = CallExpander(m, k).run(k);
   }
   return m;
+}
+
+std::optional<PtxType> ptxType(std::string_view name) {
+  if (!name.empty() && name[0] == '.') name.remove_prefix(1);
+  if (name == "pred") return PtxType{1, 'p'};
+  int lanes = 1;
+  if (name.size() > 2 && name[name.size() - 2] == 'x') {  // f16x2, bf16x2, e4m3x2, s16x2
+    lanes = name.back() - '0';
+    if (lanes != 2 && lanes != 4) return std::nullopt;
+    name.remove_suffix(2);
+  }
+  if (name == "e4m3" || name == "e5m2" || name == "e2m3" || name == "e3m2" || name == "e2m1") return PtxType{8 * lanes, 'f'};
+  char kind = 0;
+  std::string_view digits;
+  if (name.substr(0, 2) == "bf") {
+    kind = 'f';
+    digits = name.substr(2);
+  } else if (!name.empty() && (name[0] == 's' || name[0] == 'u' || name[0] == 'b' || name[0] == 'f')) {
+    kind = name[0];
+    digits = name.substr(1);
+  } else {
+    return std::nullopt;
+  }
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  // Widths PTX has: 8 … 128 bits ("u4294967295" is no type, whatever a mutated file says).
+  const std::optional<long long> bits = toInteger(digits);
+  if (!bits || (*bits != 8 && *bits != 16 && *bits != 32 && *bits != 64 && *bits != 128)) return std::nullopt;
+  return PtxType{static_cast<int>(*bits) * lanes, kind};
+}
+
+int ptxAccessBytes(const PtxInstruction& inst) {
+  int bits = 32, vec = 1;
+  for (const std::string& m : inst.mods) {
+    if (m == "v2") vec = 2;
+    if (m == "v4") vec = 4;
+    if (const std::optional<PtxType> t = ptxType(m); t && t->kind != 'p') bits = t->bits;
+  }
+  return std::max(1, bits / 8) * vec;
 }
 
 }  // namespace foresight::cuda

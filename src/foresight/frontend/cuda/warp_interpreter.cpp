@@ -39,34 +39,6 @@ struct Lane {
 };
 using Reg = std::array<Lane, kLanes>;
 
-struct TypeInfo {
-  int bits = 32;
-  char kind = 'b';  ///< s, u, b, f, p
-};
-
-std::optional<TypeInfo> parseType(const std::string& m) {
-  if (m == "pred") return TypeInfo{1, 'p'};
-  if (m.size() < 2) return std::nullopt;
-  const char k = m[0];
-  if (k != 's' && k != 'u' && k != 'b' && k != 'f') return std::nullopt;
-  if (m == "bf16" || m == "bf16x2") return TypeInfo{16, 'f'};
-  // Widths PTX has: 8 … 128 bits ("u4294967295" is no type, whatever a mutated file says).
-  auto width = [](const std::string& digits) -> std::optional<int> {
-    const std::optional<long long> bits = toInteger(digits);
-    if (!bits || (*bits != 8 && *bits != 16 && *bits != 32 && *bits != 64 && *bits != 128)) return std::nullopt;
-    return static_cast<int>(*bits);
-  };
-  for (size_t i = 1; i < m.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(m[i]))) {
-      if (m.substr(i) != "x2") return std::nullopt;
-      const std::optional<int> bits = width(m.substr(1, i - 1));
-      return bits ? std::optional<TypeInfo>(TypeInfo{*bits * 2, 'f'}) : std::nullopt;
-    }
-  }
-  const std::optional<int> bits = width(m.substr(1));
-  return bits ? std::optional<TypeInfo>(TypeInfo{*bits, k}) : std::nullopt;
-}
-
 /// PTX base opcodes the interpreter distinguishes, decoded once per run.
 enum class PtxOp : std::uint8_t {
   kOther,
@@ -180,7 +152,7 @@ PtxOp decodeOp(const std::string& base) {
 
 std::uint64_t maskBits(int bits) { return bits >= 64 ? ~0ULL : ((1ULL << bits) - 1); }
 
-long long asInt(std::uint64_t bits, TypeInfo t) {
+long long asInt(std::uint64_t bits, PtxType t) {
   if (t.bits >= 64) return static_cast<long long>(bits);
   const std::uint64_t m = maskBits(t.bits);
   std::uint64_t v = bits & m;
@@ -214,7 +186,7 @@ using folding::kHashBase;
 using folding::kNever;
 using folding::power;
 
-Comparison comparison(int index, int lane, const std::string& cmp, TypeInfo t, long long x, long long y,
+Comparison comparison(int index, int lane, const std::string& cmp, PtxType t, long long x, long long y,
                       std::uint64_t ux, std::uint64_t uy) {
   const bool unsignedCmp = cmp == "lo" || cmp == "ls" || cmp == "hi" || cmp == "hs" || t.kind != 's';
   char kind = '?';
@@ -561,8 +533,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
 
   // Types and vector width of every instruction, parsed once per run rather than per execution.
   struct DecodedTypes {
-    std::vector<TypeInfo> types;
-    int vec = 1;
+    std::vector<PtxType> types;
+    int accessBytes = 4;  ///< ptxAccessBytes: type width × .v2/.v4
   };
   std::vector<DecodedTypes> decodedTypes(kernel_.instructions.size());
   std::vector<PtxOp> decodedOps(kernel_.instructions.size());
@@ -575,10 +547,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
                      inst);
     }
     for (const std::string& m : kernel_.instructions[i].mods) {
-      if (auto t = parseType(m)) decodedTypes[i].types.push_back(*t);
-      if (m == "v2") decodedTypes[i].vec = 2;
-      if (m == "v4") decodedTypes[i].vec = 4;
+      if (auto t = ptxType(m)) decodedTypes[i].types.push_back(*t);
     }
+    decodedTypes[i].accessBytes = ptxAccessBytes(inst);
   }
 
   // Loop folding: observations of the iterations of armed loops (see LoopFold) -------------------
@@ -600,9 +571,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
   auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
     const PtxInstruction& inst = kernel_.instructions[index];
     const PtxOp op = decodedOps[index];
-    const std::vector<TypeInfo>& types = decodedTypes[index].types;
-    const int vec = decodedTypes[index].vec;
-    const TypeInfo t = types.empty() ? TypeInfo{32, 'b'} : types.back();
+    const std::vector<PtxType>& types = decodedTypes[index].types;
+    const PtxType t = types.empty() ? PtxType{32, 'b'} : types.back();
     const bool isFloat = t.kind == 'f';
     const auto& ops = inst.operands;
 
@@ -668,7 +638,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       const bool store = op == PtxOp::kSt || op == PtxOp::kRed;
       const PtxOperand& addr = store ? ops[0] : ops[1];
       if (addr.kind != PtxOperand::Kind::Address) return errorAt("malformed memory operand in '" + inst.text + "'", inst);
-      const int width = std::max(1, t.bits / 8) * vec;
+      const int width = decodedTypes[index].accessBytes;
       const bool atomic = op == PtxOp::kAtom || op == PtxOp::kRed;
       if (Expected<void> r = recordMemory(index, inst, space, addr, mask, width, atomic); !r) return r;
       if (store) return {};
@@ -886,8 +856,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       return {};
     }
     if (op == PtxOp::kCvt) {
-      const TypeInfo dt = types.empty() ? t : types.front();
-      const TypeInfo sTy = types.size() > 1 ? types[1] : dt;
+      const PtxType dt = types.empty() ? t : types.front();
+      const PtxType sTy = types.size() > 1 ? types[1] : dt;
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
         const Lane a = read(ops[1], lane);
@@ -934,7 +904,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
                                        static_cast<std::uint64_t>(t.kind == 's' ? y : static_cast<long long>(uy)));
           }
           if (op == PtxOp::kMad || op == PtxOp::kMad24) {
-            const TypeInfo ct = wide ? TypeInfo{outBits, t.kind} : t;
+            const PtxType ct = wide ? PtxType{outBits, t.kind} : t;
             r += asInt(c.bits, ct);
           }
         } else if (op == PtxOp::kDiv || op == PtxOp::kRem) {
