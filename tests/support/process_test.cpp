@@ -250,7 +250,51 @@ TEST(TempDir, RemovedWithItsContents) {
   ::setenv("TMPDIR", "/nonexistent/foresight", 1);
   Expected<TempDir> bad = TempDir::create();
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("/nonexistent/foresight/foresight-XXXXXX"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("/nonexistent/foresight/foresight-" + std::to_string(::getpid()) + "-XXXXXX"),
+            std::string::npos);
+}
+
+TEST(TempDir, FoldersOfAForesightKilledBySigkillAreSweptByTheNextOne) {
+  ScratchDir tmp("sweep");
+  const pid_t killed = ::fork();
+  ASSERT_GE(killed, 0);
+  if (killed == 0) {  // a Foresight that dies by SIGKILL: no handler can remove its folder
+    ::setenv("TMPDIR", tmp.path.c_str(), 1);
+    Expected<TempDir> own = TempDir::create("foresight-run");
+    ::raise(SIGKILL);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(killed, &status, 0), killed);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  ASSERT_FALSE(tmp.empty());
+  // A living process's folder (the test runner's parent) and other names stay.
+  fs::create_directories(tmp.path / ("foresight-" + std::to_string(::getppid()) + "-abcdef"));
+  fs::create_directories(tmp.path / "foresight-cache");
+  fs::create_directories(tmp.path / "other-123-abcdef");
+  EXPECT_EQ(sweepStaleTempDirs(tmp.path.string()), 0);  // too recent for the default 10 minutes
+  EXPECT_EQ(sweepStaleTempDirs(tmp.path.string(), 0), 1);
+  int left = 0;
+  for (const auto& e : fs::directory_iterator(tmp.path)) {
+    EXPECT_EQ(e.path().filename().string().find("foresight-run-"), std::string::npos) << e.path();
+    ++left;
+  }
+  EXPECT_EQ(left, 3);
+}
+
+TEST(RunProcess, FileSizeCapStopsARunawayTool) {
+  ProcessRequest req = shell("exec head -c 100000 /dev/zero");
+  req.limits.fileSizeBytes = 4096;
+  Expected<ProcessResult> r = runProcess(req);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->signal, SIGXFSZ);
+  EXPECT_LE(r->out.size(), 4096u);
+  EXPECT_EQ(describeFailure(req, *r), "sh was stopped for writing a file (or output) larger than 4096 bytes");
+  req.limits.fileSizeBytes = 0;  // the default cap is far above 100000 bytes
+  Expected<ProcessResult> ok = runProcess(req);
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(ok->succeeded());
+  EXPECT_EQ(ok->out.size(), 100000u);
 }
 
 TEST(RunProcess, SigtermOfForesightKillsChildrenAndRemovesFolders) {

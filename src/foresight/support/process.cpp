@@ -361,9 +361,10 @@ Expected<ProcessResult> runProcess(const ProcessRequest& r) {
   if (r.limits.addressSpaceBytes > 0) {
     addLimit(RLIMIT_AS, static_cast<rlim_t>(r.limits.addressSpaceBytes), static_cast<rlim_t>(r.limits.addressSpaceBytes));
   }
-  if (r.limits.fileSizeBytes > 0) {
-    addLimit(RLIMIT_FSIZE, static_cast<rlim_t>(r.limits.fileSizeBytes), static_cast<rlim_t>(r.limits.fileSizeBytes));
-  }
+  // Every run gets a file-size cap, so that a runaway tool cannot fill the disk with its
+  // captured output (or any other file it writes).
+  const long long fileCap = r.limits.fileSizeBytes > 0 ? r.limits.fileSizeBytes : kDefaultFileSizeLimit;
+  addLimit(RLIMIT_FSIZE, static_cast<rlim_t>(fileCap), static_cast<rlim_t>(fileCap));
   if (r.limits.noCoreDump) addLimit(RLIMIT_CORE, 0, 0);
 
   // Block every signal around fork, so that the handler cannot run in the child and the
@@ -436,6 +437,11 @@ Expected<ProcessResult> runProcess(const ProcessRequest& r) {
 std::string describeFailure(const ProcessRequest& request, const ProcessResult& result) {
   const std::string name = displayName(request);
   if (result.timedOut) return name + " did not finish within " + seconds(request.timeoutSeconds) + " s (killed)";
+  if (result.signal == SIGXFSZ) {
+    const long long cap = request.limits.fileSizeBytes > 0 ? request.limits.fileSizeBytes : kDefaultFileSizeLimit;
+    const std::string size = cap >= (1LL << 20) ? std::to_string(cap >> 20) + " MiB" : std::to_string(cap) + " bytes";
+    return name + " was stopped for writing a file (or output) larger than " + size;
+  }
   if (result.signal != 0) {
     return name + " was killed by signal " + std::to_string(result.signal) + " (" + ::strsignal(result.signal) + ")";
   }
@@ -445,6 +451,37 @@ std::string describeFailure(const ProcessRequest& request, const ProcessResult& 
 
 // ---- TempDir -------------------------------------------------------------------------------------
 
+int sweepStaleTempDirs(const std::string& base, double minAgeSeconds) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(base, ec);
+  if (ec) return 0;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  int removed = 0;
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    // "<prefix>-<pid>-XXXXXX" with a prefix that starts with "foresight".
+    const std::string name = it->path().filename().string();
+    if (name.rfind("foresight", 0) != 0 || name.size() < 8 || name[name.size() - 7] != '-') continue;
+    const std::string head = name.substr(0, name.size() - 7);
+    const std::size_t dash = head.rfind('-');
+    if (dash == std::string::npos || dash + 1 >= head.size() ||
+        head.find_first_not_of("0123456789", dash + 1) != std::string::npos || head.size() - dash - 1 > 9) {
+      continue;
+    }
+    const pid_t owner = static_cast<pid_t>(std::stol(head.substr(dash + 1)));
+    if (owner <= 0 || owner == ::getpid()) continue;
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) continue;
+    if (::kill(owner, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask: keep
+    std::error_code tec;
+    const auto modified = std::filesystem::last_write_time(it->path(), tec);
+    if (tec || std::chrono::duration<double>(now - modified).count() < minAgeSeconds) continue;
+    std::error_code rec;
+    if (std::filesystem::remove_all(it->path(), rec) > 0 && !rec) ++removed;
+  }
+  return removed;
+}
+
 Expected<TempDir> TempDir::create(const std::string& prefix) {
   installHandlers();
   const char* tmp = std::getenv("TMPDIR");
@@ -453,7 +490,9 @@ Expected<TempDir> TempDir::create(const std::string& prefix) {
   const std::filesystem::path absolute = std::filesystem::absolute(base, ec);
   if (!ec) base = absolute.string();
   while (base.size() > 1 && base.back() == '/') base.pop_back();
-  const std::string pattern = base + "/" + prefix + "-XXXXXX";
+  static std::once_flag swept;
+  std::call_once(swept, [&base] { sweepStaleTempDirs(base); });
+  const std::string pattern = base + "/" + prefix + "-" + std::to_string(::getpid()) + "-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!::mkdtemp(buf.data())) {

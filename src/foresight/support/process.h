@@ -18,7 +18,11 @@
 /// restores the default disposition and re-raises the signal, so Foresight still dies of it.
 /// The registries are fixed-size tables of atomics (64 process groups, 32 folders); beyond that
 /// a child or folder is still handled normally but not by the signal handler. SIGKILL cannot
-/// be handled: the child dies of PDEATHSIG, but the folders ($TMPDIR/foresight-*) stay.
+/// be handled: the child dies of PDEATHSIG and its folders ($TMPDIR/foresight-<pid>-*) stay
+/// until the next Foresight process's first TempDir removes them (sweepStaleTempDirs).
+///
+/// Every run has a file-size limit (RLIMIT_FSIZE; `kDefaultFileSizeLimit` unless the request
+/// sets one), so a runaway tool cannot fill the disk with its captured output.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +34,12 @@
 
 namespace foresight {
 
-/// Limits of the child process (setrlimit before exec); 0 leaves a limit as inherited.
+/// The largest file a child may write (its captured stdout and stderr included) when the
+/// request sets no `fileSizeBytes`: 4 GiB; a larger write stops it with SIGXFSZ.
+inline constexpr long long kDefaultFileSizeLimit = 4LL << 30;
+
+/// Limits of the child process (setrlimit before exec); 0 leaves a limit as inherited
+/// (`fileSizeBytes` 0: kDefaultFileSizeLimit).
 struct ResourceLimits {
   double cpuSeconds = 0;        ///< RLIMIT_CPU: SIGXCPU at the limit, SIGKILL 1 s of CPU later
   long long addressSpaceBytes = 0;  ///< RLIMIT_AS
@@ -90,11 +99,16 @@ inline constexpr const char* kToolTimeoutHint = "raise the limit with --tool-tim
 /// '/', else the first executable regular file on $PATH; empty when there is none.
 [[nodiscard]] std::string findExecutable(const std::string& name);
 
+/// Removes the folders "<base>/foresight*-<pid>-XXXXXX" that belong to this user, whose process
+/// is gone (a Foresight killed by SIGKILL) and that nobody touched for `minAgeSeconds`; returns
+/// how many it removed. TempDir::create calls it once per process on its base folder.
+int sweepStaleTempDirs(const std::string& base, double minAgeSeconds = 600);
+
 /// A private temporary folder (mode 0700) under $TMPDIR, else /tmp, removed with its contents
 /// when the object is destroyed, or by the signal handler when Foresight is interrupted.
 class TempDir {
  public:
-  /// Creates "<tmp>/<prefix>-XXXXXX"; an Error names the folder that could not be made.
+  /// Creates "<tmp>/<prefix>-<pid>-XXXXXX"; an Error names the folder that could not be made.
   [[nodiscard]] static Expected<TempDir> create(const std::string& prefix = "foresight");
   ~TempDir();
   TempDir(TempDir&& other) noexcept;
