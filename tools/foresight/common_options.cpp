@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "progress_line.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
 #include "foresight/report/view.h"
@@ -139,6 +140,7 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
   in.nvccFlags = o.nvccFlags;
   if (o.maxRegisters > 0) in.nvccFlags.push_back("-maxrregcount=" + std::to_string(o.maxRegisters));
   in.toolTimeoutSeconds = o.toolTimeout;
+  in.progress = progressReporter();
   if (!o.grid.empty() && !o.block.empty()) {
     Expected<Launch> dims = resolveLaunch(o, std::nullopt);
     if (!dims) return std::move(dims).takeError();
@@ -327,11 +329,6 @@ int printView(const View& view, bool json) {
     view.printText(std::cout);
   }
   return kExitOk;
-}
-
-bool progressWanted() {
-  const char* v = std::getenv("FORESIGHT_PROGRESS");
-  return !(v && std::string(v) == "0");
 }
 
 int reportError(const Error& error) {

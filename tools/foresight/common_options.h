@@ -82,10 +82,6 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 /// Prints "foresight: <error>" on stderr and returns kExitError.
 int reportError(const Error& error);
 
-/// False when the environment sets FORESIGHT_PROGRESS=0: no progress lines on stderr (scripts,
-/// and the golden tests, whose stderr must not depend on the machine's speed).
-[[nodiscard]] bool progressWanted();
-
 /// Prints a view on stdout, as one JSON object or as text; returns kExitOk.
 int printView(const View& view, bool json);
 

@@ -3,13 +3,13 @@
 /// Skeleton commands: load, search per GPU with progress, lower the best layout, print.
 #include "skeleton_report.h"
 
-#include <unistd.h>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "progress_line.h"
 #include "foresight/frontend/skeleton/layout_hints.h"
 #include "foresight/frontend/skeleton/layout_search.h"
 #include "foresight/frontend/skeleton/lowering.h"
@@ -41,42 +41,6 @@ Expected<std::map<std::string, long long>> parseDefines(const std::vector<std::s
   }
   return out;
 }
-
-/// A progress line on stderr once a search has run for a second: an updating line on a
-/// terminal, else one line every five seconds; none with FORESIGHT_PROGRESS=0.
-class Progress {
- public:
-  explicit Progress(std::string gpu)
-      : gpu_(std::move(gpu)), start_(Clock::now()), tty_(::isatty(2) != 0), off_(!progressWanted()) {}
-  ~Progress() {
-    if (shown_ && tty_) std::cerr << "\r\033[K" << std::flush;
-  }
-  void update(const skeleton::SearchProgress& p) {
-    if (off_) return;
-    const auto now = Clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double sinceLast = std::chrono::duration<double>(now - last_).count();
-    if (elapsed < 1.0 || sinceLast < (tty_ ? 0.2 : 5.0)) return;
-    last_ = now;
-    shown_ = true;
-    const std::string line = "searching layouts on " + gpu_ + ": " + std::to_string(p.shapesDone) +
-                             "/" + std::to_string(p.shapesTotal) + " block/fold shapes, " +
-                             std::to_string(p.layouts) + " layouts";
-    if (tty_) {
-      std::cerr << "\r\033[K" << line << std::flush;
-    } else {
-      std::cerr << "foresight: " << line << "\n";
-    }
-  }
-
- private:
-  std::string gpu_;
-  Clock::time_point start_;
-  Clock::time_point last_{};
-  bool tty_ = false;
-  bool off_ = false;
-  bool shown_ = false;
-};
 
 struct Prepared {
   skeleton::Skeleton sk;
@@ -146,8 +110,13 @@ Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const C
     so.characterizer.costs = p.hints.costs;
     so.model = p.model;
     so.maxLayouts = o.maxVariants;
-    Progress progress(gpu.name);
-    so.progress = [&progress](const skeleton::SearchProgress& s) { progress.update(s); };
+    // The search's counts on the progress line; the stage ends with this GPU's search.
+    const std::string stage = "searching layouts on " + gpu.name;
+    ProgressStage searching(progressReporter(), stage);
+    so.progress = [&stage](const skeleton::SearchProgress& s) {
+      reportProgress({stage + " (" + std::to_string(s.layouts) + " layouts so far), block/fold shapes", s.shapesDone,
+                      s.shapesTotal, false});
+    };
     const auto start = Clock::now();
     Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p.sk, gpu, so);
     if (!result) {

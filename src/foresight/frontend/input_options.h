@@ -12,6 +12,7 @@
 
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
+#include "foresight/support/progress.h"
 
 namespace foresight {
 
@@ -39,8 +40,12 @@ struct InputOptions {
   /// CUDA toolchain to use; nullptr = the system's nvcc/ptxas/nvdisasm behind the compile cache.
   cuda::Toolchain* toolchain = nullptr;
   /// Wall-clock limit in seconds of each run of nvcc, ptxas and nvdisasm by that system
-  /// toolchain (`--tool-timeout`); 0 = each tool's default (system_toolchain.h).
+  /// toolchain, and of clang for C inputs (`--tool-timeout`); 0 = each tool's default
+  /// (system_toolchain.h, cloop/program.h).
   double toolTimeoutSeconds = 0;
+  /// Told when a stage that can take more than a second starts, advances and ends (nvcc,
+  /// nvdisasm, warp interpretation, clang, the traced C program); empty = nobody is told.
+  ProgressCallback progress;
 };
 
 }  // namespace foresight

@@ -44,7 +44,7 @@ std::vector<ModelChoice> applicableModels() {
 
 std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
                                                 const std::vector<ModelChoice>& models,
-                                                const Gpu& gpu) {
+                                                const Gpu& gpu, double toolTimeoutSeconds) {
   std::vector<double> seconds(models.size(), 0.0);
   std::vector<std::optional<Error>> errors(models.size());
   for (const ResolvedLaunch& l : e.launches) {
@@ -54,6 +54,7 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
     options.gpu = &gpu;
     options.launch = l.launch;
     options.kernel = l.kernel;
+    options.toolTimeoutSeconds = toolTimeoutSeconds;
     for (const auto& [name, value] : e.defines)
       options.macros.emplace_back(name, std::to_string(value));
     for (const ResolvedHint& h : e.trips) options.trips.push_back({h.file, h.line, h.value});
@@ -270,7 +271,10 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
       const auto it = resolved.find(key);
       std::vector<Expected<double>> predictions;
       const auto start = std::chrono::steady_clock::now();
-      if (it != resolved.end() && gpu) predictions = predictFn(it->second, models, *gpu);
+      if (it != resolved.end() && gpu) {
+        predictions = predictFn ? predictFn(it->second, models, *gpu)
+                                : predictExperiment(it->second, models, *gpu, options.toolTimeoutSeconds);
+      }
       if (options.progress) {
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
         options.progress({++done, total, file.gpu, m.experiment, m.variant, took.count()});

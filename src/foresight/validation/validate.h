@@ -41,9 +41,11 @@ using PredictFn = std::function<std::vector<Expected<double>>(
 using GpuFn = std::function<Expected<Gpu>(const std::string&)>;
 
 /// The real predictor: per launch, loadInput(source, {gpu, launch, kernel, -D macros, hints}) →
-/// selectKernel → predict() with every model.
-[[nodiscard]] std::vector<Expected<double>> predictExperiment(
-    const ResolvedExperiment& experiment, const std::vector<ModelChoice>& models, const Gpu& gpu);
+/// selectKernel → predict() with every model. `toolTimeoutSeconds` limits each nvcc, ptxas,
+/// nvdisasm or clang run (0 = each tool's default).
+[[nodiscard]] std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& experiment,
+                                                              const std::vector<ModelChoice>& models,
+                                                              const Gpu& gpu, double toolTimeoutSeconds = 0);
 
 /// One (measurement, model) pair.
 struct ValidationRow {
@@ -126,6 +128,8 @@ struct ValidateOptions {
   std::vector<std::string> models;       ///< names from applicableModels(); empty = all
   std::string gpu;                       ///< predict every file with this GPU instead of its stem
   std::vector<std::string> experiments;  ///< score only these experiments; empty = all
+  /// Wall-clock limit of each tool run of the real predictor (`--tool-timeout`); 0 = defaults.
+  double toolTimeoutSeconds = 0;
   /// Called after each measurement (for a progress line on stderr; the library never prints).
   std::function<void(const ValidationProgress&)> progress;
 };
@@ -141,9 +145,9 @@ struct ValidateOptions {
                                                        const std::vector<std::string>& models);
 
 /// Loads the corpus and the measurements, predicts and scores. Errors only for bad input
-/// (a malformed manifest or measurement line, an unknown model name).
-[[nodiscard]] Expected<ValidationReport> validate(const ValidateOptions& options,
-                                                  const PredictFn& predictFn = predictExperiment,
+/// (a malformed manifest or measurement line, an unknown model name). An empty `predictFn` is
+/// predictExperiment with `options.toolTimeoutSeconds`.
+[[nodiscard]] Expected<ValidationReport> validate(const ValidateOptions& options, const PredictFn& predictFn = {},
                                                   const GpuFn& gpuFn = {});
 
 }  // namespace foresight

@@ -136,6 +136,41 @@ TEST(CloopSyrk, ReproducesCGPredictAnchorFromC) {
 // (cgpredict.md §8.4 model: 105.6 and 724). Per thread at N = 1024: 2 x 32 global->shared
 // loads (506 cycles), 2048 shared reads at X = 1 (GEMM) or 1024 at X = 1 + 1024 at X = 16
 // (SYRK's column walk of Bs), 512 batches of two 32x32 blocks.
+TEST(CloopProgress, EachTracedSizeReportsClangTheRunAndTheAnalysis) {
+  REQUIRE_LLVM();
+  Expected<Gpu> gpu = loadPreset("tk1");
+  ASSERT_TRUE(gpu.ok());
+  InputOptions in;
+  in.gpu = &*gpu;
+  std::vector<std::string> started;
+  int finished = 0;
+  in.progress = [&](const StageProgress& p) {
+    if (p.finished) ++finished;
+    else started.push_back(p.stage);
+  };
+  Expected<CloopProgram> p = analyzeCloop(kExamples + "gemm.c", in);
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  const std::vector<std::string> expected = {
+      "clang gemm.c (trace size)",       "running the traced program (trace size)",       "analysing the trace (trace size)",
+      "clang gemm.c (trace size / 2)",   "running the traced program (trace size / 2)",   "analysing the trace (trace size / 2)",
+      "clang gemm.c (trace size / 4)",   "running the traced program (trace size / 4)",   "analysing the trace (trace size / 4)"};
+  EXPECT_EQ(started, expected);
+  EXPECT_EQ(finished, 9);
+}
+
+TEST(CloopProgress, ToolTimeoutLimitsClang) {
+  REQUIRE_LLVM();
+  Expected<Gpu> gpu = loadPreset("tk1");
+  ASSERT_TRUE(gpu.ok());
+  InputOptions in;
+  in.gpu = &*gpu;
+  in.toolTimeoutSeconds = 0.001;  // no clang starts that fast
+  Expected<CloopProgram> p = analyzeCloop(kExamples + "gemm.c", in);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("clang did not finish within"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("--tool-timeout SECONDS"), std::string::npos) << p.error().message;
+}
+
 TEST(CloopSharedMemory, TiledGemmAndSyrkMatchTable5) {
   REQUIRE_LLVM();
   Analysed g = analyse("gemm-tiled.c");

@@ -68,6 +68,34 @@ TEST(CudaFrontend, VecaddFullWarps) {
   EXPECT_EQ(k.paramNames, (std::vector<std::string>{"a", "b", "c", "n"}));
 }
 
+TEST(CudaFrontend, ReportsWarpInterpretationAsAProgressStage) {
+  // 256 threads = 8 warps of block 0, all sampled: the PTX stage counts 1…8, then the SASS
+  // stage counts the same 8 warps; each stage starts at 0 and ends with `finished`.
+  auto tc = createFixtureToolchain({testing::fixtureDir(), true});
+  CudaOptions o;
+  o.arch = "sm_90";
+  o.launch = launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}});
+  std::vector<StageProgress> seen;
+  o.progress = [&seen](const StageProgress& p) { seen.push_back(p); };
+  Expected<CudaProgram> p = loadCuda(testing::fixture("vecadd.cu"), o, *tc);
+  ASSERT_TRUE(p) << p.error().format();
+  std::vector<std::string> stages;
+  for (const StageProgress& e : seen) {
+    if (stages.empty() || stages.back() != e.stage) stages.push_back(e.stage);
+  }
+  ASSERT_EQ(stages, (std::vector<std::string>{"interpreting the PTX of kernel 'vecadd' (warps of block 0)",
+                                              "running the SASS of kernel 'vecadd' (warps of block 0)"}));
+  ASSERT_EQ(seen.size(), 2u * (1 + 8 + 1));
+  for (size_t s = 0; s < 2; ++s) {
+    const size_t first = s * 10;
+    EXPECT_EQ(seen[first].done, 0);
+    EXPECT_EQ(seen[first].total, 8);
+    EXPECT_FALSE(seen[first].finished);
+    for (int w = 1; w <= 8; ++w) EXPECT_EQ(seen[first + static_cast<size_t>(w)].done, w);
+    EXPECT_TRUE(seen[first + 9].finished);
+  }
+}
+
 TEST(CudaFrontend, VecaddPartialBlockDiverges) {
   // n = 100, block 256: warps 0–2 all in range, warp 3 has lanes 96–99 in range, warps 4–7
   // none. Warps 0–3 run 10 + 11 + 1 = 22, warps 4–7 run 10 + 1 = 11: mean (4·22 + 4·11)/8.

@@ -13,6 +13,7 @@
 
 #include "../command.h"
 #include "../common_options.h"
+#include "../progress_line.h"
 #include "foresight/report/validation_view.h"
 #include "foresight/validation/manifest.h"
 #include "foresight/validation/plan.h"
@@ -90,6 +91,8 @@ std::function<int()> setupValidate(CLI::App& sub) {
                  "Write the runner's plan for the corpus to FILE and stop");
   sub.add_option("--experiment", o->library.experiments,
                  "Only these experiments (repeatable; also filters --emit-plan)");
+  addToolTimeoutOption(sub, o->library.toolTimeoutSeconds,
+                       "Wall-clock limit of each nvcc, ptxas, nvdisasm or clang run, seconds (default: per tool)");
   sub.add_flag("--json", o->json, "Print one JSON object on stdout");
   return [o] { return runValidate(*o); };
 }

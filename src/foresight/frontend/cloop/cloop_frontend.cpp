@@ -22,6 +22,7 @@
 #include "foresight/gpu/occupancy.h"
 #include "foresight/memory/coalescing.h"
 #include "foresight/support/process.h"
+#include "foresight/support/progress.h"
 #include "foresight/support/text_file.h"
 
 namespace foresight::cloop {
@@ -137,10 +138,17 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
     for (const auto& [name, traced] : markers->traceSizes) defs.push_back({name, std::to_string(traced / d)});
     const std::string dir = work->path() + "/n" + std::to_string(d);
     std::filesystem::create_directories(dir);
-    Expected<InstrumentedProgram> prog = buildInstrumented(path, *markers, defs, dir);
+    const std::string sizes = d == 1 ? "trace size" : "trace size / " + std::to_string(d);
+    Expected<InstrumentedProgram> prog = [&] {
+      ProgressStage stage(options.progress, "clang " + std::filesystem::path(path).filename().string() + " (" + sizes + ")");
+      return buildInstrumented(path, *markers, defs, dir, options.toolTimeoutSeconds);
+    }();
     if (!prog) return std::move(prog).takeError();
     const std::string traceFile = dir + "/trace.bin";
-    Expected<void> ran = runTraced(prog->executable, traceFile, limits, path);
+    Expected<void> ran = [&] {
+      ProgressStage stage(options.progress, "running the traced program (" + sizes + ")");
+      return runTraced(prog->executable, traceFile, limits, path);
+    }();
     if (!ran) return std::move(ran).takeError();
     // Per-kernel batch size from occupancy (resident blocks per SM x SMs).
     AnalysisOptions o = aopt;
@@ -164,6 +172,7 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
       if (!byBatch.count(bpb)) {
         AnalysisOptions ok = o;
         ok.blocksPerBatch = bpb;
+        ProgressStage stage(options.progress, "analysing the trace (" + sizes + ")");
         Expected<std::vector<KernelTrace>> t = analyzeTrace(*prog, traceFile, ok, path);
         if (!t) return std::move(t).takeError();
         byBatch[bpb] = std::move(*t);

@@ -78,17 +78,14 @@ void __cgp_mem(uint32_t w, const void* a) {
 }
 )RT";
 
-/// clang compiles and links a one-file program in seconds; two minutes means it hangs.
-constexpr double kClangTimeoutSeconds = 120;
-
-/// Runs clang (no shell) with stdout to /dev/null and stderr captured, under
-/// kClangTimeoutSeconds. An Error when clang cannot start, times out or crashes; the result,
-/// whose exit status the caller checks, otherwise.
-Expected<ProcessResult> runClang(std::vector<std::string> argv, const std::string& path) {
+/// Runs clang (no shell) with stdout to /dev/null and stderr captured, under `timeoutSeconds`
+/// (0: kClangTimeoutSeconds). An Error when clang cannot start, times out or crashes; the
+/// result, whose exit status the caller checks, otherwise.
+Expected<ProcessResult> runClang(std::vector<std::string> argv, const std::string& path, double timeoutSeconds) {
   ProcessRequest request;
   request.argv = std::move(argv);
   request.name = "clang";
-  request.timeoutSeconds = kClangTimeoutSeconds;
+  request.timeoutSeconds = timeoutSeconds > 0 ? timeoutSeconds : kClangTimeoutSeconds;
   request.captureStdout = false;
   Expected<ProcessResult> run = runProcess(request);
   if (!run) {
@@ -96,7 +93,8 @@ Expected<ProcessResult> runClang(std::vector<std::string> argv, const std::strin
     return makeError(std::string("cannot run the C compiler '") + FORESIGHT_CLANG +
                      "' (install clang-14, see docs/input-cloop.md)");
   }
-  if (run->timedOut || run->signal != 0) return makeError(describeFailure(request, *run), path, 0);
+  if (run->timedOut) return makeError(describeFailure(request, *run) + "; " + kToolTimeoutHint, path, 0);
+  if (run->signal != 0) return makeError(describeFailure(request, *run), path, 0);
   return run;
 }
 
@@ -240,7 +238,8 @@ std::string describe(const llvm::Value* v) {
 
 Expected<InstrumentedProgram> buildInstrumented(
     const std::string& path, const SourceMarkers& markers,
-    const std::vector<std::pair<std::string, std::string>>& defines, const std::string& workDir) {
+    const std::vector<std::pair<std::string, std::string>>& defines, const std::string& workDir,
+    double clangTimeoutSeconds) {
   const std::string bc = workDir + "/input.bc";
   std::vector<std::string> argv = {FORESIGHT_CLANG, "-O0", "-Xclang", "-disable-O0-optnone", "-g",
                                    "-emit-llvm", "-c", "-fno-discard-value-names", "-Wno-unknown-pragmas", "-fno-unroll-loops",
@@ -249,7 +248,7 @@ Expected<InstrumentedProgram> buildInstrumented(
   argv.push_back(path);
   argv.push_back("-o");
   argv.push_back(bc);
-  Expected<ProcessResult> cc = runClang(std::move(argv), path);
+  Expected<ProcessResult> cc = runClang(std::move(argv), path, clangTimeoutSeconds);
   if (!cc) return std::move(cc).takeError();
   if (cc->exitCode != 0) {
     // clang's "file:line:col: error: message" becomes our located error.
@@ -568,7 +567,7 @@ Expected<InstrumentedProgram> buildInstrumented(
     os << kRuntime;
   }
   prog.executable = workDir + "/traced";
-  Expected<ProcessResult> link = runClang({FORESIGHT_CLANG, "-O1", "-w", instBc, rt, "-o", prog.executable, "-lm"}, path);
+  Expected<ProcessResult> link = runClang({FORESIGHT_CLANG, "-O1", "-w", instBc, rt, "-o", prog.executable, "-lm"}, path, clangTimeoutSeconds);
   if (!link) return std::move(link).takeError();
   if (link->exitCode != 0) {
     return makeError("cannot link the instrumented program: " + firstError(link->err), path, 0);

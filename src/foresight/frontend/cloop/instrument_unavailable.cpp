@@ -9,7 +9,7 @@ bool cloopAvailable() { return false; }
 
 Expected<InstrumentedProgram> buildInstrumented(const std::string& path, const SourceMarkers&,
                                                 const std::vector<std::pair<std::string, std::string>>&,
-                                                const std::string&) {
+                                                const std::string&, double) {
   return makeError("this Foresight was built without the C loop frontend: install LLVM 14 and "
                    "clang 14 (scripts/setup.sh installs llvm-14-dev and clang-14) and reconfigure "
                    "with -DFORESIGHT_WITH_LLVM=ON",

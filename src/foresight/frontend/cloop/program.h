@@ -98,9 +98,14 @@ enum class Event : unsigned {
 
 /// Compiles `path` with clang (the `defines` as -D), runs the pre-pipeline of cgpredict.md §10,
 /// checks the marked regions (unknown calls, blocked promotion), instruments them and links
-/// the executable into `workDir`.
+/// the executable into `workDir`. Each clang run is limited to `clangTimeoutSeconds`
+/// (`--tool-timeout`; 0 = kClangTimeoutSeconds).
 [[nodiscard]] Expected<InstrumentedProgram> buildInstrumented(
     const std::string& path, const SourceMarkers& markers,
-    const std::vector<std::pair<std::string, std::string>>& defines, const std::string& workDir);
+    const std::vector<std::pair<std::string, std::string>>& defines, const std::string& workDir,
+    double clangTimeoutSeconds = 0);
+
+/// clang compiles and links a one-file program in seconds; two minutes means it hangs.
+inline constexpr double kClangTimeoutSeconds = 120;
 
 }  // namespace foresight::cloop

@@ -910,11 +910,14 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   std::map<int, std::string> hinted;
   double dynamic = 0;
   long long executed = 0;
+  std::optional<ProgressStage> ptxStage;
+  ptxStage.emplace(o.progress, "interpreting the PTX of kernel '" + out.name + "' (warps of block 0)", maxSampled);
   for (int w : order) {
     if (sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget) break;  // first and last warp at least
     Expected<WarpTrace> t = interpreter.run(0, w);
     if (!t) return std::move(t).takeError();
     ++sampled;
+    ptxStage->advance(sampled);
     executed += t->dynamicInstructions;
     for (size_t b = 0; b < blockExec.size(); ++b) {
       blockExec[b] += static_cast<double>(t->blockExecutions[b]);
@@ -936,6 +939,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     }
     dynamic += static_cast<double>(t->dynamicInstructions);
   }
+  ptxStage.reset();
   for (size_t b = 0; b < blockExec.size(); ++b) {
     blockExec[b] /= sampled;
     for (auto& [to, n] : edgeExec[b]) n /= sampled;
@@ -1104,12 +1108,15 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           std::vector<SassMemoryStats> sassMemory(fn->instructions.size());
           std::string memoryError;
           std::optional<PtxCfg> sassCfg;
+          ProgressStage sassStage(o.progress, "running the SASS of kernel '" + out.name + "' (warps of block 0)",
+                                  static_cast<long long>(sampledWarps.size()));
           for (int w : sampledWarps) {
             Expected<SassWarpCount> c = runSassWarp(*fn, so, 0, w);
             if (!c) {
               out.sass->dynamicStatus = c.error().message;
               break;
             }
+            sassStage.advance(sassStage.done() + 1);
             total += static_cast<double>(c->instructions) / sampled;
             for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->perInstruction[i]) / sampled;
             // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):

@@ -27,6 +27,7 @@
 #include "foresight/ir/kernel_ir.h"
 #include "foresight/ir/launch.h"
 #include "foresight/support/error.h"
+#include "foresight/support/progress.h"
 
 namespace foresight::cuda {
 
@@ -53,6 +54,8 @@ struct CudaOptions {
   /// Fold loops whose iterations repeat in the PTX and SASS runs (LoopFold, warp_interpreter.h):
   /// the same counts and streams, in time that does not grow with their trip counts.
   bool foldLoops = true;
+  /// Told as the sampled warps of each kernel are executed (PTX, then SASS); empty = nobody.
+  ProgressCallback progress;
 };
 
 /// Static SASS statistics of one kernel.

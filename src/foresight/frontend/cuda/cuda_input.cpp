@@ -24,6 +24,7 @@ Expected<CudaOptions> toCudaOptions(const std::string& path, const InputOptions&
   o.macros = in.macros;
   o.includeDirs = in.includeDirs;
   o.nvccFlags = in.nvccFlags;
+  o.progress = in.progress;
   for (const SourceHint& h : in.trips) {
     if (h.value < 0) return makeError("--trip " + h.file + ":" + std::to_string(h.line) + " must be >= 0");
     o.trips.push_back({h.file, h.line, static_cast<long long>(h.value)});
@@ -43,6 +44,7 @@ Expected<LoadedInput> loadCudaInput(const std::string& path, const InputOptions&
   if (!tc) {
     SystemToolchainOptions system;
     system.toolTimeoutSeconds = options.toolTimeoutSeconds;
+    system.progress = options.progress;
     owned = createCachingToolchain(createSystemToolchain(system));
     tc = owned.get();
   }

@@ -96,6 +96,7 @@ class SystemToolchain final : public Toolchain {
     desc_.nvdisasm = findTool("nvdisasm", disasmDirs);
     desc_.kind = "system";
     timeoutSeconds_ = o.toolTimeoutSeconds;
+    progress_ = o.progress;
   }
 
   Expected<std::string> readFile(const std::string& path) override { return slurp(path); }
@@ -188,6 +189,7 @@ class SystemToolchain final : public Toolchain {
     request.name = tool;
     request.timeoutSeconds = timeoutSeconds_ > 0 ? timeoutSeconds_ : defaultTimeout;
     request.maxCaptureBytes = kMaxSassBytes;  // stdout is SASS for nvdisasm; the others print little
+    ProgressStage stage(progress_, std::string(tool) + " " + fs::path(subject).filename().string());
     Expected<ProcessResult> run = runProcess(request);
     if (!run) {
       Error e = std::move(run).takeError();
@@ -210,6 +212,7 @@ class SystemToolchain final : public Toolchain {
   ToolchainDescription desc_;
   std::string toolsDir_;
   double timeoutSeconds_ = 0;  ///< --tool-timeout; 0 = each tool's default
+  ProgressCallback progress_;
 };
 
 }  // namespace

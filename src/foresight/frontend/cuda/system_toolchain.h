@@ -13,6 +13,7 @@
 #include <string>
 
 #include "foresight/frontend/cuda/toolchain.h"
+#include "foresight/support/progress.h"
 
 namespace foresight::cuda {
 
@@ -30,6 +31,8 @@ struct SystemToolchainOptions {
   std::string path;  ///< empty = `$PATH`
   /// Wall-clock limit of every tool run (`--tool-timeout`); 0 = the tool's default above.
   double toolTimeoutSeconds = 0;
+  /// Told when a tool run starts and ends ("nvcc matmul.cu"); empty = nobody.
+  ProgressCallback progress;
 };
 
 /// Creates the real toolchain (never fails: missing tools are reported when used).
