@@ -13,6 +13,7 @@
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/cuda_frontend.h"
 #include "foresight/frontend/cuda/fixture_toolchain.h"
+#include "foresight/frontend/cuda/ptx_parser.h"
 
 namespace foresight::cuda {
 namespace {
@@ -60,6 +61,15 @@ TEST(PtxBadInput, KernelWithoutInstructions) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "kernel 'k' has no instructions");
   EXPECT_EQ(r.error().line, 5);  // the line that opens its body
+}
+
+TEST(PtxBadInput, BraceBeforeTheEntryKeyword) {
+  // Found by the ptx fuzz target: ".vi{ible .entry k(" opened a body whose header had no
+  // ".entry", and reading the name past it threw std::out_of_range.
+  Expected<PtxModule> m = parsePtx(".version 8.0\n.target sm_90\n.vi{ible .entry k()\nret;\n}\n", "k.ptx");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().message, "malformed .entry header");
+  EXPECT_EQ(m.error().line, 3);
 }
 
 }  // namespace

@@ -602,6 +602,8 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   // ".visible .entry name(params)" or ".func (returns) name(params)".
   auto finishHeader = [&]() -> Expected<void> {
     const size_t keyword = bodyIsFunc ? header.find(".func") : header.find(".entry");
+    // "{" before the keyword (".vi{ible .entry k(") leaves no keyword in the header.
+    if (keyword == std::string::npos) return makeError(std::string("malformed ") + (bodyIsFunc ? ".func" : ".entry") + " header", file, lineNo);
     std::string rest = trim(header.substr(keyword + (bodyIsFunc ? 5 : 6)));
     kb = KernelBuilder{};
     if (!rest.empty() && rest[0] == '(') {
