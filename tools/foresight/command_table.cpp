@@ -14,6 +14,7 @@ std::function<int()> setupCountPtx(CLI::App& sub);
 std::function<int()> setupIr(CLI::App& sub);
 std::function<int()> setupValidate(CLI::App& sub);
 std::function<int()> setupCalibrate(CLI::App& sub);
+std::function<int()> setupBound(CLI::App& sub);
 
 std::span<const Command> commands() {
   static const Command kCommands[] = {
@@ -22,6 +23,7 @@ std::span<const Command> commands() {
       {"predict", "Predict a kernel's time, occupancy and bound", &setupPredict},
       {"explain", "Emulate a kernel: bottleneck resource and mode (sensitivity), what-if penalties", &setupExplain},
       {"explore", "Rank the GPU code layouts of a skeleton (.sk)", &setupExplore},
+      {"bound", "Attainable SGEMM peak of a GPU and what binds it (Lai's upper-bound analysis)", &setupBound},
       {"count-ptx", "Count PTX instructions per marked block of a C function (skeleton comp values)", &setupCountPtx},
       {"ir", "Dump the KernelIR of a CUDA kernel (.cu/.ptx/.cubin/.sass) for debugging", &setupIr},
       {"calibrate", "On a machine with a GPU: microbenchmarks -> GPU description", &setupCalibrate},

@@ -108,6 +108,21 @@ struct MwpCwpParams {
   std::optional<Param<double>> instCycles;         ///< inst_cycle, cycles per warp instruction
 };
 
+/// Lai's F_T (seed 004, Eq. 4.9): the thread-instruction throughput an SGEMM inner loop of
+/// FFMA and shared loads of one width (LDS, LDS.64, LDS.128) reaches, as a fraction of the
+/// FP32 peak, measured with a microbenchmark of that mix. A width without a value is not
+/// considered by the attainable-peak analysis (model/gemm_bound.h).
+struct SgemmMix {
+  std::optional<Param<double>> lds32;
+  std::optional<Param<double>> lds64;
+  std::optional<Param<double>> lds128;
+  /// The fraction for a load width of 32, 64 or 128 bits; nullptr when not measured.
+  [[nodiscard]] const Param<double>* forWidth(int bits) const {
+    const std::optional<Param<double>>& p = bits == 32 ? lds32 : bits == 64 ? lds64 : lds128;
+    return (bits == 32 || bits == 64 || bits == 128) && p ? &*p : nullptr;
+  }
+};
+
 /// A whole GPU description.
 struct Gpu {
   std::string name;          ///< Preset / file name, e.g. "h100".
@@ -135,6 +150,8 @@ struct Gpu {
   std::array<std::optional<Pipeline>, kNumInstrClasses> pipelines;
   std::vector<MemoryLevel> memory;
   MwpCwpParams mwpCwp;
+  /// `[sgemm_mix]`: absent = not measured for this GPU.
+  std::optional<SgemmMix> sgemmMix;
 
   /// The pipeline of a class, or nullptr when the GPU has none.
   [[nodiscard]] const Pipeline* pipeline(InstrClass c) const {

@@ -288,6 +288,21 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       r.failHere("mwp_cwp departure delays, issue_cycles and mem_bandwidth must be positive");
     }
   }
+  if (const toml::table* t = top.optionalTable("sgemm_mix")) {
+    TableReader r(*t, "sgemm_mix", sourceName, &error);
+    SgemmMix mix;
+    mix.lds32 = r.optionalParam<double>("lds32", Dim::Count);
+    mix.lds64 = r.optionalParam<double>("lds64", Dim::Count);
+    mix.lds128 = r.optionalParam<double>("lds128", Dim::Count);
+    r.finish();
+    for (const auto& [key, p] : {std::pair{"lds32", &mix.lds32}, std::pair{"lds64", &mix.lds64}, std::pair{"lds128", &mix.lds128}}) {
+      if (!r.failed() && *p && !((*p)->value > 0 && (*p)->value <= 1)) {
+        r.failAtKey(key, std::string("'sgemm_mix.") + key + "' is a fraction of the FP32 peak: above 0, at most 1");
+      }
+    }
+    if (!r.failed() && !mix.lds32 && !mix.lds64 && !mix.lds128) r.failHere("[sgemm_mix] needs lds32, lds64 or lds128");
+    gpu.sgemmMix = mix;
+  }
   top.finish();
   if (!error.message.empty()) return error;
 

@@ -188,6 +188,12 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
   if (w.l2DepartureDelay) kv("l2_departure_delay", param(*w.l2DepartureDelay, gpu));
   if (w.dramDepartureDelay) kv("dram_departure_delay", param(*w.dramDepartureDelay, gpu));
   if (w.instCycles) kv("inst_cycles", param(*w.instCycles, gpu));
+  if (gpu.sgemmMix) {
+    os << "\n[sgemm_mix]\n";
+    if (gpu.sgemmMix->lds32) kv("lds32", param(*gpu.sgemmMix->lds32, gpu));
+    if (gpu.sgemmMix->lds64) kv("lds64", param(*gpu.sgemmMix->lds64, gpu));
+    if (gpu.sgemmMix->lds128) kv("lds128", param(*gpu.sgemmMix->lds128, gpu));
+  }
   return os.str();
 }
 

@@ -1,0 +1,2 @@
+# exit: 1
+bound --gpu h100 --variant lai
