@@ -134,6 +134,25 @@ TEST(GpuLoader, MisspeltExtraKeyIsUnknownWithSuggestion) {
   EXPECT_EQ(e.column, 1);  // the misspelt key itself
 }
 
+TEST(GpuLoader, SgemmMixIsAnOptionalTableOfFractions) {
+  // Absent: no mix. Present: each width's F_T, a fraction of the FP32 peak in (0, 1].
+  Expected<Gpu> none = loadGpuFromString(fx5600Text(), kName);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->sgemmMix);
+  const std::string withMix = fx5600Text() + "\n[sgemm_mix]\nlds64 = { value = 0.9625, source = \"paper:004\" }\n";
+  Expected<Gpu> mix = loadGpuFromString(withMix, kName);
+  ASSERT_TRUE(mix.ok()) << mix.error().format();
+  ASSERT_TRUE(mix->sgemmMix);
+  ASSERT_NE(mix->sgemmMix->forWidth(64), nullptr);
+  EXPECT_DOUBLE_EQ(mix->sgemmMix->forWidth(64)->value, 0.9625);
+  EXPECT_EQ(mix->sgemmMix->forWidth(128), nullptr);
+  const std::string above = replaced(withMix, "value = 0.9625", "value = 30.8");
+  const Error e = loadError(above);
+  EXPECT_EQ(e.message, "'sgemm_mix.lds64' is a fraction of the FP32 peak: above 0, at most 1");
+  EXPECT_EQ(e.line, lineOf(above, "lds64"));
+  EXPECT_EQ(loadError(fx5600Text() + "\n[sgemm_mix]\n").message, "[sgemm_mix] needs lds32, lds64 or lds128");
+}
+
 TEST(GpuLoader, MisspeltRequiredKeyIsUnknownWithSuggestion) {
   // BUG: gpu_loader.cpp reads required keys before TableReader::finish() looks for leftovers, so
   // renaming warp_size to warp_sise reports "missing required key 'sm.warp_size'" at the [sm]
