@@ -123,6 +123,19 @@ struct SgemmMix {
   }
 };
 
+/// How register indices map to register-file banks (`[register_banks]`).
+enum class RegisterBankFunction {
+  Modulo,  ///< bank = index % count
+  Kepler,  ///< Lai's GK104 map: (index % 2)·2 + (index % 8 ≥ 4): even0, even1, odd0, odd1
+};
+
+/// The register file's banks: two distinct source registers of one instruction in a bank are
+/// read one after another (Lai, thesis §4.3.1).
+struct RegisterBanks {
+  Param<int> count;
+  RegisterBankFunction function = RegisterBankFunction::Modulo;
+};
+
 /// A whole GPU description.
 struct Gpu {
   std::string name;          ///< Preset / file name, e.g. "h100".
@@ -152,6 +165,8 @@ struct Gpu {
   MwpCwpParams mwpCwp;
   /// `[sgemm_mix]`: absent = not measured for this GPU.
   std::optional<SgemmMix> sgemmMix;
+  /// `[register_banks]`: absent = unknown for this GPU.
+  std::optional<RegisterBanks> registerBanks;
 
   /// The pipeline of a class, or nullptr when the GPU has none.
   [[nodiscard]] const Pipeline* pipeline(InstrClass c) const {

@@ -303,6 +303,19 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
     if (!r.failed() && !mix.lds32 && !mix.lds64 && !mix.lds128) r.failHere("[sgemm_mix] needs lds32, lds64 or lds128");
     gpu.sgemmMix = mix;
   }
+  if (const toml::table* t = top.optionalTable("register_banks")) {
+    TableReader r(*t, "register_banks", sourceName, &error);
+    RegisterBanks banks;
+    banks.count = r.param<int>("count", Dim::Count);
+    banks.function = r.choice("function", {"modulo", "kepler"}) == "kepler" ? RegisterBankFunction::Kepler
+                                                                              : RegisterBankFunction::Modulo;
+    r.finish();
+    if (!r.failed() && banks.count.value <= 0) r.failAtKey("count", "'register_banks.count' must be positive");
+    if (!r.failed() && banks.function == RegisterBankFunction::Kepler && banks.count.value != 4) {
+      r.failAtKey("count", "the \"kepler\" bank function has 4 banks");
+    }
+    gpu.registerBanks = banks;
+  }
   top.finish();
   if (!error.message.empty()) return error;
 

@@ -194,6 +194,11 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     if (gpu.sgemmMix->lds64) kv("lds64", param(*gpu.sgemmMix->lds64, gpu));
     if (gpu.sgemmMix->lds128) kv("lds128", param(*gpu.sgemmMix->lds128, gpu));
   }
+  if (gpu.registerBanks) {
+    os << "\n[register_banks]\n";
+    kv("count", param(gpu.registerBanks->count, gpu));
+    kv("function", quoted(gpu.registerBanks->function == RegisterBankFunction::Kepler ? "kepler" : "modulo"));
+  }
   return os.str();
 }
 
