@@ -217,6 +217,27 @@ TEST(MwpCwpModern, ALoneDependentChainTakesItsStallCycles) {
   EXPECT_NEAR(q->cycles, 1024.25, 1e-9);
 }
 
+/// A register-bank conflict feeds the FP32 pipe at half rate (Lai, Table 4.1): 4096 FFMAs per
+/// warp, 8 warps per scheduler (32 per SM), FP32 gap 1, 4 schedulers: the pipe is busy
+/// 4096 x 1 / 4 = 1024 cycles per warp, 2048 with every FFMA 2-way conflicted.
+TEST(MwpCwpModern, ABankConflictDoublesTheFp32PipeCycles) {
+  KernelInput k = fmaChainKernel();
+  const Gpu gpu = sweepGpu();
+  EXPECT_DOUBLE_EQ(busiestPipe(k.ir, gpu).cycles, 1024.0);
+  k.ir.blocks[0].instructions[0].bankConflictDegree = 2;
+  const PipeBusy pipe = busiestPipe(k.ir, gpu);
+  EXPECT_DOUBLE_EQ(pipe.cycles, 2048.0);
+  EXPECT_EQ(pipe.cls, InstrClass::Fp32);
+  Launch l;
+  l.grid.x = 100;
+  l.block.x = 1024;
+  Expected<Prediction> conflicted = predict(k, l, gpu, modern());
+  k.ir.blocks[0].instructions[0].bankConflictDegree = 1;
+  Expected<Prediction> free = predict(k, l, gpu, modern());
+  ASSERT_TRUE(conflicted.ok() && free.ok());
+  EXPECT_GT(conflicted->cycles, 1.9 * free->cycles);
+}
+
 /// A shared-memory chase: LDS r1 <- [r0], LDS r2 <- [r1], FADD r3 <- r2, r2, each with stall
 /// count 1, shared latency 30: the second LDS waits for the first (issues at 30), the FADD for
 /// the second (issues at 60): 61 cycles per execution, x 100 executions = 6100. A global load

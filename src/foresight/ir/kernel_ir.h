@@ -70,6 +70,10 @@ struct Instruction {
   /// Cycles the warp's next instruction must wait after this one issues, from the SASS control
   /// bits (the stall count ptxas encodes for fixed-latency dependences); 0 = unknown.
   int stallCycles = 0;
+  /// Register-bank conflict degree of an FFMA: the most distinct source registers it
+  /// reads from one bank (register_banks.h); its operands take that many cycles to read.
+  /// 1 = conflict-free or unknown (the GPU gives no bank function).
+  int bankConflictDegree = 1;
   std::string sourceFile;  ///< source file of the instruction, when the frontend knows it
   int sourceLine = 0;      ///< 1-based source line; 0 = unknown
 };

@@ -343,6 +343,9 @@ PipeBusy busiestPipe(const KernelIR& ir, const Gpu& gpu) {
       double n = b.executionsPerWarp;
       // A shared access holds the LD/ST path for each of its bank wavefronts.
       if (in.memory && in.memory->space == MemorySpace::Shared) n *= std::max(1.0, in.memory->wavefrontsPerInst);
+      // A register-bank conflict reads the operands over that many cycles, feeding the pipe
+      // no faster (Lai, thesis Table 4.1: two sources in a bank halve FFMA throughput).
+      if (!in.memory) n *= std::max(1, in.bankConflictDegree);
       counts[static_cast<size_t>(in.memory ? InstrClass::Ldst : in.cls)] += n;
     }
   }

@@ -73,12 +73,32 @@ TEST(RegisterBanks, ReuseCacheServesARepeatedSourceInTheSameSlot) {
   EXPECT_EQ(r->sites[0].offset, 0x20);
 }
 
+TEST(RegisterBanks, HopperChainOfFma) {
+  // nvcc's sm_90 code of validation/micro/fma_chain.cu: one dependent chain has no .reuse and
+  // R4, R2 share bank 0 of 2 (degree 2, the H200's 0.41 FFMA per cycle and scheduler); eight
+  // chains reuse R2 and R3 and read only the accumulator (degree 1, 0.94).
+  Expected<Gpu> h200 = loadPreset("h200");
+  ASSERT_TRUE(h200 && h200->registerBanks);
+  const SassFunction one = listing(
+      "        /*0000*/                   FFMA R4, R4, R2, R3 ;\n"
+      "        /*0010*/                   FFMA R4, R4, R2, R3 ;\n");
+  EXPECT_EQ(sourceBankDegree(one.instructions[1], &one.instructions[0], *h200->registerBanks), 2);
+  const SassFunction eight = listing(
+      "        /*0000*/                   FFMA R12, R12, R2.reuse, R3.reuse ;\n"
+      "        /*0010*/                   FFMA R14, R14, R2.reuse, R3.reuse ;\n");
+  int reused = 0;
+  EXPECT_EQ(sourceBankDegree(eight.instructions[1], &eight.instructions[0], *h200->registerBanks, &reused), 1);
+  EXPECT_EQ(reused, 2);
+  // Without the previous instruction nothing is cached: R14, R2 share bank 0.
+  EXPECT_EQ(sourceBankDegree(eight.instructions[1], nullptr, *h200->registerBanks), 2);
+}
+
 TEST(RegisterBanks, UnknownBankFunctionIsAnError) {
-  Expected<Gpu> h100 = loadPreset("h100");
-  ASSERT_TRUE(h100);
-  Expected<RegisterBankReport> r = checkRegisterBanks(listing("        /*0000*/   FFMA R0, R1, R3, R5 ;\n"), *h100);
+  Expected<Gpu> a100 = loadPreset("a100");
+  ASSERT_TRUE(a100);
+  Expected<RegisterBankReport> r = checkRegisterBanks(listing("        /*0000*/   FFMA R0, R1, R3, R5 ;\n"), *a100);
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, "GPU 'h100' gives no register-bank function ([register_banks] in its description)");
+  EXPECT_EQ(r.error().message, "GPU 'a100' gives no register-bank function ([register_banks] in its description)");
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "foresight/frontend/cuda/isa/instr_class_table.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/ptx_parser.h"
+#include "foresight/frontend/cuda/register_banks.h"
 #include "foresight/frontend/cuda/sass_interpreter.h"
 #include "foresight/frontend/cuda/sass_parser.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
@@ -416,7 +417,8 @@ struct SassMemoryStats {
 template <class MemoryOf>
 void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassPtxMap& map, const PtxCfg& cfg,
                const std::vector<double>& executions, MemoryOf&& memoryOf,
-               const std::vector<InstructionStats>& ptxStats, const std::vector<SassMemoryStats>& sassMemory, KernelIR& ir) {
+               const std::vector<InstructionStats>& ptxStats, const std::vector<SassMemoryStats>& sassMemory,
+               const std::optional<RegisterBanks>& banks, KernelIR& ir) {
   std::map<int, const SassPtxPair*> pairOf;
   for (const SassPtxPair& p : map.pairs) pairOf[p.sass] = &p;
   // The most executed PTX partner per (line, mnemonic): used for unpaired SASS accesses, and
@@ -448,6 +450,9 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
       inst.sourceLine = si.sourceLine;
       inst.barrier = si.mnemonic == "BAR";
       if (si.control) inst.stallCycles = si.control->stall;
+      if (banks && checksRegisterBanks(si.mnemonic)) {
+        inst.bankConflictDegree = sourceBankDegree(si, i > pb.first ? &fn.instructions[i - 1] : nullptr, *banks);
+      }
       const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED";
       for (size_t k = 0; k < si.operands.size(); ++k) {
         const bool dst = k == 0 && !store && si.mnemonic != "BRA" && si.mnemonic != "EXIT" && !inst.barrier;
@@ -1156,7 +1161,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             out.sass->dynamicInstructionsPerWarp = total;
             if (o.sassStream) {
               if (!memoryError.empty()) sassMemory.assign(fn->instructions.size(), SassMemoryStats{});  // keep the PTX's
-              lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, sassMemory, ir);
+              lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, sassMemory, o.registerBanks, ir);
               program.isa = "sass (memory from ptx)";
               sassStreams = std::make_shared<const CudaStreamSource>(*fn, *out.resources, so,
                                                                       irLocations(*sassCfg, fn->instructions.size()));

@@ -54,6 +54,9 @@ struct CudaOptions {
   /// Fold loops whose iterations repeat in the PTX and SASS runs (LoopFold, warp_interpreter.h):
   /// the same counts and streams, in time that does not grow with their trip counts.
   bool foldLoops = true;
+  /// The GPU's register banks (Gpu::registerBanks): SASS FFMAs get their
+  /// Instruction::bankConflictDegree; empty = unknown, every degree stays 1.
+  std::optional<RegisterBanks> registerBanks;
   /// Told as the sampled warps of each kernel are executed (PTX, then SASS); empty = nobody.
   ProgressCallback progress;
 };

@@ -25,6 +25,7 @@ Expected<CudaOptions> toCudaOptions(const std::string& path, const InputOptions&
   o.includeDirs = in.includeDirs;
   o.nvccFlags = in.nvccFlags;
   o.progress = in.progress;
+  o.registerBanks = in.gpu->registerBanks;
   for (const SourceHint& h : in.trips) {
     if (h.value < 0) return makeError("--trip " + h.file + ":" + std::to_string(h.line) + " must be >= 0");
     o.trips.push_back({h.file, h.line, static_cast<long long>(h.value)});
