@@ -442,7 +442,8 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
       const InstrClass cls = in.memory ? InstrClass::Ldst : (in.barrier ? InstrClass::Control : in.cls);
       int pipe = map.pipe[static_cast<int>(cls)];
       if (pipe < 0) pipe = map.pipe[static_cast<int>(InstrClass::Fp32)];
-      addUse(pipe, 1);
+      // A register-bank conflict reads the operands over `degree` cycles (Instruction::bankConflictDegree).
+      addUse(pipe, in.memory ? 1 : std::max(1, in.bankConflictDegree));
       if (in.memory) {
         const MemoryAccess& m = *in.memory;
         const std::vector<long long>& lanes = d.laneAddresses.empty() ? m.laneAddresses : d.laneAddresses;
