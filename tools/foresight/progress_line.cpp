@@ -74,8 +74,10 @@ class ProgressLine {
       if (total_ > 0) line += ": " + std::to_string(done_) + "/" + std::to_string(total_);
       line += ", " + std::to_string(static_cast<long long>(elapsed)) + " s";
       if (tty_) {
+        if (onScreen_ && line == shown_) continue;  // redraw only what changed
         std::fprintf(stderr, "\r\033[K%s", line.c_str());
         onScreen_ = true;
+        shown_ = line;
       } else {
         std::fprintf(stderr, "foresight: %s\n", line.c_str());
       }
@@ -103,6 +105,7 @@ class ProgressLine {
   bool printed_ = false;   ///< this stage has printed a line
   bool onScreen_ = false;  ///< a terminal line is showing
   std::string stage_;
+  std::string shown_;      ///< the terminal line as last drawn
   long long done_ = 0;
   long long total_ = 0;
   Clock::time_point start_{};
