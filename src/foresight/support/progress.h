@@ -17,7 +17,7 @@ namespace foresight {
 
 /// Where one stage stands.
 struct StageProgress {
-  std::string stage;      ///< "nvcc matmul.cu (sm_90)", "interpreting kernel 'k' (PTX)"
+  std::string stage;      ///< "nvcc matmul.cu", "interpreting the PTX of kernel 'k' (warps of block 0)"
   long long done = 0;     ///< units finished, when the stage counts units (warps); else 0
   long long total = 0;    ///< units in all; 0 when the stage does not count
   bool finished = false;  ///< the stage has ended (successfully or not)

@@ -11,11 +11,6 @@ namespace foresight::cuda {
 
 namespace {
 
-/// FFMA only: nvdisasm prints DFMA's and HMMA's register pairs and groups as single
-/// registers, and how those read the banks is not measured (DFMA on an H200 runs at its pipe's
-/// rate with sources that would all conflict as single registers).
-bool checkedOpcode(const std::string& mnemonic) { return mnemonic == "FFMA" || mnemonic == "FFMA32I"; }
-
 bool marksReuse(const SassOperand& op) { return op.text.find(".reuse") != std::string::npos; }
 
 /// The general-register sources of an instruction by operand slot (-1: RZ, not a register).
@@ -41,7 +36,10 @@ double RegisterBankReport::relativeThroughput() const {
   return (conflictFree + twoWay / 2.0 + threeWay / 3.0) / checked;
 }
 
-bool checksRegisterBanks(const std::string& mnemonic) { return checkedOpcode(mnemonic); }
+// FFMA only: nvdisasm prints DFMA's and HMMA's register pairs and groups as single registers,
+// and how those read the banks is not measured (DFMA on an H200 runs at its pipe's rate with
+// sources that would all conflict as single registers).
+bool checksRegisterBanks(const std::string& mnemonic) { return mnemonic == "FFMA" || mnemonic == "FFMA32I"; }
 
 int sourceBankDegree(const SassInstruction& inst, const SassInstruction* previous, const RegisterBanks& banks,
                      int* reused) {
@@ -75,7 +73,7 @@ Expected<RegisterBankReport> checkRegisterBanks(const SassFunction& fn, const Gp
   RegisterBankReport report;
   for (size_t i = 0; i < fn.instructions.size(); ++i) {
     const SassInstruction& inst = fn.instructions[i];
-    if (!checkedOpcode(inst.mnemonic)) continue;
+    if (!checksRegisterBanks(inst.mnemonic)) continue;
     ++report.checked;
     const int degree = sourceBankDegree(inst, i > 0 ? &fn.instructions[i - 1] : nullptr, *gpu.registerBanks, &report.reused);
     if (degree == 2) ++report.twoWay;
