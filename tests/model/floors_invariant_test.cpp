@@ -8,9 +8,9 @@
 ///
 /// Inputs without nvcc: the summary and skeleton examples, the CUDA examples and the bottleneck
 /// examples from their stored sm_90 fixtures (tests/frontend/cuda/fixtures,
-/// tests/examples/fixtures/bottlenecks). Corpus kernels are compiled by the system toolchain
-/// (as validate does; the compile cache makes reruns fast): one variant of every fourth
-/// manifest, skipped with a note when nvcc is absent. Four C loop examples (every kernel, on
+/// tests/examples/fixtures/bottlenecks), and the bound examples (tests/examples/fixtures/bound).
+/// Corpus kernels are compiled by the system toolchain (as validate does; the compile cache
+/// makes reruns fast): one variant of every fourth manifest, skipped with a note when nvcc is absent. Four C loop examples (every kernel, on
 /// tk1) need the LLVM frontend and are skipped when it is not built.
 #include <gtest/gtest.h>
 #include <toml++/toml.h>
@@ -89,6 +89,19 @@ std::vector<Case> exampleCases() {
   cuda("stencil2d.sm_90.sass", "", launch(32, 32, 32, 8, {{"nx", 1024}, {"ny", 256}}));
   cuda("transpose.sm_90.sass", "transpose_naive", launch(32, 32, 32, 8, {{"n", 1024}}));
   cuda("spill.sm_90.sass", "spill", launch(512, 1, 256, 1, {{"n", 131072}}));
+  // The bound examples (examples/bound/README.md), from their stored sm_90 fixtures.
+  const auto bound = [&](const char* file, const char* kernel, Launch l) {
+    Case c{file, kRoot + "/tests/examples/fixtures/bound/" + file};
+    c.kernel = kernel;
+    c.options.launch = std::move(l);
+    c.options.kernel = kernel;
+    out.push_back(c);
+  };
+  bound("gemm_naive.sm_90.sass", "gemm_naive", launch(64, 64, 16, 16, {{"n", 1024}}));
+  bound("gemm_shared.sm_90.sass", "gemm_shared", launch(64, 64, 16, 16, {{"n", 1024}}));
+  bound("gemm_regtile.sm_90.sass", "gemm_regtile", launch(16, 16, 256, 1, {{"n", 2048}}));
+  bound("gemm_tensor.sm_90.sass", "gemm_tensor", launch(32, 32, 128, 1, {{"n", 2048}}));
+  bound("conv2d.sm_90.sass", "conv2d", launch(128, 256, 32, 8, {{"w", 4096}, {"h", 2048}}));
   // The bottleneck examples (examples/cuda/bottlenecks/expected.toml).
   const toml::table t = toml::parse_file(kRoot + "/examples/cuda/bottlenecks/expected.toml");
   for (const auto& [key, node] : t) {

@@ -8,6 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
 #include "foresight/gpu/presets.h"
 
 namespace foresight {
@@ -138,6 +142,120 @@ TEST(GemmBound, GeneralVariantUsesMeasuredMixWhereTheGpuHasIt) {
   // pointers and loop end = 63, no spilling.
   EXPECT_EQ(b->registers.fragments, 8);
   EXPECT_EQ(b->registers.total(), 63);
+}
+
+TEST(GemmBound, GeneralVariantReadsPanelsThroughL2WhereItsBandwidthIsKnown) {
+  GemmBoundOptions o;
+  o.variant = GemmBoundVariant::General;
+  o.tile = GemmTile{256, 8, 8, 8, 128, 1};
+  Expected<GemmBound> h = gemmBound(preset("h100"), o);
+  ASSERT_TRUE(h) << h.error().format();
+  // H100 L2 9800 GB/s × 2·BM·BN / ((BM + BN)·4 B): a 128×128 tile gives 32 flops/B = 313600.
+  EXPECT_EQ(h->memLevel, "l2");
+  EXPECT_NEAR(h->memBoundGflops,
+              9800.0 * 2 * h->blockTileM * h->blockTileN / ((h->blockTileM + h->blockTileN) * 4.0), 1e-6);
+  // The GTX580 description has no L2 bandwidth: the thesis' DRAM term.
+  o.fragmentBuffers = 1;
+  o.tile = GemmTile{256, 6, 6, 16, 64, 1};
+  Expected<GemmBound> f = gemmBound(preset("gtx580"), o);
+  ASSERT_TRUE(f) << f.error().format();
+  EXPECT_EQ(f->memLevel, "dram");
+}
+
+TEST(GemmBound, MatrixPipePeaksByHand) {
+  GemmBoundOptions o;
+  o.variant = GemmBoundVariant::General;
+  // H100: 132 SMs × 4 schedulers × 1.98 GHz × 4096 FMAs × 2 / gap 8 = 1070530.56 GFLOPS (FP16).
+  o.precision = GemmPrecision::Fp16;
+  Expected<GemmBound> h = gemmBound(preset("h100"), o);
+  ASSERT_TRUE(h) << h.error().format();
+  EXPECT_NEAR(h->boundGflops, 1070530.56, 0.01);
+  EXPECT_EQ(h->binding, "tensor pipe");
+  EXPECT_FALSE(h->tiled);
+  // A100 TF32: 108 × 4 × 1.41 × 8192 / 16 / 2 = 155934.72 GFLOPS.
+  o.precision = GemmPrecision::Tf32;
+  Expected<GemmBound> a = gemmBound(preset("a100"), o);
+  ASSERT_TRUE(a) << a.error().format();
+  EXPECT_NEAR(a->boundGflops, 155934.72, 0.01);
+  // H100 DMMA: twice the FP64 pipe: 132 × 4 / 2 × 32 × 2 × 1.98 × 2 = 66908.16 GFLOPS.
+  o.precision = GemmPrecision::Dmma;
+  Expected<GemmBound> d = gemmBound(preset("h100"), o);
+  ASSERT_TRUE(d) << d.error().format();
+  EXPECT_NEAR(d->boundGflops, 66908.16, 0.01);
+}
+
+TEST(GemmBound, CompulsoryDramBindsAThinProblem) {
+  // FP16 256×256×65536 on the H100: A and B 2·256·65536·2 B + C 256·256·4 B = 67371008 B for
+  // 2·256·256·65536 = 8589934592 flops: 127.50 flops per byte × 3350 GB/s = 427131 GFLOPS.
+  GemmBoundOptions o;
+  o.variant = GemmBoundVariant::General;
+  o.precision = GemmPrecision::Fp16;
+  o.m = 256;
+  o.n = 256;
+  o.k = 65536;
+  const Gpu gpu = preset("h100");
+  Expected<GemmBound> b = gemmBound(gpu, o);
+  ASSERT_TRUE(b) << b.error().format();
+  const double bw = gpu.memoryForResource("dram")->bandwidth->value;
+  EXPECT_NEAR(b->compulsoryBoundGflops, 8589934592.0 / 67371008.0 * bw, 1e-6);
+  EXPECT_EQ(b->binding, "compulsory dram");
+  EXPECT_NEAR(b->seconds, 67371008.0 / (bw * 1e9), 1e-15);
+}
+
+TEST(GemmBound, PrecisionErrorsNameWhatIsMissing) {
+  GemmBoundOptions o;
+  o.variant = GemmBoundVariant::General;
+  o.precision = GemmPrecision::Tf32;
+  Expected<GemmBound> v = gemmBound(preset("v100"), o);
+  ASSERT_FALSE(v);
+  EXPECT_NE(v.error().message.find("no tf32 tensor cores"), std::string::npos) << v.error().message;
+  o.precision = GemmPrecision::Dmma;
+  Expected<GemmBound> d = gemmBound(preset("v100"), o);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("no FP64 tensor cores"), std::string::npos) << d.error().message;
+  o.variant = GemmBoundVariant::Lai;
+  o.precision = GemmPrecision::Fp16;
+  Expected<GemmBound> l = gemmBound(preset("gtx580"), o);
+  ASSERT_FALSE(l);
+  EXPECT_NE(l.error().message.find("needs --variant general"), std::string::npos) << l.error().message;
+  EXPECT_FALSE(parseGemmPrecision("fp17"));
+  EXPECT_EQ(*parseGemmPrecision("bf16"), GemmPrecision::Bf16);
+}
+
+TEST(PublishedThroughputs, SitBelowTheBound) {
+  // validation/public/gemm-bound/throughputs.csv: measured cuBLAS throughputs, each citing its
+  // source. Every one must sit below the bound of its GPU, precision and size; the tightness
+  // (measured / bound) is printed for docs/bound.md.
+  std::ifstream in(std::string(FORESIGHT_SOURCE_DIR) + "/validation/public/gemm-bound/throughputs.csv");
+  ASSERT_TRUE(in) << "throughputs.csv missing";
+  std::string line;
+  std::getline(in, line);  // header
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    std::string cell;
+    for (int i = 0; i < 8 && std::getline(ss, cell, ','); ++i) f.push_back(cell);
+    ASSERT_EQ(f.size(), 8u) << line;
+    GemmBoundOptions o;
+    o.variant = GemmBoundVariant::General;
+    Expected<GemmPrecision> p = parseGemmPrecision(f[2]);
+    ASSERT_TRUE(p) << line;
+    o.precision = *p;
+    o.m = std::stoll(f[3]);
+    o.n = std::stoll(f[4]);
+    o.k = std::stoll(f[5]);
+    Expected<GemmBound> b = gemmBound(preset(f[0]), o);
+    ASSERT_TRUE(b) << line << ": " << b.error().format();
+    const double measured = std::stod(f[6]) * 1000;  // GFLOPS
+    EXPECT_LT(measured, b->boundGflops) << line;
+    std::cout << "[ bound    ] " << f[0] << " " << f[2] << " " << f[3] << "x" << f[4] << "x" << f[5] << ": measured "
+              << measured << " GFLOPS = " << 100 * measured / b->boundGflops << " % of the bound " << b->boundGflops
+              << " (" << b->binding << ")\n";
+    ++rows;
+  }
+  EXPECT_GE(rows, 15);
 }
 
 }  // namespace

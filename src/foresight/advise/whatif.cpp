@@ -26,6 +26,7 @@ Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& ba
   };
   static const Switch kSwitches[] = {
       {"conflict-free-shared", "no shared-memory bank conflicts", &WhatIf::conflictFreeShared},
+      {"conflict-free-registers", "no register-bank conflicts (FFMA operands)", &WhatIf::conflictFreeRegisters},
       {"perfect-coalescing", "every global access takes its minimum sectors", &WhatIf::perfectCoalescing},
       {"infinite-bandwidth", "shared, L1, L2 and DRAM gaps are zero", &WhatIf::infiniteBandwidth},
       {"all-l1-hits", "every global load hits in L1", &WhatIf::allL1Hits},

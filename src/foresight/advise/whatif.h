@@ -21,7 +21,7 @@ struct WhatIfResult {
   double speedup = 1;      ///< T_base / T_switch
 };
 
-/// Every switch, in a fixed order: conflict-free-shared, perfect-coalescing,
+/// Every switch, in a fixed order: conflict-free-shared, conflict-free-registers, perfect-coalescing,
 /// infinite-bandwidth, all-l1-hits, all-l2-hits, no-address-arithmetic, full-occupancy.
 [[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeWhatIf(const KernelInput& kernel,
                                                                 const Launch& launch, const Gpu& gpu,

@@ -74,6 +74,10 @@ struct Instruction {
   /// reads from one bank (register_banks.h); its operands take that many cycles to read.
   /// 1 = conflict-free or unknown (the GPU gives no bank function).
   int bankConflictDegree = 1;
+  /// How long the instruction holds its pipe, in units of the class's gap: 1 for ordinary
+  /// instructions; a matrix instruction's multiply-adds over the pipe's unit of work (a
+  /// tensor MMA counts per 4096 FP16 multiply-adds, frontend/cuda/isa/mma_shape.h).
+  double pipeWork = 1;
   std::string sourceFile;  ///< source file of the instruction, when the frontend knows it
   int sourceLine = 0;      ///< 1-based source line; 0 = unknown
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,9 @@ std::pair<std::string, double> PhysicalFloors::largest() const {
     if (s > best.second) best = {instrClassName(c), s};
   }
   if (issueSeconds > best.second) best = {"issue", issueSeconds};
+  if (ldstSeconds > best.second) best = {"ldst", ldstSeconds};
+  if (sharedSeconds > best.second) best = {"shared", sharedSeconds};
+  if (mixSeconds > best.second) best = {"sgemm-mix", mixSeconds};
   return best;
 }
 
@@ -30,8 +34,9 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
   const double warps = static_cast<double>(launch.blocks()) *
                        std::ceil(static_cast<double>(launch.threadsPerBlock()) / warpSize);
   // Per-warp dynamic instructions by class.
-  std::array<double, kNumInstrClasses> perWarp{};
-  double allPerWarp = 0;
+  std::array<double, kNumInstrClasses> perWarp{};  // pipe work (matrix instructions: their work)
+  double allPerWarp = 0, memoryPerWarp = 0, wavefrontsPerWarp = 0, ffmaPerWarp = 0;
+  std::map<int, double> ldsPerWarpByBits;
   if (kernel.summary || kernel.ir.blocks.empty()) {
     if (kernel.summary) {
       const WorkloadSummary& s = *kernel.summary;
@@ -40,9 +45,18 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     }
   } else {
     for (const BasicBlock& b : kernel.ir.blocks) {
+      const double e = b.executionsPerWarp;
       for (const Instruction& in : b.instructions) {
-        perWarp[static_cast<int>(in.cls)] += b.executionsPerWarp;
-        allPerWarp += b.executionsPerWarp;
+        allPerWarp += e;
+        if (!in.memory) {
+          perWarp[static_cast<int>(in.cls)] += e * in.pipeWork;
+          if (in.cls == InstrClass::Fp32 && in.opcode.rfind("FFMA", 0) == 0) ffmaPerWarp += e;
+          continue;
+        }
+        memoryPerWarp += e;
+        if (in.memory->space != MemorySpace::Shared) continue;
+        wavefrontsPerWarp += e * std::max(1.0, in.memory->wavefrontsPerInst);
+        if (!in.memory->isStore) ldsPerWarpByBits[in.memory->widthBytes * 8] += e;
       }
     }
   }
@@ -57,6 +71,32 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
   f.warpInsts = allPerWarp * warps;
   const double issueRate = schedulers * gpu.issueWidth.value;
   if (issueRate > 0 && clockHz > 0) f.issueSeconds = f.warpInsts / issueRate / clockHz;
+  f.memoryWarpInsts = memoryPerWarp * warps;
+  if (const Pipeline* ldst = gpu.pipeline(InstrClass::Ldst); ldst && schedulers > 0 && clockHz > 0) {
+    f.ldstSeconds = f.memoryWarpInsts * ldst->gap.value / schedulers / clockHz;
+  }
+  f.sharedWavefronts = wavefrontsPerWarp * warps;
+  if (const MemoryLevel* shared = gpu.memoryForResource("shared");
+      shared && shared->bandwidth && shared->banks && shared->bankWidth) {
+    const double wavefrontBytes = static_cast<double>(shared->banks->value) * shared->bankWidth->value;
+    if (wavefrontBytes > 0 && shared->bandwidth->value > 0) {
+      f.sharedSeconds = f.sharedWavefronts * wavefrontBytes / (shared->bandwidth->value * 1e9);
+    }
+  }
+  // Lai's instruction-mix throughput (Eq. 4.10), where the GPU has it measured.
+  const Pipeline* fp32 = gpu.pipeline(InstrClass::Fp32);
+  if (gpu.sgemmMix && ffmaPerWarp > 0 && !ldsPerWarpByBits.empty() && fp32 && schedulers > 0 && clockHz > 0) {
+    const auto widest = std::max_element(ldsPerWarpByBits.begin(), ldsPerWarpByBits.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (const Param<double>* ft = gpu.sgemmMix->forWidth(widest->first); ft && ft->value > 0) {
+      double lds = 0;
+      for (const auto& [bits, n] : ldsPerWarpByBits) lds += n;
+      f.mixLdsBits = widest->first;
+      f.mixThroughput = ft->value;
+      f.mixWarpInsts = (ffmaPerWarp + lds) * warps;
+      f.mixSeconds = f.mixWarpInsts * fp32->gap.value / schedulers / clockHz / ft->value;
+    }
+  }
   f.compulsoryBytes = traffic.compulsoryBytes();
   const MemoryLevel* dram = gpu.memoryForResource("dram");
   if (dram && dram->bandwidth && dram->bandwidth->value > 0) f.dramSeconds = f.compulsoryBytes / (dram->bandwidth->value * 1e9);
@@ -74,6 +114,12 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
         fmt::format("{} warp instructions x gap / (SMs x schedulers)", instrClassName(c)));
   }
   add("floor_issue_us", f.issueSeconds * 1e6, "warp instructions / (SMs x schedulers x issue width)");
+  add("floor_ldst_us", f.ldstSeconds * 1e6, "memory warp instructions x LD/ST gap / (SMs x schedulers)");
+  add("floor_shared_us", f.sharedSeconds * 1e6, "shared bank wavefronts / the shared bandwidth's wavefronts");
+  if (f.mixThroughput > 0) {
+    add("floor_sgemm_mix_us", f.mixSeconds * 1e6,
+        fmt::format("FFMA and shared loads / (F_T {:.3f} (LDS.{}) x FP32 rate)", f.mixThroughput, f.mixLdsBits));
+  }
   const auto [name, floorSeconds] = f.largest();
   if (floorSeconds <= 0 || !(p.seconds < floorSeconds)) return;
   const double raw = p.seconds;

@@ -6,7 +6,14 @@
 ///    DRAM bandwidth (`[memory.dram] bandwidth`);
 ///  - per pipe (fp32, fp64, int, sfu, tensor): dynamic warp instructions of the class x the
 ///    pipe's gap / (SMs x schedulers), i.e. the class's operations / the pipe's peak rate;
-///  - issue: all dynamic warp instructions / (SMs x schedulers x issue width).
+///  - issue: all dynamic warp instructions / (SMs x schedulers x issue width);
+///  - ld/st: memory warp instructions x the LD/ST pipe's gap / (SMs x schedulers);
+///  - shared: shared-memory bank wavefronts / the wavefronts the GPU's shared bandwidth serves
+///    (bandwidth / (banks x bank width));
+///  - sgemm-mix (GPUs with a measured `[sgemm_mix]`, kernels with FFMA and shared loads): the
+///    FFMA and shared loads / (F_T x the FP32 pipe's rate), Lai's Eq. 4.10 for any kernel;
+///    the bound of `foresight bound FILE` (model/kernel_bound.h) is the largest of these.
+/// Matrix instructions count their pipe work (Instruction::pipeWork), not 1.
 /// Every prediction goes through applyFloors() (predict() and explain): a raw time below the
 /// largest floor is raised to it, with a warning that names the floor and the model's raw time.
 #pragma once
@@ -35,6 +42,14 @@ struct PhysicalFloors {
   std::array<double, kNumInstrClasses> pipeSeconds{};    ///< by InstrClass (kFloorPipes only)
   double warpInsts = 0;                                  ///< whole launch, all classes
   double issueSeconds = 0;
+  double memoryWarpInsts = 0;    ///< whole launch: loads, stores and atomics of every space
+  double ldstSeconds = 0;
+  double sharedWavefronts = 0;   ///< whole launch (1 per shared instruction where not counted)
+  double sharedSeconds = 0;
+  double mixWarpInsts = 0;       ///< whole launch: FFMA and shared loads (sgemm-mix floor)
+  int mixLdsBits = 0;            ///< the most executed shared-load width (F_T's row)
+  double mixThroughput = 0;      ///< F_T of that width; 0 = no sgemm-mix floor
+  double mixSeconds = 0;
 
   /// The largest floor and its name ("dram", "fp32", ..., "issue"); {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;

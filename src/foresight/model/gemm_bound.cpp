@@ -22,6 +22,7 @@ constexpr int kLdsWidths[] = {32, 64, 128};
 struct Machine {
   double peakGflops = 0;       ///< SMs × FP32 lanes × 2 flops × clock
   double dramGBs = 0;          ///< DRAM bandwidth, GB/s
+  double l2GBs = 0;            ///< L2 bandwidth, GB/s; 0 = the description gives none
   double issue = 0;            ///< warp instructions issued per cycle per SM
   double fp32 = 0;             ///< FP32 warp instructions per cycle per SM
   double ldst = 0;             ///< LD/ST warp instructions per cycle per SM
@@ -45,6 +46,7 @@ Expected<Machine> machineOf(const Gpu& gpu) {
   m.flopsPerWarpCycle = gpu.warpSize.value * 2.0 * gpu.smCount.value * gpu.clockGhz.value;
   m.peakGflops = m.fp32 * m.flopsPerWarpCycle;
   m.dramGBs = dram->bandwidth->value;
+  if (const MemoryLevel* l2 = gpu.memoryForResource("l2"); l2 && l2->bandwidth) m.l2GBs = l2->bandwidth->value;
   if (const MemoryLevel* shared = gpu.memoryForResource("shared"); shared && shared->bandwidth) {
     m.wavefronts = shared->bandwidth->value / (gpu.smCount.value * gpu.clockGhz.value) / 128.0;
   }
@@ -190,10 +192,98 @@ Evaluation evaluateGeneral(const Gpu& gpu, const Machine& machine, const GemmTil
     b.mixSource = std::string("rates of the GPU description (") + worst->second + " binds)";
     b.binding = worst->second;
   }
-  b.memBoundGflops = machine.dramGBs * 2.0 * b.blockTileM * b.blockTileN / ((b.blockTileM + b.blockTileN) * 4.0);
+  // Every block reads its A and B panels from outside the SM each k-step: from L2 where the
+  // description gives its bandwidth (DRAM then sees only the compulsory traffic, added in
+  // gemmBound()), else from DRAM as the thesis assumes (Eq. 4.8 with a rectangular tile).
+  b.memLevel = machine.l2GBs > 0 ? "l2" : "dram";
+  b.memBoundGflops = (machine.l2GBs > 0 ? machine.l2GBs : machine.dramGBs) * 2.0 * b.blockTileM * b.blockTileN /
+                     ((b.blockTileM + b.blockTileN) * 4.0);
   b.boundGflops = std::min(b.smBoundGflops, b.memBoundGflops);
-  if (b.memBoundGflops < b.smBoundGflops) b.binding = "dram";
+  if (b.memBoundGflops < b.smBoundGflops) b.binding = b.memLevel;
   return e;
+}
+
+struct PrecisionInfo {
+  GemmPrecision precision;
+  const char* name;
+  double inputBytes;
+  double outputBytes;
+};
+constexpr PrecisionInfo kPrecisions[] = {
+    {GemmPrecision::Fp32, "fp32", 4, 4}, {GemmPrecision::Fp64, "fp64", 8, 8}, {GemmPrecision::Dmma, "dmma", 8, 8},
+    {GemmPrecision::Tf32, "tf32", 4, 4}, {GemmPrecision::Fp16, "fp16", 2, 4}, {GemmPrecision::Bf16, "bf16", 2, 4},
+    {GemmPrecision::Fp8, "fp8", 1, 4},   {GemmPrecision::Int8, "int8", 1, 4},
+};
+
+const PrecisionInfo& infoOf(GemmPrecision p) {
+  for (const PrecisionInfo& i : kPrecisions) {
+    if (i.precision == p) return i;
+  }
+  return kPrecisions[0];
+}
+
+/// 2·M·N·K over the bytes every operand read once and C written once need at the DRAM's peak.
+double compulsoryGflops(const Machine& machine, GemmPrecision p, const GemmBoundOptions& o) {
+  if (o.m <= 0 || o.n <= 0 || o.k <= 0) return 0;
+  const double m = static_cast<double>(o.m), n = static_cast<double>(o.n), k = static_cast<double>(o.k);
+  const PrecisionInfo& info = infoOf(p);
+  const double bytes = (m * k + k * n) * info.inputBytes + m * n * info.outputBytes;
+  return 2.0 * m * n * k / bytes * machine.dramGBs;
+}
+
+/// A matrix pipe's peak and the compulsory DRAM traffic (precisions other than FP32).
+Expected<GemmBound> matrixPipeBound(const Gpu& gpu, const Machine& machine, const GemmBoundOptions& o) {
+  GemmBound b;
+  b.variant = GemmBoundVariant::General;
+  b.precision = o.precision;
+  b.tiled = false;
+  const double perSmCycle = gpu.smCount.value * gpu.clockGhz.value;  // GFLOPS per flop/cycle/SM
+  const double schedulers = gpu.schedulersPerSm.value;
+  if (o.precision == GemmPrecision::Fp64 || o.precision == GemmPrecision::Dmma) {
+    const Pipeline* fp64 = gpu.pipeline(InstrClass::Fp64);
+    if (!fp64 || fp64->gap.value <= 0) return makeError("GPU '" + gpu.name + "' describes no FP64 pipeline");
+    const bool dmma = o.precision == GemmPrecision::Dmma;
+    if (dmma && gpu.computeCapability() != "8.0" && gpu.computeCapability() != "9.0") {
+      return makeError("GPU '" + gpu.name + "' (compute capability " + gpu.computeCapability() +
+                       ") has no FP64 tensor cores: DMMA exists on compute capability 8.0 and 9.0; use --precision fp64");
+    }
+    // DMMA runs at twice the FP64 FMA rate (A100 19.5 vs 9.7, H100 SXM 67 vs 34 TFLOPS).
+    b.peakGflops = schedulers / fp64->gap.value * gpu.warpSize.value * 2.0 * perSmCycle * (dmma ? 2 : 1);
+    b.binding = dmma ? "fp64 tensor pipe" : "fp64 pipe";
+  } else {
+    const Pipeline* tensor = gpu.pipeline(InstrClass::Tensor);
+    if (!tensor || tensor->gap.value <= 0) {
+      return makeError("GPU '" + gpu.name + "' describes no tensor pipeline ([pipelines.tensor]); --precision " +
+                       infoOf(o.precision).name + " needs one");
+    }
+    // Input types by architecture (compute capability): TF32 and BF16 from 8.0, FP8 from 8.9,
+    // INT8 from 7.2; FP16 on every tensor core.
+    const int cc = gpu.ccMajor * 10 + gpu.ccMinor;
+    const int needs = o.precision == GemmPrecision::Tf32 || o.precision == GemmPrecision::Bf16 ? 80
+                      : o.precision == GemmPrecision::Fp8                                     ? 89
+                      : o.precision == GemmPrecision::Int8                                    ? 72
+                                                                                              : 0;
+    if (cc < needs) {
+      return makeError(fmt::format("GPU '{}' (compute capability {}) has no {} tensor cores (from compute capability {}.{})",
+                                   gpu.name, gpu.computeCapability(), infoOf(o.precision).name, needs / 10, needs % 10));
+    }
+    const double work = o.precision == GemmPrecision::Tf32 ? 2.0
+                        : (o.precision == GemmPrecision::Fp8 || o.precision == GemmPrecision::Int8) ? 0.5
+                                                                                                     : 1.0;
+    b.peakGflops = schedulers / tensor->gap.value * 4096.0 * 2.0 / work * perSmCycle;
+    b.binding = "tensor pipe";
+  }
+  b.mixThroughput = 1;
+  b.ffmaShare = 1;
+  b.mixSource = "the pipe's peak (no instruction-mix term)";
+  b.smBoundGflops = b.peakGflops;
+  b.compulsoryBoundGflops = compulsoryGflops(machine, o.precision, o);
+  b.boundGflops = b.smBoundGflops;
+  if (b.compulsoryBoundGflops > 0 && b.compulsoryBoundGflops < b.boundGflops) {
+    b.boundGflops = b.compulsoryBoundGflops;
+    b.binding = "compulsory dram";
+  }
+  return b;
 }
 
 /// True when `a` is the better bound: higher, then more DRAM headroom, more threads per SM,
@@ -223,9 +313,34 @@ double gemmFfmaShare(int tileM, int tileN, int ldsBits, double overheadPerKStep)
   return ffma / (ffma + (tileM + tileN) * 32.0 / ldsBits + overheadPerKStep);
 }
 
+const char* gemmPrecisionName(GemmPrecision p) { return infoOf(p).name; }
+
+Expected<GemmPrecision> parseGemmPrecision(const std::string& name) {
+  std::string known;
+  for (const PrecisionInfo& i : kPrecisions) {
+    if (name == i.name) return i.precision;
+    if (!known.empty()) known += ", ";
+    known += i.name;
+  }
+  return makeError("unknown precision '" + name + "' (precisions: " + known + ")");
+}
+
 Expected<GemmBound> gemmBound(const Gpu& gpu, const GemmBoundOptions& o) {
   Expected<Machine> machine = machineOf(gpu);
   if (!machine) return std::move(machine).takeError();
+  if (o.precision != GemmPrecision::Fp32) {
+    if (o.variant == GemmBoundVariant::Lai) {
+      return makeError(std::string("the lai variant bounds FP32 SGEMM (the thesis' FFMA + LDS mix); --precision ") +
+                       gemmPrecisionName(o.precision) + " needs --variant general");
+    }
+    if (o.tile) return makeError("a tile is only evaluated for --precision fp32 (the FFMA + shared-load model)");
+    Expected<GemmBound> b = matrixPipeBound(gpu, *machine, o);
+    if (b && o.m > 0 && o.n > 0 && o.k > 0) {
+      b->seconds = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) * static_cast<double>(o.k) /
+                   (b->boundGflops * 1e9);
+    }
+    return b;
+  }
   if (o.variant == GemmBoundVariant::Lai && !gpu.sgemmMix) {
     return makeError("GPU '" + gpu.name + "' has no [sgemm_mix] (Lai's measured F_T); use --variant general, " +
                      "or add the FFMA + LDS mix throughputs to its description (docs/gpu-format.md)");
@@ -285,6 +400,13 @@ Expected<GemmBound> gemmBound(const Gpu& gpu, const GemmBoundOptions& o) {
     if (!best) return makeError("no SGEMM tile is feasible on GPU '" + gpu.name + "' (e.g. " + firstReason + ")");
   }
   best->feasibleTiles = feasible;
+  if (o.variant == GemmBoundVariant::General) {
+    best->compulsoryBoundGflops = compulsoryGflops(*machine, GemmPrecision::Fp32, o);
+    if (best->compulsoryBoundGflops > 0 && best->compulsoryBoundGflops < best->boundGflops) {
+      best->boundGflops = best->compulsoryBoundGflops;
+      best->binding = "compulsory dram";
+    }
+  }
   if (o.m > 0 && o.n > 0 && o.k > 0) {
     best->seconds = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) * static_cast<double>(o.k) /
                     (best->boundGflops * 1e9);

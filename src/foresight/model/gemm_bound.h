@@ -19,7 +19,9 @@
 /// double-buffered fragments, `stages` shared buffers, per-k-step overhead instructions,
 /// registers and shared memory through the GPU's occupancy rules (allocation granularity), the
 /// issue, FP32, LD/ST and shared-bandwidth rates of the GPU description, and the DRAM term per
-/// block tile. F_T comes from `[sgemm_mix]` when measured, else from those rates.
+/// block tile (through L2 where the description gives its bandwidth, DRAM then taking the
+/// compulsory traffic of a given problem). F_T comes from `[sgemm_mix]` when measured, else
+/// from those rates.
 #pragma once
 
 #include <string>
@@ -37,6 +39,17 @@ enum class GemmBoundVariant { Lai, General };
 /// From a name; an Error lists the variants.
 [[nodiscard]] Expected<GemmBoundVariant> parseGemmBoundVariant(const std::string& name);
 
+/// The arithmetic of the GEMM: FP32 FFMA (the thesis' SGEMM, with tiles), or the peak of a
+/// matrix pipe: FP64 DFMA, FP64 tensor MMA (DMMA; compute capability 8.0 and 9.0), or tensor
+/// MMA with TF32, FP16, BF16, FP8 or INT8 inputs (the tensor pipe's gap is per 4096 FP16
+/// multiply-adds; TF32 runs at half that rate, 8-bit types at twice).
+enum class GemmPrecision { Fp32, Fp64, Dmma, Tf32, Fp16, Bf16, Fp8, Int8 };
+
+/// "fp32", "fp64", "dmma", "tf32", "fp16", "bf16", "fp8", "int8".
+[[nodiscard]] const char* gemmPrecisionName(GemmPrecision p);
+/// From a name; an Error lists them.
+[[nodiscard]] Expected<GemmPrecision> parseGemmPrecision(const std::string& name);
+
 /// The implementation parameters of one SGEMM (Table 4.2, "impl." rows).
 struct GemmTile {
   int threadsPerBlock = 0;  ///< T_B
@@ -50,6 +63,10 @@ struct GemmTile {
 /// Options of gemmBound().
 struct GemmBoundOptions {
   GemmBoundVariant variant = GemmBoundVariant::Lai;
+  /// Not FP32: `general` only; the bound is the matrix pipe's peak and the compulsory DRAM
+  /// traffic (no tile search: tensor-core kernels stage through asynchronous copies and
+  /// multicast that the thesis' register and shared budgets do not describe).
+  GemmPrecision precision = GemmPrecision::Fp32;
   /// R_addr: registers for addresses, indices and the loop end. 7 is the thesis' Fermi
   /// allocation (2 global, 2 + 2 shared pointers, 1 loop end).
   int addressRegisters = 7;
@@ -77,6 +94,8 @@ struct GemmRegisters {
 /// The bound and the parameters that reach it.
 struct GemmBound {
   GemmBoundVariant variant = GemmBoundVariant::Lai;
+  GemmPrecision precision = GemmPrecision::Fp32;
+  bool tiled = true;              ///< false: a matrix-pipe bound without tile parameters
   GemmTile tile;
   GemmRegisters registers;
   int blocksPerSm = 0;            ///< Blk
@@ -86,11 +105,15 @@ struct GemmBound {
   double ffmaShare = 0;           ///< FFMA fraction of the inner loop's instructions
   double mixThroughput = 0;       ///< F_T (fraction of the FP32 peak)
   std::string mixSource;          ///< where F_T comes from (the GPU key's provenance, or "rates")
-  double peakGflops = 0;          ///< P_theoretical: SMs × FP32 lanes × 2 × clock
+  double peakGflops = 0;          ///< P_theoretical: SMs × FP32 lanes × 2 × clock (other precisions: their pipe's peak)
   double smBoundGflops = 0;       ///< P_SMBound
-  double memBoundGflops = 0;      ///< P_MemBound
-  double boundGflops = 0;         ///< min of the two
-  std::string binding;            ///< "instruction mix" or "dram" (general: also "shared bandwidth", "ld/st")
+  double memBoundGflops = 0;      ///< P_MemBound: the block tiles' panel traffic at `memLevel`'s bandwidth
+  std::string memLevel = "dram";  ///< "dram" (lai; general without an L2 bandwidth) or "l2"
+  /// `general` with a problem size: 2·M·N·K / ((M·K + K·N)·input bytes + M·N·output bytes) ×
+  /// DRAM bandwidth: every operand read once and C written once; 0 = no problem size.
+  double compulsoryBoundGflops = 0;
+  double boundGflops = 0;         ///< min of the terms
+  std::string binding;            ///< "instruction mix" or "dram" (general: also "issue", "fp32", "shared bandwidth", "ld/st", "tensor pipe", "fp64 pipe", "compulsory dram")
   int feasibleTiles = 0;          ///< parameter sets that met every constraint (1 for a given tile)
   double seconds = 0;             ///< 2·M·N·K / bound, when the options give a problem size
   [[nodiscard]] double fractionOfPeak() const { return peakGflops > 0 ? boundGflops / peakGflops : 0; }

@@ -345,7 +345,7 @@ PipeBusy busiestPipe(const KernelIR& ir, const Gpu& gpu) {
       if (in.memory && in.memory->space == MemorySpace::Shared) n *= std::max(1.0, in.memory->wavefrontsPerInst);
       // A register-bank conflict reads the operands over that many cycles, feeding the pipe
       // no faster (Lai, thesis Table 4.1: two sources in a bank halve FFMA throughput).
-      if (!in.memory) n *= std::max(1, in.bankConflictDegree);
+      if (!in.memory) n *= std::max(1, in.bankConflictDegree) * in.pipeWork;
       counts[static_cast<size_t>(in.memory ? InstrClass::Ldst : in.cls)] += n;
     }
   }

@@ -3,6 +3,11 @@
 /// Text and JSON of GemmBoundView.
 #include "foresight/report/bound_view.h"
 
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -13,15 +18,31 @@ namespace foresight {
 void GemmBoundView::printText(std::ostream& os) const {
   const GemmBound& b = bound_;
   const GemmTile& t = b.tile;
-  os << fmt::format("gpu        {}: {}, peak {:.1f} GFLOPS (FP32)\n", gpuName_, gpuFullName_, b.peakGflops);
+  std::string precision = gemmPrecisionName(b.precision);
+  for (char& c : precision) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  os << fmt::format("gpu        {}: {}, peak {:.1f} GFLOPS ({})\n", gpuName_, gpuFullName_, b.peakGflops, precision);
   os << fmt::format("variant    {}{}\n", gemmBoundVariantName(b.variant),
                     b.variant == GemmBoundVariant::Lai ? " (Lai 2013, Eqs. 4.1-4.11)" : " (generalised; not in the thesis)");
   os << fmt::format("bound      {:.1f} GFLOPS = {:.1f} % of peak, bound by {}\n", b.boundGflops, 100 * b.fractionOfPeak(),
                     b.binding);
   if (b.seconds > 0) os << fmt::format("time       {:.3f} ms at least for M,N,K = {},{},{}\n", b.seconds * 1e3, m_, n_, k_);
+  if (!b.tiled) {
+    os << fmt::format("  pipe bound {:.1f} GFLOPS = the {} peak (no tile search for this precision)\n", b.smBoundGflops,
+                      precision);
+    if (b.compulsoryBoundGflops > 0) {
+      os << fmt::format("  compulsory dram bound {:.1f} GFLOPS = 2·M·N·K / (A, B read once + C written once) x DRAM bandwidth\n",
+                        b.compulsoryBoundGflops);
+    }
+    return;
+  }
   os << fmt::format("  sm bound   {:.1f} GFLOPS = FFMA share {:.1f} % x mix throughput F_T {:.3f} x peak  (F_T: {})\n",
                     b.smBoundGflops, 100 * b.ffmaShare, b.mixThroughput, b.mixSource);
-  os << fmt::format("  dram bound {:.1f} GFLOPS = DRAM bandwidth x 2·BM·BN / ((BM + BN)·4 B)\n", b.memBoundGflops);
+  os << fmt::format("  {:<4} bound {:.1f} GFLOPS = {} bandwidth x 2·BM·BN / ((BM + BN)·4 B)\n", b.memLevel, b.memBoundGflops,
+                    b.memLevel == "l2" ? "L2" : "DRAM");
+  if (b.compulsoryBoundGflops > 0) {
+    os << fmt::format("  compulsory dram bound {:.1f} GFLOPS = 2·M·N·K / (A, B read once + C written once) x DRAM bandwidth\n",
+                      b.compulsoryBoundGflops);
+  }
   os << "\nparameters (one of " << b.feasibleTiles << " feasible)\n";
   os << fmt::format("  threads per block  {}\n", t.threadsPerBlock);
   os << fmt::format("  thread tile        {}x{} (C elements per thread)\n", t.tileM, t.tileN);
@@ -43,19 +64,23 @@ nlohmann::json GemmBoundView::toJson() const {
   nlohmann::json j;
   j["gpu"] = gpuName_;
   j["variant"] = gemmBoundVariantName(b.variant);
+  j["precision"] = gemmPrecisionName(b.precision);
   j["bound_gflops"] = b.boundGflops;
   j["fraction_of_peak"] = b.fractionOfPeak();
   j["binding"] = b.binding;
   j["peak_gflops"] = b.peakGflops;
   j["sm_bound_gflops"] = b.smBoundGflops;
-  j["dram_bound_gflops"] = b.memBoundGflops;
+  j["memory_bound_gflops"] = b.memBoundGflops;
+  j["memory_level"] = b.memLevel;
   j["ffma_share"] = b.ffmaShare;
   j["mix_throughput"] = b.mixThroughput;
   j["mix_source"] = b.mixSource;
+  if (b.compulsoryBoundGflops > 0) j["compulsory_dram_bound_gflops"] = b.compulsoryBoundGflops;
   if (b.seconds > 0) {
     j["problem"] = {m_, n_, k_};
     j["seconds"] = b.seconds;
   }
+  if (!b.tiled) return j;
   j["tile"] = {{"threads_per_block", b.tile.threadsPerBlock}, {"thread_tile", {b.tile.tileM, b.tile.tileN}},
                {"block_tile", {b.blockTileM, b.blockTileN}}, {"depth", b.tile.depth}, {"lds_bits", b.tile.ldsBits},
                {"stages", b.tile.stages}, {"blocks_per_sm", b.blocksPerSm}, {"shared_bytes_per_sm", b.sharedBytesPerSm}};
@@ -63,6 +88,127 @@ nlohmann::json GemmBoundView::toJson() const {
                     {"fragments", b.registers.fragments}, {"addresses", b.registers.addresses},
                     {"total", b.registers.total()}};
   j["feasible_tiles"] = b.feasibleTiles;
+  return j;
+}
+
+namespace {
+
+/// The floors by name, largest first, zero ones left out.
+std::vector<std::pair<std::string, double>> floorList(const PhysicalFloors& f) {
+  std::vector<std::pair<std::string, double>> out;
+  auto add = [&](const std::string& name, double s) {
+    if (s > 0) out.emplace_back(name, s);
+  };
+  add("dram", f.dramSeconds);
+  for (InstrClass c : kFloorPipes) add(instrClassName(c), f.pipeSeconds[static_cast<int>(c)]);
+  add("issue", f.issueSeconds);
+  add("ldst", f.ldstSeconds);
+  add("shared", f.sharedSeconds);
+  add("sgemm-mix", f.mixSeconds);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+std::string sharedLoadText(const std::map<int, int>& byBits) {
+  std::string out;
+  for (const auto& [bits, n] : byBits) {
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{} x LDS{}", n, bits == 32 ? "" : "." + std::to_string(bits));
+  }
+  return out;
+}
+
+std::string rateText(double gflops) {
+  return gflops >= 1000 ? fmt::format("{:.1f} TFLOPS", gflops / 1000) : fmt::format("{:.1f} GFLOPS", gflops);
+}
+
+}  // namespace
+
+void KernelBoundView::printText(std::ostream& os) const {
+  const KernelBound& b = bound_;
+  const Gpu& gpu = *context_.gpu;
+  printContextHeader(os, context_);
+  os << "\n";
+  os << fmt::format("bound      {:.3f} us at least{}, bound by {}\n", b.seconds * 1e6,
+                    b.flops > 0 ? ": " + rateText(b.gflops()) : std::string(), b.binding);
+  std::string floors;
+  for (const auto& [name, s] : floorList(b.floors)) {
+    floors += fmt::format("{}{} {:.1f} us", floors.empty() ? "" : ", ", name, s * 1e6);
+  }
+  os << fmt::format("floors     {}\n", floors.empty() ? "none (nothing to bound)" : floors);
+  if (b.hasLoop) {
+    const InnerLoopMix& m = b.loop;
+    // A block executed at most once per warp is no loop (fully unrolled code): say so.
+    os << fmt::format("{} {}{}, {:.4g} {} per warp\n", m.iterationsPerWarp > 1 ? "inner loop" : "hot block ", m.label,
+                      m.sourceLine > 0 ? fmt::format(" ({}:{})", m.sourceFile, m.sourceLine) : std::string(),
+                      m.iterationsPerWarp, m.iterationsPerWarp > 1 ? "iterations" : "executions");
+    std::string parts = fmt::format("{} FMA", m.fmas);
+    if (m.matrixInstructions > 0) parts += fmt::format(", {} matrix", m.matrixInstructions);
+    if (!m.sharedLoadsByBits.empty()) parts += ", " + sharedLoadText(m.sharedLoadsByBits);
+    if (m.sharedStores > 0) parts += fmt::format(", {} shared stores", m.sharedStores);
+    if (m.globalAccesses > 0) parts += fmt::format(", {} global", m.globalAccesses);
+    if (m.barriers > 0) parts += fmt::format(", {} barriers", m.barriers);
+    parts += fmt::format(", {} other", m.other);
+    os << fmt::format("  per iteration  {}: {} instructions\n", parts, m.instructions);
+    if (m.fmas > 0) {
+      os << fmt::format("  FMA share      {:.1f} % (Lai's Eq. 4.10 factor, on this code)\n", 100 * m.fmaShare());
+      if (m.accumulators > 0) {
+        os << fmt::format("  accumulators   {} per thread (the C tile), {:.3g} k-steps per iteration\n", m.accumulators,
+                          m.kSteps());
+      }
+      os << fmt::format("  shared loads   {:.3g} elements per FMA\n", m.sharedElementsPerFma());
+    }
+  }
+  os << fmt::format("emulate    {:.3f} us predicted: {:.2f}x the bound\n", emulated_.seconds * 1e6,
+                    b.seconds > 0 ? emulated_.seconds / b.seconds : 0.0);
+  if (gemm_) {
+    os << fmt::format("gemm       the best {} GEMM of {}x{}x{} on {} ({} variant): {:.3f} us at least ({}, bound by {}); "
+                      "this kernel's bound is {:.2f}x it\n",
+                      gemmPrecisionName(gemm_->precision), m_, n_, k_, gpu.name, gemmBoundVariantName(gemm_->variant),
+                      gemm_->seconds * 1e6, rateText(gemm_->boundGflops), gemm_->binding,
+                      gemm_->seconds > 0 ? b.seconds / gemm_->seconds : 0.0);
+  }
+}
+
+nlohmann::json KernelBoundView::toJson() const {
+  const KernelBound& b = bound_;
+  nlohmann::json j = contextJson(context_);
+  j["bound_seconds"] = b.seconds;
+  j["binding"] = b.binding;
+  j["flops"] = b.flops;
+  j["bound_gflops"] = b.gflops();
+  nlohmann::json floors = nlohmann::json::object();
+  for (const auto& [name, s] : floorList(b.floors)) floors[name] = s;
+  j["floors_seconds"] = floors;
+  j["compulsory_bytes"] = b.floors.compulsoryBytes;
+  if (b.hasLoop) {
+    const InnerLoopMix& m = b.loop;
+    nlohmann::json lds = nlohmann::json::object();
+    for (const auto& [bits, n] : m.sharedLoadsByBits) lds[std::to_string(bits)] = n;
+    j["inner_loop"] = {{"label", m.label},
+                       {"source_file", m.sourceFile},
+                       {"source_line", m.sourceLine},
+                       {"iterations_per_warp", m.iterationsPerWarp},
+                       {"instructions", m.instructions},
+                       {"fmas", m.fmas},
+                       {"matrix_instructions", m.matrixInstructions},
+                       {"shared_loads_by_bits", lds},
+                       {"shared_stores", m.sharedStores},
+                       {"global_accesses", m.globalAccesses},
+                       {"barriers", m.barriers},
+                       {"other", m.other},
+                       {"accumulators", m.accumulators},
+                       {"k_steps", m.kSteps()},
+                       {"fma_share", m.fmaShare()},
+                       {"shared_elements_per_fma", m.sharedElementsPerFma()}};
+  }
+  j["emulate_seconds"] = emulated_.seconds;
+  j["emulate_model"] = emulated_.variant.empty() ? emulated_.model : emulated_.model + "/" + emulated_.variant;
+  j["gap"] = b.seconds > 0 ? emulated_.seconds / b.seconds : 0.0;
+  if (gemm_) {
+    nlohmann::json g = GemmBoundView(*context_.gpu, *gemm_, m_, n_, k_).toJson();
+    j["gemm"] = g;
+  }
   return j;
 }
 

@@ -9,8 +9,12 @@
 ///   ...
 #pragma once
 
+#include <optional>
+
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/gemm_bound.h"
+#include "foresight/model/kernel_bound.h"
+#include "foresight/report/prediction_view.h"
 #include "foresight/report/view.h"
 
 namespace foresight {
@@ -28,6 +32,40 @@ class GemmBoundView : public View {
   std::string gpuName_;
   std::string gpuFullName_;
   GemmBound bound_;
+  long long m_, n_, k_;
+};
+
+/// The bound of one kernel launch as compiled (`foresight bound FILE --kernel K`): the floors,
+/// the inner loop's mix, the emulator's prediction and its gap to the bound, and optionally
+/// the best GEMM of a given size on the same GPU.
+///
+/// Sample text output:
+///   bound      425.518 us at least: 40.4 TFLOPS, bound by issue
+///   floors     issue 425.5 us, fp32 339.2 us, shared 95.4 us, ldst 53.0 us, dram 6.0 us
+///   inner loop 0x0350 (gemm_regtile.cu:41), 256 iterations per warp
+///   ...
+class KernelBoundView : public View {
+ public:
+  /// `emulated`: the emulator's prediction of the launch; `gemm`: the best GEMM bound of the
+  /// size the user gave (m, n, k), or nullopt.
+  KernelBoundView(PredictionContext context, KernelBound bound, Prediction emulated, std::optional<GemmBound> gemm,
+                  long long m = 0, long long n = 0, long long k = 0)
+      : context_(std::move(context)),
+        bound_(std::move(bound)),
+        emulated_(std::move(emulated)),
+        gemm_(std::move(gemm)),
+        m_(m),
+        n_(n),
+        k_(k) {}
+  [[nodiscard]] std::string name() const override { return "kernel_bound"; }
+  void printText(std::ostream& os) const override;
+  [[nodiscard]] nlohmann::json toJson() const override;
+
+ private:
+  PredictionContext context_;
+  KernelBound bound_;
+  Prediction emulated_;
+  std::optional<GemmBound> gemm_;
   long long m_, n_, k_;
 };
 

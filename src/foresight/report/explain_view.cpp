@@ -41,7 +41,17 @@ void ExplainView::printText(std::ostream& os) const {
   }
   os << "\nwhat-if (cycles saved when the penalty is removed)\n";
   for (const WhatIfResult& w : whatIf_) {
-    os << fmt::format("  {:<22} {:>12.0f}  {:5.2f}x  {}\n", w.name, w.penalty, w.speedup, w.description);
+    os << fmt::format("  {:<24} {:>12.0f}  {:5.2f}x  {}\n", w.name, w.penalty, w.speedup, w.description);
+  }
+  if (!conflicts_.empty()) {
+    os << "\nregister-bank conflicts (FFMA sources read from one bank; cycles: the line's share of conflict-free-registers)\n";
+    os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17} {:>12}\n", "line", "FFMA", "conflicted", "degree",
+                      "extra cycles/warp", "cycles");
+    for (const RegisterConflictLine& c : conflicts_) {
+      const std::string where = c.line > 0 ? fmt::format("{}:{}", c.file, c.line) : std::string("(no line)");
+      os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17.0f} {:>12.0f}\n", where, c.checked, c.conflicted,
+                        fmt::format("{}-way", c.maxDegree), c.extraCyclesPerWarp, c.predictedCycles);
+    }
   }
 }
 
@@ -72,6 +82,13 @@ nlohmann::json ExplainView::toJson() const {
     whatif.push_back({{"name", w.name}, {"cycles", w.cycles}, {"penalty", w.penalty}, {"speedup", w.speedup}});
   }
   j["whatif"] = whatif;
+  nlohmann::json conflicts = nlohmann::json::array();
+  for (const RegisterConflictLine& c : conflicts_) {
+    conflicts.push_back({{"file", c.file}, {"line", c.line}, {"ffma", c.checked}, {"conflicted", c.conflicted},
+                         {"max_degree", c.maxDegree}, {"extra_cycles_per_warp", c.extraCyclesPerWarp},
+                         {"predicted_cycles", c.predictedCycles}});
+  }
+  j["register_bank_conflicts"] = conflicts;
   return j;
 }
 

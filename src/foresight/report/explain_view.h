@@ -15,10 +15,15 @@
 ///
 ///   what-if (cycles saved when the penalty is removed)
 ///     perfect-coalescing       0   1.00x  every global access takes its minimum sectors
+///
+///   register-bank conflicts (FFMA sources read from one bank; ...)
+///     line                          FFMA conflicted degree extra cycles/warp       cycles
+///     matmul.cu:25                    16          2  2-way               128          412
 #pragma once
 
 #include <vector>
 
+#include "foresight/advise/register_conflicts.h"
 #include "foresight/advise/sensitivity.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/report/prediction_view.h"
@@ -29,20 +34,22 @@ namespace foresight {
 class ExplainView : public View {
  public:
   ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
-              std::vector<WhatIfResult> whatIf)
+              std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {})
       : prediction_(std::move(context), std::move(prediction)), sensitivity_(std::move(sensitivity)),
-        whatIf_(std::move(whatIf)) {}
+        whatIf_(std::move(whatIf)), conflicts_(std::move(conflicts)) {}
   [[nodiscard]] std::string name() const override { return "explain"; }
   void printText(std::ostream& os) const override;
   /// The prediction's keys plus `sensitivity` [{resource, parameter, elasticity}],
   /// `sensitivity_sum`, `bottleneck`, `regions`, `alone` and `whatif` [{name, cycles, penalty,
-  /// speedup}].
+  /// speedup}], `register_bank_conflicts` [{file, line, ffma, conflicted, max_degree,
+  /// extra_cycles_per_warp, predicted_cycles}].
   [[nodiscard]] nlohmann::json toJson() const override;
 
  private:
   PredictionView prediction_;
   SensitivityReport sensitivity_;
   std::vector<WhatIfResult> whatIf_;
+  std::vector<RegisterConflictLine> conflicts_;
 };
 
 }  // namespace foresight

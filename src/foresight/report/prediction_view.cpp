@@ -16,6 +16,8 @@ namespace {
 
 std::string dim3Text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
 
+nlohmann::json dim3Json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
+
 /// Seconds in the unit that keeps 1-3 digits before the point.
 std::string timeText(double seconds) {
   if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
@@ -32,24 +34,37 @@ std::string numberText(double v) {
   return fmt::format("{:.4g}", v);
 }
 
-nlohmann::json dim3Json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
-
 }  // namespace
+
+void printContextHeader(std::ostream& os, const PredictionContext& c, const std::string& modelLine) {
+  const Gpu& gpu = *c.gpu;
+  os << fmt::format("input      {} ({} frontend)\n", c.input, c.frontend);
+  os << fmt::format("kernel     {}\n", c.kernel);
+  os << fmt::format("gpu        {}: {}, {} SMs at {:.3f} GHz\n", gpu.name, gpu.fullName, gpu.smCount.value,
+                    gpu.clockGhz.value);
+  if (!modelLine.empty()) os << fmt::format("model      {}\n", modelLine);
+  os << fmt::format("launch     grid {}, block {}: {} blocks of {} threads\n", dim3Text(c.launch.grid),
+                    dim3Text(c.launch.block), c.launch.blocks(), c.launch.threadsPerBlock());
+  if (c.launch.dynamicSharedBytes > 0) {
+    os << fmt::format("           {} B of dynamic shared memory per block\n", c.launch.dynamicSharedBytes);
+  }
+}
+
+nlohmann::json contextJson(const PredictionContext& c) {
+  nlohmann::json j;
+  j["input"] = c.input;
+  j["frontend"] = c.frontend;
+  j["kernel"] = c.kernel;
+  j["gpu"] = c.gpu->name;
+  j["launch"] = {{"grid", dim3Json(c.launch.grid)},
+                 {"block", dim3Json(c.launch.block)},
+                 {"dynamic_shared_bytes", c.launch.dynamicSharedBytes}};
+  return j;
+}
 
 void PredictionView::printText(std::ostream& os) const {
   const Prediction& p = prediction_;
-  const Gpu& gpu = *context_.gpu;
-  os << fmt::format("input      {} ({} frontend)\n", context_.input, context_.frontend);
-  os << fmt::format("kernel     {}\n", context_.kernel);
-  os << fmt::format("gpu        {}: {}, {} SMs at {:.3f} GHz\n", gpu.name, gpu.fullName,
-                    gpu.smCount.value, gpu.clockGhz.value);
-  os << fmt::format("model      {} ({} variant)\n", p.model, p.variant);
-  os << fmt::format("launch     grid {}, block {}: {} blocks of {} threads\n",
-                    dim3Text(context_.launch.grid), dim3Text(context_.launch.block),
-                    context_.launch.blocks(), context_.launch.threadsPerBlock());
-  if (context_.launch.dynamicSharedBytes > 0) {
-    os << fmt::format("           {} B of dynamic shared memory per block\n", context_.launch.dynamicSharedBytes);
-  }
+  printContextHeader(os, context_, fmt::format("{} ({} variant)", p.model, p.variant));
   if (context_.launch.carveoutPercent) {
     os << fmt::format("           carveout {}% -> {} KiB of shared memory per SM\n", *context_.launch.carveoutPercent,
                       p.occupancy.sharedCapacity / 1024);
@@ -92,15 +107,9 @@ void PredictionView::printText(std::ostream& os) const {
 nlohmann::json PredictionView::toJson() const {
   const Prediction& p = prediction_;
   nlohmann::json j;
-  j["input"] = context_.input;
-  j["frontend"] = context_.frontend;
-  j["kernel"] = context_.kernel;
-  j["gpu"] = context_.gpu->name;
+  j.update(contextJson(context_));
   j["model"] = p.model;
   j["variant"] = p.variant;
-  j["launch"] = {{"grid", dim3Json(context_.launch.grid)},
-                 {"block", dim3Json(context_.launch.block)},
-                 {"dynamic_shared_bytes", context_.launch.dynamicSharedBytes}};
   if (context_.launch.carveoutPercent) {
     j["launch"]["carveout_percent"] = *context_.launch.carveoutPercent;
     j["launch"]["shared_capacity_bytes"] = p.occupancy.sharedCapacity;

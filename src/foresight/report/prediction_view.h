@@ -37,6 +37,12 @@ struct PredictionContext {
   Launch launch;
 };
 
+/// The lines every kernel report starts with: input, kernel, gpu, `model` (when `modelLine` is
+/// not empty), launch and its dynamic shared memory.
+void printContextHeader(std::ostream& os, const PredictionContext& c, const std::string& modelLine = "");
+/// The same as JSON keys: input, frontend, kernel, gpu, launch {grid, block, dynamic_shared_bytes}.
+[[nodiscard]] nlohmann::json contextJson(const PredictionContext& c);
+
 /// Text and JSON of one prediction.
 class PredictionView : public View {
  public:

@@ -67,8 +67,10 @@ TEST(EmulateModel, BankConflictChainAndWhatIf) {
   EXPECT_EQ((*w)[0].name, "conflict-free-shared");
   EXPECT_DOUBLE_EQ((*w)[0].cycles, 290.4);
   EXPECT_DOUBLE_EQ((*w)[0].penalty, 310);
-  EXPECT_EQ((*w)[1].name, "perfect-coalescing");
-  EXPECT_DOUBLE_EQ((*w)[1].penalty, 0);  // no global access
+  EXPECT_EQ((*w)[1].name, "conflict-free-registers");
+  EXPECT_DOUBLE_EQ((*w)[1].penalty, 0);  // no FFMA
+  EXPECT_EQ((*w)[2].name, "perfect-coalescing");
+  EXPECT_DOUBLE_EQ((*w)[2].penalty, 0);  // no global access
 }
 
 TEST(EmulateModel, VecaddSummaryIsDramThroughputBound) {

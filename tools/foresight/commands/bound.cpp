@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// `foresight bound --gpu G [--gemm M,N,K] [--variant lai|general] [tile options]`: the
-/// attainable SGEMM peak of a GPU (Lai's upper-bound analysis, model/gemm_bound.h), the
+/// `foresight bound --gpu G [--gemm M,N,K] [--variant lai|general] [--precision P] [tile options]`:
+/// the attainable GEMM peak of a GPU (Lai's upper-bound analysis, model/gemm_bound.h), the
 /// implementation parameters that reach it and what binds it.
+/// `foresight bound FILE --kernel K --gpu G [launch options] [--gemm M,N,K]`: the bound of one
+/// kernel as compiled (model/kernel_bound.h), its inner loop's mix, and the emulator's gap to it.
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <sstream>
 
 #include "../command.h"
 #include "../common_options.h"
+#include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/gemm_bound.h"
+#include "foresight/model/kernel_bound.h"
+#include "foresight/model/predict.h"
 #include "foresight/report/bound_view.h"
 
 namespace foresight::cli {
@@ -18,9 +23,11 @@ namespace foresight::cli {
 namespace {
 
 struct BoundCliOptions {
+  CommonOptions file;  ///< FILE mode: the input, kernel, launch and compilation options
   std::string gpu;
   std::string gemm;     ///< "M,N,K"
   std::string variant;  ///< "", "lai", "general"
+  std::string precision;  ///< "", "fp32", "tf32", ...
   int threads = 0;
   std::string threadTile;  ///< "MxN"
   int depth = 0;
@@ -43,12 +50,55 @@ bool splitNumbers(const std::string& text, char sep, size_t count, std::vector<l
   return out.size() == count && std::all_of(out.begin(), out.end(), [](long long v) { return v > 0; });
 }
 
+/// FILE mode: the kernel's floors and mix, the emulator's prediction, and the GEMM bound of
+/// the size --gemm gives (when it does).
+int runKernelBound(const BoundCliOptions& o, const Gpu& gpu, const std::optional<GemmBoundOptions>& gemm) {
+  CommonOptions common = o.file;
+  common.gpu = o.gpu;
+  Expected<InputOptions> inputOptions = toInputOptions(common, gpu);
+  if (!inputOptions) return reportError(inputOptions.error());
+  Expected<LoadedInput> input = loadInput(common.input, *inputOptions);
+  if (!input) return reportError(input.error());
+  Expected<const KernelInput*> kernel = selectKernel(*input, common.kernel);
+  if (!kernel) return reportError(kernel.error());
+  Expected<Launch> launch = resolveLaunch(common, input->launch);
+  if (!launch) return reportError(launch.error());
+  auto named = [&](Error e) {
+    if (e.file.empty()) e.file = common.input;
+    return reportError(e);
+  };
+  Expected<KernelBound> bound = kernelBound(**kernel, *launch, gpu);
+  if (!bound) return named(bound.error());
+  common.model = "emulate";
+  common.variant = "auto";
+  Expected<ModelOptions> modelOptions = toModelOptions(common, &gpu);
+  if (!modelOptions) return reportError(modelOptions.error());
+  Expected<Prediction> emulated = predict(**kernel, *launch, gpu, *modelOptions);
+  if (!emulated) return named(emulated.error());
+  std::optional<GemmBound> best;
+  if (gemm) {
+    Expected<GemmBound> g = gemmBound(gpu, *gemm);
+    if (!g) return reportError(g.error());
+    best = std::move(*g);
+  }
+  PredictionContext context{common.input, input->frontend, (*kernel)->ir.name, &gpu, *launch};
+  const KernelBoundView view(std::move(context), std::move(*bound), std::move(*emulated), std::move(best),
+                             gemm ? gemm->m : 0, gemm ? gemm->n : 0, gemm ? gemm->k : 0);
+  return printView(view, o.json);
+}
+
 int runBound(const BoundCliOptions& o) {
   Expected<Gpu> gpu = resolveGpu(o.gpu);
   if (!gpu) return reportError(gpu.error());
   GemmBoundOptions options;
+  if (!o.precision.empty()) {
+    Expected<GemmPrecision> p = parseGemmPrecision(o.precision);
+    if (!p) return reportError(p.error());
+    options.precision = *p;
+  }
   if (o.variant.empty()) {
-    options.variant = gpu->sgemmMix ? GemmBoundVariant::Lai : GemmBoundVariant::General;
+    options.variant = gpu->sgemmMix && options.precision == GemmPrecision::Fp32 ? GemmBoundVariant::Lai
+                                                                               : GemmBoundVariant::General;
   } else {
     Expected<GemmBoundVariant> v = parseGemmBoundVariant(o.variant);
     if (!v) return reportError(v.error());
@@ -74,6 +124,13 @@ int runBound(const BoundCliOptions& o) {
   }
   options.overheadPerKStep = o.overhead;
   options.addressRegisters = o.addressRegisters;
+  if (!o.file.input.empty()) {
+    if (anyTile) return reportError(makeError("a tile (--threads, --thread-tile, --depth, --lds-bits) is not read with FILE: "
+                                              "the kernel's own mix is"));
+    if (o.gemm.empty()) return runKernelBound(o, *gpu, std::nullopt);
+    options.variant = o.variant.empty() ? GemmBoundVariant::General : options.variant;
+    return runKernelBound(o, *gpu, options);
+  }
   Expected<GemmBound> bound = gemmBound(*gpu, options);
   if (!bound) return reportError(bound.error());
   const GemmBoundView view(*gpu, std::move(*bound), options.m, options.n, options.k);
@@ -84,11 +141,27 @@ int runBound(const BoundCliOptions& o) {
 
 std::function<int()> setupBound(CLI::App& sub) {
   auto o = std::make_shared<BoundCliOptions>();
+  sub.add_option("file", o->file.input,
+                 "A kernel (.cu, .ptx, .cubin, .sass, .toml): bound it as compiled instead of an ideal GEMM");
   sub.add_option("--gpu", o->gpu, "GPU preset name or description file")->required();
-  sub.add_option("--gemm", o->gemm, "Problem size M,N,K: also print the least time 2·M·N·K / bound");
+  sub.add_option("--kernel", o->file.kernel, "FILE: the kernel, when it has several");
+  sub.add_option("--grid", o->file.grid, "FILE: grid in blocks, X[,Y[,Z]]");
+  sub.add_option("--block", o->file.block, "FILE: block in threads, X[,Y[,Z]]");
+  sub.add_option("--arg", o->file.args, "FILE: scalar kernel argument, NAME=VALUE (repeatable)");
+  sub.add_option("-D", o->file.defines, "FILE: macro for CUDA compilation, NAME[=VALUE] (repeatable)");
+  sub.add_option("-I", o->file.includeDirs, "FILE: include directory for CUDA compilation (repeatable)");
+  sub.add_option("--trip", o->file.trips, "FILE: trip count of a data-dependent loop, FILE:LINE=N (repeatable)");
+  sub.add_option("--branch", o->file.branches, "FILE: taken probability of a data-dependent branch, FILE:LINE=P");
+  sub.add_option("--dynamic-shared", o->file.dynamicShared, "FILE: dynamic shared memory per block, bytes");
+  addToolTimeoutOption(sub, o->file.toolTimeout, "FILE: wall-clock limit of each nvcc, ptxas or nvdisasm run, seconds");
+  sub.add_option("--gemm", o->gemm,
+                 "Problem size M,N,K: also print the least time 2·M·N·K / bound (with FILE: the best GEMM of that size)");
   sub.add_option("--variant", o->variant,
                  "lai (the thesis' Eqs. 4.1-4.11; needs the GPU's measured [sgemm_mix]) or general "
                  "(rectangular tiles, occupancy rules, the GPU's rates); default: lai where measured");
+  sub.add_option("--precision", o->precision,
+                 "fp32 (FFMA SGEMM, default), fp64, dmma, tf32, fp16, bf16, fp8 or int8 (matrix-pipe peak and "
+                 "compulsory DRAM traffic; general variant)");
   sub.add_option("--threads", o->threads, "Evaluate one tile: threads per block");
   sub.add_option("--thread-tile", o->threadTile, "Evaluate one tile: C elements per thread, MxN");
   sub.add_option("--depth", o->depth, "Evaluate one tile: k-depth L of the shared A and B tiles");

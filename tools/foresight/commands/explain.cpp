@@ -87,8 +87,9 @@ int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& lau
         modelName(*timing), emulateVariantName(eo.variant), emulated->seconds * 1e6));
   }
   for (const std::string& note : notes) prediction->warnings.push_back(note);
+  std::vector<RegisterConflictLine> conflicts = registerConflictsByLine(kernel.ir, *whatIf);
   const ExplainView view({o.input, frontend, kernel.ir.name, &gpu, launch}, std::move(*prediction),
-                         std::move(*sensitivity), std::move(*whatIf));
+                         std::move(*sensitivity), std::move(*whatIf), std::move(conflicts));
   return printView(view, o.json);
 }
 

@@ -19,6 +19,7 @@
 
 #include "foresight/frontend/cuda/cuda_streams.h"
 #include "foresight/frontend/cuda/isa/instr_class_table.h"
+#include "foresight/frontend/cuda/isa/mma_shape.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/frontend/cuda/register_banks.h"
@@ -446,6 +447,11 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
       const std::optional<OpcodeClass> row = table.find(si.mnemonic);
       inst.cls = row ? row->cls : InstrClass::Int;
       inst.flops = row ? row->flops : 0;
+      if (const std::optional<MmaShape> mma = sassMmaShape(si.opcode)) {
+        inst.cls = mma->cls;
+        inst.flops = mma->flopsPerLane();
+        inst.pipeWork = mma->pipeWork;
+      }
       inst.sourceFile = fs::path(si.sourceFile).filename().string();
       inst.sourceLine = si.sourceLine;
       inst.barrier = si.mnemonic == "BAR";
@@ -1029,6 +1035,11 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       const OpcodeClass c = classify(pi);
       inst.cls = c.cls;
       inst.flops = c.flops;
+      if (const std::optional<MmaShape> mma = ptxMmaShape(pi.opcode)) {
+        inst.cls = mma->cls;
+        inst.flops = mma->flopsPerLane();
+        inst.pipeWork = mma->pipeWork;
+      }
       inst.sourceFile = fileOf(pi);
       inst.sourceLine = pi.sourceLine;
       inst.barrier = pi.base == "bar" || pi.base == "barrier";

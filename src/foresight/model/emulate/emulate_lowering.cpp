@@ -443,7 +443,9 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
       int pipe = map.pipe[static_cast<int>(cls)];
       if (pipe < 0) pipe = map.pipe[static_cast<int>(InstrClass::Fp32)];
       // A register-bank conflict reads the operands over `degree` cycles (Instruction::bankConflictDegree).
-      addUse(pipe, in.memory ? 1 : std::max(1, in.bankConflictDegree));
+      // A matrix instruction holds its pipe for its work (Instruction::pipeWork).
+      const int degree = options_.whatIf.conflictFreeRegisters ? 1 : std::max(1, in.bankConflictDegree);
+      addUse(pipe, in.memory ? 1 : degree * in.pipeWork);
       if (in.memory) {
         const MemoryAccess& m = *in.memory;
         const std::vector<long long>& lanes = d.laneAddresses.empty() ? m.laneAddresses : d.laneAddresses;

@@ -25,6 +25,7 @@ enum class EmulateVariant {
 /// TEG's what-if switches (lai-teg-and-bound.md §8.4): each removes one penalty.
 struct WhatIf {
   bool conflictFreeShared = false;   ///< every shared access takes its minimum wavefronts
+  bool conflictFreeRegisters = false;  ///< every FFMA reads its operands without a register-bank conflict
   bool perfectCoalescing = false;    ///< every global access takes its minimum sectors
   bool infiniteBandwidth = false;    ///< shared, L1, L2 and DRAM gaps are 0
   bool allL1Hits = false;            ///< every global load hits in L1
@@ -32,7 +33,7 @@ struct WhatIf {
   bool noAddressArithmetic = false;  ///< integer instructions feeding only addresses are removed
   bool fullOccupancy = false;        ///< registers and shared memory do not limit resident blocks
   [[nodiscard]] bool any() const {
-    return conflictFreeShared || perfectCoalescing || infiniteBandwidth || allL1Hits || allL2Hits ||
+    return conflictFreeShared || conflictFreeRegisters || perfectCoalescing || infiniteBandwidth || allL1Hits || allL2Hits ||
            noAddressArithmetic || fullOccupancy;
   }
 };

@@ -1,0 +1,2 @@
+# exit: 1
+bound --gpu v100 --precision tf32

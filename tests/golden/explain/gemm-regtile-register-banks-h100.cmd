@@ -1,0 +1,1 @@
+explain tests/examples/fixtures/bound/gemm_regtile.sm_90.sass --kernel gemm_regtile --gpu h100 --grid 16,16 --block 256 --arg n=2048
