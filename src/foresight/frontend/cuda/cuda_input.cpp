@@ -3,12 +3,17 @@
 /// Glue between the generic input options and the CUDA frontend.
 #include "foresight/frontend/cuda/cuda_input.h"
 
+#include <filesystem>
+
 #include "foresight/frontend/cuda/compile_cache.h"
 #include "foresight/frontend/cuda/system_toolchain.h"
 
 namespace foresight::cuda {
 
 Expected<CudaOptions> toCudaOptions(const std::string& path, const InputOptions& in) {
+  // A missing input is the first thing to say, before the options it would need.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return makeError("cannot read file '" + path + "'");
   if (!in.gpu) return makeError("CUDA inputs need a target GPU (--gpu)", path, 0);
   Expected<std::string> arch = archForGpu(*in.gpu);
   if (!arch) {

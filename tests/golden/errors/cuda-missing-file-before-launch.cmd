@@ -1,0 +1,2 @@
+# exit: 1
+predict nosuch.cu --gpu h100
