@@ -98,6 +98,65 @@ __global__ void throughputKernel(float* outF, double* outD, unsigned* outI, int 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Lai's FFMA + LDS mix throughput F_T (thesis Fig. 4.2, Eq. 4.9; lai-teg-and-bound.md §5.4):
+// the inner loop of a B_R = 6 SGEMM issues 3 FFMA per 32-bit shared load (6 per LDS.64, 12 per
+// LDS.128). Here each load is a broadcast (every lane reads the same words, as an SGEMM's A
+// fragment) at a constant offset from one base (no address arithmetic: LDS takes an immediate
+// offset), and its values feed 3·Bits/32 FFMAs on 12 independent accumulators. F_T = (FFMA +
+// LDS) warp instructions per cycle and SM over the FP32 pipe's (fp32.warp_insts_per_cycle_sm);
+// the loop's counter and branch (2-3 instructions per 16 loads) count against it.
+#define FORESIGHT_MIX_LOAD(OFF)                                                                        \
+  do {                                                                                                 \
+    float v[4];                                                                                        \
+    if (Bits == 32) asm volatile("ld.volatile.shared.f32 %0, [%1+" #OFF "];" : "=f"(v[0]) : "r"(base)); \
+    if (Bits == 64)                                                                                    \
+      asm volatile("ld.volatile.shared.v2.f32 {%0, %1}, [%2+" #OFF "];" : "=f"(v[0]), "=f"(v[1]) : "r"(base)); \
+    if (Bits == 128)                                                                                   \
+      asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4+" #OFF "];"                        \
+                   : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])                                    \
+                   : "r"(base));                                                                       \
+    _Pragma("unroll") for (int r = 0; r < 3 * (Bits / 32); ++r) {                                      \
+      acc[(k + r) % 12] = fmaf(v[r % (Bits / 32)], 0.999f, acc[(k + r) % 12]);                         \
+    }                                                                                                  \
+    k += 3 * (Bits / 32);                                                                              \
+  } while (0)
+
+template <int Bits>
+__global__ void sgemmMix(int iters, float* out) {
+  __shared__ float4 buf[64];
+  if (threadIdx.x < 64) buf[threadIdx.x] = make_float4(threadIdx.x, 1.f, 2.f, 3.f);
+  __syncthreads();
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(buf));
+  float acc[12];
+#pragma unroll
+  for (int c = 0; c < 12; ++c) acc[c] = threadIdx.x * 1e-3f + c;
+  for (int i = 0; i < iters; ++i) {
+    int k = 0;
+    FORESIGHT_MIX_LOAD(0);
+    FORESIGHT_MIX_LOAD(16);
+    FORESIGHT_MIX_LOAD(32);
+    FORESIGHT_MIX_LOAD(48);
+    FORESIGHT_MIX_LOAD(64);
+    FORESIGHT_MIX_LOAD(80);
+    FORESIGHT_MIX_LOAD(96);
+    FORESIGHT_MIX_LOAD(112);
+    FORESIGHT_MIX_LOAD(128);
+    FORESIGHT_MIX_LOAD(144);
+    FORESIGHT_MIX_LOAD(160);
+    FORESIGHT_MIX_LOAD(176);
+    FORESIGHT_MIX_LOAD(192);
+    FORESIGHT_MIX_LOAD(208);
+    FORESIGHT_MIX_LOAD(224);
+    FORESIGHT_MIX_LOAD(240);
+  }
+  float s = 0;
+#pragma unroll
+  for (int c = 0; c < 12; ++c) s += acc[c];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+#undef FORESIGHT_MIX_LOAD
+
+// ---------------------------------------------------------------------------------------------
 // Shared memory: a dependent chase (latency); a strided read sweep (banks, conflict cost); and
 // conflict-free reads at full occupancy (bandwidth).
 __global__ void sharedChase(const int* init, int* out, long long* cycles) {
@@ -257,6 +316,7 @@ int main() {
   CHECK(cudaMalloc(&dD, sizeof(double) * fullBlocks * fullThreads));
   CHECK(cudaMalloc(&dI, sizeof(unsigned) * fullBlocks * fullThreads));
   const char* names[] = {"fp32", "fp64", "int", "sfu"};
+  double fp32Rate = 0;  // FP32 warp instructions per cycle and SM, for F_T
   auto pipeline = [&](auto lat, auto thr, int op) {
     medianMs(c, [&] { lat<<<1, 32>>>(dF, dD, dI, dCycles, 0.999f); }, 3);
     std::printf("%s.latency %.2f\n", names[op], static_cast<double>(readCycles(dCycles)) / kChain);
@@ -265,11 +325,25 @@ int main() {
     const double warpInsts = static_cast<double>(fullBlocks) * (fullThreads / 32) * iters * 8;
     const double cycles = ms * 1e6 * c.clockGhz;
     std::printf("%s.warp_insts_per_cycle_sm %.4f\n", names[op], warpInsts / (cycles * c.sms));
+    if (op == 0) fp32Rate = warpInsts / (cycles * c.sms);
   };
   pipeline(latencyKernel<0>, throughputKernel<0>, 0);
   pipeline(latencyKernel<1>, throughputKernel<1>, 1);
   pipeline(latencyKernel<2>, throughputKernel<2>, 2);
   pipeline(latencyKernel<3>, throughputKernel<3>, 3);
+
+  // Lai's FFMA + LDS mix: F_T per load width (16 loads of 1 + 3·Bits/32 mix instructions per
+  // iteration).
+  auto mix = [&](auto kernel, int bits) {
+    const int iters = 256;
+    const double ms = medianMs(c, [&] { kernel<<<fullBlocks, fullThreads>>>(iters, dF); });
+    const double warpInsts = static_cast<double>(fullBlocks) * (fullThreads / 32) * iters * 16 * (1 + 3 * bits / 32);
+    const double perCycleSm = warpInsts / (ms * 1e6 * c.clockGhz * c.sms);
+    std::printf("sgemm_mix.lds%d %.4f\n", bits, fp32Rate > 0 ? perCycleSm / fp32Rate : 0.0);
+  };
+  mix(sgemmMix<32>, 32);
+  mix(sgemmMix<64>, 64);
+  mix(sgemmMix<128>, 128);
 
   // Shared memory.
   {

@@ -88,6 +88,34 @@ TEST(Calibration, MapsResultsOntoTheDescription) {
   EXPECT_EQ(back->mwpCwp.departureDelayCoal.source.str(), "measured:2026-11-21");
 }
 
+TEST(Calibration, MapsLaiMixThroughputsWhenMeasured) {
+  Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
+  ASSERT_TRUE(r.ok());
+  Expected<Gpu> base = loadPreset("fx5600");
+  ASSERT_TRUE(base.ok());
+  // Without the optional keys the description has no [sgemm_mix] (fx5600 has none).
+  Expected<Gpu> none = applyCalibration(*base, *r, "2026-11-26", "x");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->sgemmMix);
+  CalibrationResults withMix = *r;
+  withMix.values["sgemm_mix.lds64"] = 0.93;
+  withMix.values["sgemm_mix.lds128"] = 0.81;
+  Expected<Gpu> g = applyCalibration(*base, withMix, "2026-11-26", "x");
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->sgemmMix);
+  EXPECT_FALSE(g->sgemmMix->lds32);
+  ASSERT_TRUE(g->sgemmMix->lds64);
+  EXPECT_DOUBLE_EQ(g->sgemmMix->lds64->value, 0.93);
+  EXPECT_EQ(g->sgemmMix->lds128->source.str(), "measured:2026-11-26");
+  // The written description loads back with the section.
+  Expected<Gpu> back = loadGpuFromString(writeGpuToml(*g, "calibrated"), "calibrated.toml");
+  ASSERT_TRUE(back.ok()) << back.error().format();
+  ASSERT_TRUE(back->sgemmMix && back->sgemmMix->lds128);
+  EXPECT_DOUBLE_EQ(back->sgemmMix->lds128->value, 0.81);
+  withMix.values["sgemm_mix.lds32"] = 0;
+  EXPECT_FALSE(applyCalibration(*base, withMix, "2026-11-26", "x").ok());
+}
+
 TEST(Calibration, RefusesAMismatchedBase) {
   Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
   ASSERT_TRUE(r.ok());

@@ -148,7 +148,7 @@ TEST(GpuLoader, SgemmMixIsAnOptionalTableOfFractions) {
   EXPECT_EQ(mix->sgemmMix->forWidth(128), nullptr);
   const std::string above = replaced(withMix, "value = 0.9625", "value = 30.8");
   const Error e = loadError(above);
-  EXPECT_EQ(e.message, "'sgemm_mix.lds64' is a fraction of the FP32 peak: above 0, at most 1");
+  EXPECT_EQ(e.message, "'sgemm_mix.lds64' is the mix's instruction rate over the FP32 peak: above 0, at most 2");
   EXPECT_EQ(e.line, lineOf(above, "lds64"));
   EXPECT_EQ(loadError(fx5600Text() + "\n[sgemm_mix]\n").message, "[sgemm_mix] needs lds32, lds64 or lds128");
 }

@@ -156,6 +156,17 @@ Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r,
         m.sector = Param<long long>{std::llround(v("dram.sector_bytes")), measured, "B"};
     }
   }
+  // Lai's F_T per shared-load width (optional keys: outputs of the suite before the mix
+  // benchmark have none, and the base's values, if any, are kept).
+  const std::pair<const char*, std::optional<Param<double>> SgemmMix::*> mixes[] = {
+      {"sgemm_mix.lds32", &SgemmMix::lds32}, {"sgemm_mix.lds64", &SgemmMix::lds64}, {"sgemm_mix.lds128", &SgemmMix::lds128}};
+  for (const auto& [key, member] : mixes) {
+    const auto it = r.values.find(key);
+    if (it == r.values.end()) continue;
+    if (!(it->second > 0)) return makeError(std::string("calibration result '") + key + "' must be positive");
+    if (!g.sgemmMix) g.sgemmMix = SgemmMix{};
+    (*g.sgemmMix).*member = dbl(it->second, "");
+  }
   MwpCwpParams& w = g.mwpCwp;
   w.memLatency = dbl(v("dram.latency"), "cycles");
   w.memBandwidth = dbl(v("dram.bandwidth_gbs"), "GB/s");

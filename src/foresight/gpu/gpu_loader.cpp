@@ -296,8 +296,9 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
     mix.lds128 = r.optionalParam<double>("lds128", Dim::Count);
     r.finish();
     for (const auto& [key, p] : {std::pair{"lds32", &mix.lds32}, std::pair{"lds64", &mix.lds64}, std::pair{"lds128", &mix.lds128}}) {
-      if (!r.failed() && *p && !((*p)->value > 0 && (*p)->value <= 1)) {
-        r.failAtKey(key, std::string("'sgemm_mix.") + key + "' is a fraction of the FP32 peak: above 0, at most 1");
+      // Above 1 where the FP32 pipe issues at half the issue rate (A100): the loads fill spare slots.
+      if (!r.failed() && *p && !((*p)->value > 0 && (*p)->value <= 2)) {
+        r.failAtKey(key, std::string("'sgemm_mix.") + key + "' is the mix's instruction rate over the FP32 peak: above 0, at most 2");
       }
     }
     if (!r.failed() && !mix.lds32 && !mix.lds64 && !mix.lds128) r.failHere("[sgemm_mix] needs lds32, lds64 or lds128");

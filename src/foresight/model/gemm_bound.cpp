@@ -118,7 +118,8 @@ Evaluation evaluateLai(const Gpu& gpu, const Machine& machine, const GemmTile& t
   b.mixThroughput = ft->value;
   b.mixSource = ft->source.str();
   b.peakGflops = machine.peakGflops;
-  b.smBoundGflops = b.ffmaShare * b.mixThroughput * b.peakGflops;  // (4.10)
+  // (4.10); a measured F_T above 1 (loads in spare issue slots) cannot lift FFMA past the peak.
+  b.smBoundGflops = std::min(b.peakGflops, b.ffmaShare * b.mixThroughput * b.peakGflops);
   b.memBoundGflops = machine.dramGBs * bsh / 4.0;                   // (4.8)
   b.boundGflops = std::min(b.smBoundGflops, b.memBoundGflops);      // (4.11)
   b.binding = b.smBoundGflops <= b.memBoundGflops ? "instruction mix" : "dram";
@@ -174,7 +175,7 @@ Evaluation evaluateGeneral(const Gpu& gpu, const Machine& machine, const GemmTil
   if (const Param<double>* ft = gpu.sgemmMix ? gpu.sgemmMix->forWidth(t.ldsBits) : nullptr) {
     b.mixThroughput = ft->value;
     b.mixSource = ft->source.str();
-    b.smBoundGflops = b.ffmaShare * b.mixThroughput * b.peakGflops;
+    b.smBoundGflops = std::min(b.peakGflops, b.ffmaShare * b.mixThroughput * b.peakGflops);
     b.binding = "instruction mix";
   } else {
     // Broadcast-friendly warp tiling: an LDS of up to 64 bits is one wavefront, LDS.128 two
