@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -17,11 +19,7 @@
 namespace foresight {
 namespace {
 
-Gpu preset(const std::string& name) {
-  Expected<Gpu> g = loadPreset(name);
-  EXPECT_TRUE(g) << (g ? "" : g.error().format());
-  return g ? *g : Gpu{};
-}
+using testing_support::preset;
 
 TEST(GemmBound, FfmaShareTableOfFigure43) {
   // B_R / (B_R + 2·F_I), percent (digest §5.4 table).

@@ -6,16 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include "foresight/gpu/presets.h"
 
 namespace foresight {
 namespace {
 
-Gpu preset(const std::string& name) {
-  Expected<Gpu> g = loadPreset(name);
-  EXPECT_TRUE(g) << (g ? "" : g.error().format());
-  return g ? *g : Gpu{};
-}
+using testing_support::preset;
 
 Instruction ffma(int d, int a, int b, int c) {
   Instruction in;
