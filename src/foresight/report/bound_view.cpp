@@ -161,6 +161,12 @@ void KernelBoundView::printText(std::ostream& os) const {
   }
   os << fmt::format("emulate    {:.3f} us predicted: {:.2f}x the bound\n", emulated_.seconds * 1e6,
                     b.seconds > 0 ? emulated_.seconds / b.seconds : 0.0);
+  // The floors bound the kernel's work; a launch also costs its fixed overhead, which dominates
+  // the gap of a tiny launch.
+  if (gpu.launchOverheadUs && gpu.launchOverheadUs->value * 1e-6 > b.seconds) {
+    os << fmt::format("           the launch itself costs about {:.3g} us on this GPU (not in the bound), more than the bound\n",
+                      gpu.launchOverheadUs->value);
+  }
   if (gemm_) {
     os << fmt::format("gemm       the best {} GEMM of {}x{}x{} on {} ({} variant): {:.3f} us at least ({}, bound by {}); "
                       "this kernel's bound is {:.2f}x it\n",
