@@ -134,6 +134,20 @@ TEST(GpuLoader, MisspeltExtraKeyIsUnknownWithSuggestion) {
   EXPECT_EQ(e.column, 1);  // the misspelt key itself
 }
 
+TEST(GpuLoader, FetchGranularityIsAMultipleOfTheSectorAtMostALine) {
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->memoryForResource("l2")->fetchGranularity);
+  EXPECT_EQ(g->memoryForResource("l2")->fetchGranularity->value, 64);
+  for (const char* bad : {"value = 48,", "value = 256,"}) {
+    const std::string text = replaced(h100, "fetch_granularity = { value = 64,", std::string("fetch_granularity = { ") + bad);
+    const Error e = loadError(text);
+    EXPECT_EQ(e.message, "'memory.l2.fetch_granularity' must be a positive multiple of 'sector', at most 'line'") << bad;
+    EXPECT_EQ(e.line, lineOf(text, "fetch_granularity")) << bad;
+  }
+}
+
 TEST(GpuLoader, SgemmMixIsAnOptionalTableOfFractions) {
   // Absent: no mix. Present: each width's F_T, a fraction of the FP32 peak in (0, 1].
   Expected<Gpu> none = loadGpuFromString(fx5600Text(), kName);

@@ -169,6 +169,41 @@ TEST(MemoryHierarchy, ARequestTakesOneL1WavefrontPerDistinctLine) {
   }
 }
 
+TEST(MemoryHierarchy, AMissReadsTheL2FetchGranularityFromDram) {
+  // The H100 preset's L2 fetches 64-B sector pairs. Lanes 32 B apart touch both halves of each
+  // pair in one request: a sector read per sector. 64 or 128 B apart, each lane's sector is
+  // alone in its pair: two sectors read per sector requested. Without the key: one each. L2 hits
+  // (and so latencies) stay per sector: none here.
+  const Gpu h100 = loadPreset("h100").value();
+  ASSERT_TRUE(h100.memoryForResource("l2")->fetchGranularity);
+  Gpu bySector = h100;
+  for (MemoryLevel& m : bySector.memory) m.fetchGranularity.reset();
+  const struct {
+    long long stride;
+    double fetched;
+  } cases[] = {{32, 1}, {64, 2}, {128, 2}};
+  for (const auto& c : cases) {
+    KernelIR ir;
+    ir.name = "strided";
+    BasicBlock b;
+    Instruction ld{"LDG", InstrClass::Ldst};
+    ld.memory = MemoryAccess{};
+    b.instructions.push_back(ld);
+    ir.blocks.push_back(b);
+    ir.resources.registers = 32;
+    ir.streams = std::make_shared<StridedSource>(c.stride);
+    Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, fullWave(), h100);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_NEAR(t->dramReadSectors / t->loadSectors, c.fetched, 0.02) << "stride " << c.stride;
+    EXPECT_NEAR(t->sites[0].dramFetchPerMiss, c.fetched, 0.02) << "stride " << c.stride;
+    EXPECT_LT(t->l2HitRate(), 0.01) << "stride " << c.stride;
+    Expected<MemoryTraffic> u = analyzeMemory(ir, nullptr, fullWave(), bySector);
+    ASSERT_TRUE(u.ok()) << u.error().message;
+    EXPECT_NEAR(u->dramReadSectors / u->loadSectors, 1, 0.02) << "stride " << c.stride;
+    EXPECT_DOUBLE_EQ(u->sites[0].dramFetchPerMiss, 1);
+  }
+}
+
 TEST(MemoryHierarchy, PredicatedOffAccessesRequestNothing) {
   // The sweep of StreamingStoresReachDramOnce with its store predicated off in every lane (the
   // stream says activeMask 0, as for gpu-benches' `if (v == 123.33) A[t] = v`): the store issues

@@ -78,6 +78,9 @@ struct MemoryLevel {
   Param<long long> size;                  ///< bytes
   std::optional<Param<long long>> line;    ///< bytes; cache line / segment
   std::optional<Param<long long>> sector;  ///< bytes; smallest transfer
+  /// Bytes one miss of this level reads from the level below (a multiple of `sector`, at most
+  /// `line`): Hopper's L2 fetches 64-B sector pairs from DRAM. Absent = one sector.
+  std::optional<Param<long long>> fetchGranularity;
   std::optional<Param<int>> banks;
   std::optional<Param<int>> bankWidth;     ///< bytes per bank word (4, or 8 in Kepler 8-byte mode)
   Param<double> latency;                   ///< cycles, unloaded hit latency of this level

@@ -213,6 +213,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.size = m.param<long long>("size", Dim::Bytes);
       level.line = m.optionalParam<long long>("line", Dim::Bytes);
       level.sector = m.optionalParam<long long>("sector", Dim::Bytes);
+      level.fetchGranularity = m.optionalParam<long long>("fetch_granularity", Dim::Bytes);
       level.banks = m.optionalParam<int>("banks", Dim::Count);
       level.bankWidth = m.optionalParam<int>("bank_width", Dim::Bytes);
       level.latency = m.param<double>("latency", Dim::Cycles);
@@ -244,6 +245,12 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
         m.failHere("'memory." + name + "' has serialization \"line\" and needs 'line'");
       } else if (level.serialization == Serialization::Sector && !level.sector) {
         m.failHere("'memory." + name + "' has serialization \"sector\" and needs 'sector'");
+      } else if (level.fetchGranularity &&
+                 (!level.sector || level.fetchGranularity->value <= 0 ||
+                  level.fetchGranularity->value % level.sector->value != 0 ||
+                  (level.line && level.fetchGranularity->value > level.line->value))) {
+        m.failAtKey("fetch_granularity", "'memory." + name +
+                                             ".fetch_granularity' must be a positive multiple of 'sector', at most 'line'");
       }
       gpu.memory.push_back(std::move(level));
     }

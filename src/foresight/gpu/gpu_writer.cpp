@@ -161,6 +161,7 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     kv("size", param(m.size, gpu));
     if (m.line) kv("line", param(*m.line, gpu));
     if (m.sector) kv("sector", param(*m.sector, gpu));
+    if (m.fetchGranularity) kv("fetch_granularity", param(*m.fetchGranularity, gpu));
     if (m.banks) kv("banks", param(*m.banks, gpu));
     if (m.bankWidth) kv("bank_width", param(*m.bankWidth, gpu));
     kv("latency", param(m.latency, gpu));

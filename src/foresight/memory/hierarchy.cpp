@@ -87,6 +87,16 @@ struct Site {
   const MemoryAccess* access = nullptr;
 };
 
+/// The same stream with each unit replaced by the unit of `fetch` consecutive sectors it lies
+/// in (window bits shift along, so windows stay apart), analysed at `capacity / fetch`: which
+/// accesses find their sector already fetched with a neighbour.
+ReuseResult analyzeFetched(const std::vector<SampledAccess>& stream, SamplePopulation population, double capacity,
+                           long long fetch) {
+  std::vector<SampledAccess> chunks = stream;
+  for (SampledAccess& a : chunks) a.unit = a.unit >= 0 ? a.unit / fetch : -((-a.unit + fetch - 1) / fetch);
+  return analyzeReuse(chunks, population, capacity / static_cast<double>(fetch));
+}
+
 /// Spatial sampling (SHARDS-like): a sector is analysed iff a hash of its region (kRegionShift)
 /// falls below `rate`, so every sector is kept with probability `rate` and the sectors of a
 /// region together; reuse distances, capacities and distinct counts then all scale by the
@@ -775,11 +785,22 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   const double windowRate = windowTally.rate(rate);
   const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
   ReuseResult r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
+  // Sectors one L2 miss reads from DRAM (`fetch_granularity`; 1 = the sector alone). With more,
+  // DRAM reads come from the stream analysed at that granularity: a sector fetched with its
+  // neighbour is no second DRAM read, and a lone sector costs the whole fetch. The
+  // sector-level outcomes stay for L2 hits and latency (a neighbour fetched by the same
+  // request arrives with it, not before).
+  const long long fetch = l2Level && l2Level->fetchGranularity && sectorBytes > 0
+                              ? std::max<long long>(1, l2Level->fetchGranularity->value / sectorBytes)
+                              : 1;
+  std::optional<ReuseResult> rf;
+  if (fetch > 1) rf = analyzeFetched(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
 
   // Per site: L1 hit rate from the SM analysis; L2 outcome of the window, conditioned on an L1
   // miss (an access that hits in L1 would have hit in L2: P(L2 | L1 miss) =
   // (P(L2) − P(L1)) / (1 − P(L1))).
-  std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0);
+  std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0),
+      fetchedHit(sites.size(), 0);
   for (size_t i = 0; i < stream.size(); ++i) {
     if (timed[i].warm) continue;
     const size_t site = static_cast<size_t>(stream[i].site);
@@ -787,6 +808,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     sampledSectors[site] += w;
     l2Hit[site] += r.outcomes[i].hit * w;
     writeBacks[site] += r.outcomes[i].writeBack * w;
+    if (rf) fetchedHit[site] += rf->outcomes[i].hit * w;
   }
   // ---- L2, second view: clusters of neighbouring blocks spread over the whole grid, weighted
   // (Horvitz–Thompson, reuse_distance.h). The window sees sharing between blocks close in launch
@@ -794,7 +816,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // block row, a buffer revisited by blocks far apart). Each view only misses sharing, it does
   // not invent it, so per site the higher hit share (and the lower write-back share) is kept,
   // and the smaller footprint. ----
-  std::vector<double> spreadSeen(sites.size(), 0), spreadHit(sites.size(), 0), spreadWb(sites.size(), 0);
+  std::vector<double> spreadSeen(sites.size(), 0), spreadHit(sites.size(), 0), spreadWb(sites.size(), 0),
+      spreadFetchedHit(sites.size(), 0);
   double spreadFootprint = -1, spreadWrittenShare = 0;
   if (windowBlocks < blocks && l2Level) {
     const bool twoD = launch.grid.y > 1;
@@ -848,13 +871,17 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     for (const Timed& x : spread) sstream.push_back(x.access);
     const double spreadRate = collected.rate(collectRate);
     const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * spreadRate;
-    ReuseResult sr = analyzeReuse(sstream, SamplePopulation{static_cast<double>(sampled), static_cast<double>(clusters)}, capacity);
+    const SamplePopulation spreadPopulation{static_cast<double>(sampled), static_cast<double>(clusters)};
+    ReuseResult sr = analyzeReuse(sstream, spreadPopulation, capacity);
+    std::optional<ReuseResult> srf;
+    if (fetch > 1) srf = analyzeFetched(sstream, spreadPopulation, capacity, fetch);
     for (size_t i = 0; i < sstream.size(); ++i) {
       if (spread[i].warm) continue;
       const size_t site = static_cast<size_t>(sstream[i].site);
       spreadSeen[site] += spread[i].sectorsOfRequest;
       spreadHit[site] += sr.outcomes[i].hit * spread[i].sectorsOfRequest;
       spreadWb[site] += sr.outcomes[i].writeBack * spread[i].sectorsOfRequest;
+      if (srf) spreadFetchedHit[site] += srf->outcomes[i].hit * spread[i].sectorsOfRequest;
     }
     spreadFootprint = sr.distinctUnits / spreadRate;
     if (streams.windowed()) {
@@ -876,12 +903,15 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double seen = sampledSectors[site];
     double hitShare = seen > 0 ? l2Hit[site] / seen : 0;
     double wbShare = seen > 0 ? writeBacks[site] / seen : 1;
+    double fetchedShare = seen > 0 ? fetchedHit[site] / seen : 0;
     if (spreadSeen[site] > 0) {
       hitShare = std::max(hitShare, spreadHit[site] / spreadSeen[site]);
       wbShare = std::min(wbShare, spreadWb[site] / spreadSeen[site]);
+      fetchedShare = std::max(fetchedShare, spreadFetchedHit[site] / spreadSeen[site]);
     }
     l2Hit[site] = hitShare * sectors[site];
     writeBacks[site] = wbShare * sectors[site];
+    fetchedHit[site] = fetchedShare * sectors[site];
   }
   double unknownTotal = 0;
   for (size_t s = 0; s < sites.size(); ++s) {
@@ -910,6 +940,16 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     st.l1Hits = known * h1;
     st.l2Hits = known * (1 - h1) * h2;
     st.dramSectors = known * (1 - h1) * (1 - h2) + dark;
+    if (fetch > 1 && !options.l2HitRate) {
+      // DRAM reads at the fetch granularity: the misses of the fetched-unit analysis (conditioned
+      // on an L1 miss as above), each bringing `fetch` sectors.
+      const double hfAll = sectors[s] > 0 ? fetchedHit[s] / sectors[s] : 0.0;
+      const double hf = h1 < 1 ? std::clamp((hfAll - h1) / (1 - h1), 0.0, 1.0) : 0.0;
+      st.dramSectors = known * (1 - h1) * (1 - hf) * static_cast<double>(fetch) + dark;
+      // Per L2 miss, the sectors of unknown address counted as one each (as their DRAM reads).
+      const double misses = known * (1 - h1) * (1 - h2) + dark;
+      if (misses > 1e-9) st.dramFetchPerMiss = st.dramSectors / misses;
+    }
     t.loadRequests += st.requests;
     t.loadSectors += st.sectors;
     t.loadWavefronts += st.wavefronts;

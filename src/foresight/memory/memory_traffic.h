@@ -21,7 +21,15 @@ struct SiteTraffic {
   double sectors = 0;       ///< sectors requested (after coalescing)
   double l1Hits = 0;        ///< sectors served by L1 (loads only)
   double l2Hits = 0;        ///< sectors served by L2 (loads), or absorbed by L2 (stores)
-  double dramSectors = 0;   ///< sectors read from DRAM (loads) or written back (stores)
+  /// Sectors read from DRAM (loads; with a fetch granularity of several sectors, every sector
+  /// each miss brings, so more than the L2 misses for scattered accesses) or written back
+  /// (stores). The L2 misses are sectors − l1Hits − l2Hits.
+  double dramSectors = 0;
+  /// Loads: DRAM read sectors per L2-missing sector (the fetch granularity's effect: 2 for a
+  /// lone sector of a 64-B fetch, 1 for both halves of one, below 1 when a neighbour fetched
+  /// earlier serves the sector; sectors of unknown address count 1); 1 without a fetch
+  /// granularity.
+  double dramFetchPerMiss = 1;
   double wavefronts = 0;    ///< L1 wavefronts: distinct L1 lines per request, summed (0 = unknown)
 
   [[nodiscard]] double l1HitRate() const { return sectors > 0 ? l1Hits / sectors : 0; }
@@ -39,7 +47,7 @@ struct MemoryTraffic {
   double loadSectors = 0, storeSectors = 0;     ///< sectors requested
   double l1HitSectors = 0;     ///< load sectors served by L1
   double l2HitSectors = 0;     ///< load sectors served by L2
-  double dramReadSectors = 0;  ///< load sectors read from DRAM
+  double dramReadSectors = 0;  ///< sectors read from DRAM for loads (at the L2's fetch granularity)
   double dramWriteSectors = 0; ///< store sectors written back to DRAM
   /// L1 wavefronts of the load / store requests: each request passes the L1 once per distinct
   /// line it touches (an uncoalesced request of 32 lines takes 32); 0 = not computed (summary
@@ -55,8 +63,10 @@ struct MemoryTraffic {
   [[nodiscard]] double dramBytes() const { return (dramReadSectors + dramWriteSectors) * sectorBytes; }
   [[nodiscard]] double compulsoryBytes() const { return compulsoryReadBytes + compulsoryWriteBytes; }
   [[nodiscard]] double l1HitRate() const { return loadSectors > 0 ? l1HitSectors / loadSectors : 0; }
+  /// Share of the load sectors that miss L1 and hit in L2 (lookups: the L1 misses; DRAM read
+  /// sectors can exceed the L2 misses when a miss fetches several sectors).
   [[nodiscard]] double l2HitRate() const {
-    const double lookups = l2HitSectors + dramReadSectors;
+    const double lookups = loadSectors - l1HitSectors;
     return lookups > 0 ? l2HitSectors / lookups : 0;
   }
 };

@@ -69,7 +69,9 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
   if (tr.loadSectors > 0) {
     t.fL1 = tr.l1HitSectors / tr.loadSectors;
     t.fL2 = tr.l2HitSectors / tr.loadSectors;
-    t.fDram = tr.dramReadSectors / tr.loadSectors;
+    // The latency mix: the sectors that miss both caches (DRAM read sectors can be more: a miss
+    // may fetch several sectors; that counts for bandwidth below, not for latency).
+    t.fDram = std::max(0.0, 1.0 - t.fL1 - t.fL2);
     t.sectorsPerRequest = tr.loadRequests > 0 ? tr.loadSectors / tr.loadRequests : 1;
   }
   // A request passes the L1 once per distinct line it touches (a wavefront: up to a line of

@@ -534,7 +534,10 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
             }
             addUse(map.l1, l1Sectors);
             addUse(map.l2, m.isStore ? inL2 : inL2 + inDram);
-            addUse(map.dram, inDram);
+            // A load miss reads the L2's fetch granularity from DRAM: the engine's DRAM read
+            // sectors per L2 miss of the site (SiteTraffic::dramFetchPerMiss).
+            const bool fetches = site && !m.isStore && !options_.l2HitRate && !options_.whatIf.allL2Hits;
+            addUse(map.dram, inDram * (fetches ? site->dramFetchPerMiss : 1.0));
             if (map.l1 < 0 && map.l2 < 0 && map.dram < 0) addUse(map.pipe[static_cast<int>(InstrClass::Ldst)], 0);
           }
         }
