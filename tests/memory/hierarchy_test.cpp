@@ -143,6 +143,20 @@ class StridedSource : public WarpStreamSource {
   long long stride_;
 };
 
+/// One load per warp, lanes `strideBytes` apart (StridedSource).
+KernelIR stridedKernel(long long strideBytes) {
+  KernelIR ir;
+  ir.name = "strided";
+  BasicBlock b;
+  Instruction ld{"LDG", InstrClass::Ldst};
+  ld.memory = MemoryAccess{};
+  b.instructions.push_back(ld);
+  ir.blocks.push_back(b);
+  ir.resources.registers = 32;
+  ir.streams = std::make_shared<StridedSource>(strideBytes);
+  return ir;
+}
+
 TEST(MemoryHierarchy, ARequestTakesOneL1WavefrontPerDistinctLine) {
   // 128-B L1 lines: 32 lanes x 4 B = 1 line; x 8 B = 256 B = 2 lines; 64 B apart: two lanes per
   // line, 16 lines; 128 B or more apart: a line per lane, 32.
@@ -152,15 +166,7 @@ TEST(MemoryHierarchy, ARequestTakesOneL1WavefrontPerDistinctLine) {
     double lines;
   } cases[] = {{4, 1}, {8, 2}, {64, 16}, {128, 32}, {4096, 32}};
   for (const auto& c : cases) {
-    KernelIR ir;
-    ir.name = "strided";
-    BasicBlock b;
-    Instruction ld{"LDG", InstrClass::Ldst};
-    ld.memory = MemoryAccess{};
-    b.instructions.push_back(ld);
-    ir.blocks.push_back(b);
-    ir.resources.registers = 32;
-    ir.streams = std::make_shared<StridedSource>(c.stride);
+    const KernelIR ir = stridedKernel(c.stride);
     Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, fullWave(), gpu);
     ASSERT_TRUE(t.ok()) << t.error().message;
     ASSERT_GT(t->loadRequests, 0);
@@ -183,15 +189,7 @@ TEST(MemoryHierarchy, AMissReadsTheL2FetchGranularityFromDram) {
     double fetched;
   } cases[] = {{32, 1}, {64, 2}, {128, 2}};
   for (const auto& c : cases) {
-    KernelIR ir;
-    ir.name = "strided";
-    BasicBlock b;
-    Instruction ld{"LDG", InstrClass::Ldst};
-    ld.memory = MemoryAccess{};
-    b.instructions.push_back(ld);
-    ir.blocks.push_back(b);
-    ir.resources.registers = 32;
-    ir.streams = std::make_shared<StridedSource>(c.stride);
+    const KernelIR ir = stridedKernel(c.stride);
     Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, fullWave(), h100);
     ASSERT_TRUE(t.ok()) << t.error().message;
     EXPECT_NEAR(t->dramReadSectors / t->loadSectors, c.fetched, 0.02) << "stride " << c.stride;
