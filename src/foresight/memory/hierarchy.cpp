@@ -25,11 +25,17 @@ namespace {
 
 /// Grids of at most this many blocks are analysed block by block, exactly.
 constexpr long long kExactBlocks = 8;
+/// The unit of `per` consecutive sectors that `sector` lies in (rounding down for negative
+/// sector numbers too).
+long long unitOf(long long sector, long long per) {
+  return sector >= 0 ? sector / per : -((-sector + per - 1) / per);
+}
+
 /// Distinct lines of `sectorsPerLine` sectors among a request's sectors (ascending, distinct).
 long long distinctLines(const std::vector<long long>& sectors, long long sectorsPerLine) {
   long long lines = 0, last = LLONG_MIN;
   for (long long sec : sectors) {
-    const long long line = sec >= 0 ? sec / sectorsPerLine : -((-sec + sectorsPerLine - 1) / sectorsPerLine);
+    const long long line = unitOf(sec, sectorsPerLine);
     if (line != last) ++lines;
     last = line;
   }
@@ -93,7 +99,7 @@ struct Site {
 ReuseResult analyzeFetched(const std::vector<SampledAccess>& stream, SamplePopulation population, double capacity,
                            long long fetch) {
   std::vector<SampledAccess> chunks = stream;
-  for (SampledAccess& a : chunks) a.unit = a.unit >= 0 ? a.unit / fetch : -((-a.unit + fetch - 1) / fetch);
+  for (SampledAccess& a : chunks) a.unit = unitOf(a.unit, fetch);
   return analyzeReuse(chunks, population, capacity / static_cast<double>(fetch));
 }
 

@@ -13,17 +13,21 @@
 
 namespace foresight {
 
+std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
+  std::vector<std::pair<std::string, double>> out{{"dram", dramSeconds}};
+  for (InstrClass c : kFloorPipes) out.emplace_back(instrClassName(c), pipeSeconds[static_cast<int>(c)]);
+  out.emplace_back("issue", issueSeconds);
+  out.emplace_back("ldst", ldstSeconds);
+  out.emplace_back("shared", sharedSeconds);
+  out.emplace_back("sgemm-mix", mixSeconds);
+  return out;
+}
+
 std::pair<std::string, double> PhysicalFloors::largest() const {
   std::pair<std::string, double> best{"", 0.0};
-  if (dramSeconds > best.second) best = {"dram", dramSeconds};
-  for (InstrClass c : kFloorPipes) {
-    const double s = pipeSeconds[static_cast<int>(c)];
-    if (s > best.second) best = {instrClassName(c), s};
+  for (auto& floor : named()) {
+    if (floor.second > best.second) best = std::move(floor);
   }
-  if (issueSeconds > best.second) best = {"issue", issueSeconds};
-  if (ldstSeconds > best.second) best = {"ldst", ldstSeconds};
-  if (sharedSeconds > best.second) best = {"shared", sharedSeconds};
-  if (mixSeconds > best.second) best = {"sgemm-mix", mixSeconds};
   return best;
 }
 
@@ -135,16 +139,20 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
   for (ResourceUse& r : p.resources) r.utilization = p.cycles > 0 ? r.busyCycles / p.cycles : 0;
 }
 
-Expected<Prediction> withFloors(Prediction p, const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
-                                const MemoryTraffic* known) {
-  if (known) {
-    applyFloors(p, computeFloors(kernel, launch, gpu, *known), gpu);
-    return p;
-  }
+Expected<PhysicalFloors> launchFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                      const MemoryTraffic* known) {
+  if (known) return computeFloors(kernel, launch, gpu, *known);
   Expected<MemoryTraffic> traffic =
       analyzeMemory(kernel.ir, kernel.summary ? &*kernel.summary : nullptr, launch, gpu);
   if (!traffic) return std::move(traffic).takeError();
-  applyFloors(p, computeFloors(kernel, launch, gpu, *traffic), gpu);
+  return computeFloors(kernel, launch, gpu, *traffic);
+}
+
+Expected<Prediction> withFloors(Prediction p, const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                const MemoryTraffic* known) {
+  Expected<PhysicalFloors> floors = launchFloors(kernel, launch, gpu, known);
+  if (!floors) return std::move(floors).takeError();
+  applyFloors(p, *floors, gpu);
   return p;
 }
 

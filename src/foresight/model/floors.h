@@ -20,6 +20,8 @@
 
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
@@ -51,7 +53,10 @@ struct PhysicalFloors {
   double mixThroughput = 0;      ///< F_T of that width; 0 = no sgemm-mix floor
   double mixSeconds = 0;
 
-  /// The largest floor and its name ("dram", "fp32", ..., "issue"); {"", 0} when all are 0.
+  /// Every floor by name, in report order: "dram", the pipes of kFloorPipes, "issue", "ldst",
+  /// "shared", "sgemm-mix" (0 where nothing bounds).
+  [[nodiscard]] std::vector<std::pair<std::string, double>> named() const;
+  /// The largest floor and its name; {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;
 };
 
@@ -65,6 +70,10 @@ struct PhysicalFloors {
 /// one when its time is below it (cycles, seconds and resource utilisations follow; a warning
 /// names the floor, the raise and the model's raw time; the value raw_time_us keeps it).
 void applyFloors(Prediction& p, const PhysicalFloors& floors, const Gpu& gpu);
+
+/// computeFloors() with `known` traffic, or the memory engine's analysis of the launch.
+[[nodiscard]] Expected<PhysicalFloors> launchFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                                    const MemoryTraffic* known = nullptr);
 
 /// computeFloors() with the memory engine's traffic for the launch, then applyFloors().
 /// `known`: the launch's traffic when the caller already has it (else analysed here).

@@ -8,7 +8,6 @@
 #include <set>
 
 #include "foresight/ir/summarize.h"
-#include "foresight/memory/hierarchy.h"
 
 namespace foresight {
 
@@ -85,12 +84,12 @@ std::optional<InnerLoopMix> innerLoopMix(const KernelIR& ir) {
   return mixOf(*best);
 }
 
-Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu) {
-  Expected<MemoryTraffic> traffic =
-      analyzeMemory(kernel.ir, kernel.summary ? &*kernel.summary : nullptr, launch, gpu);
-  if (!traffic) return std::move(traffic).takeError();
+Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                  const MemoryTraffic* known) {
+  Expected<PhysicalFloors> floors = launchFloors(kernel, launch, gpu, known);
+  if (!floors) return std::move(floors).takeError();
   KernelBound b;
-  b.floors = computeFloors(kernel, launch, gpu, *traffic);
+  b.floors = std::move(*floors);
   std::tie(b.binding, b.seconds) = b.floors.largest();
   double flopsPerThread = 0;
   if (kernel.summary) {

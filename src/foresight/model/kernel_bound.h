@@ -62,7 +62,9 @@ struct KernelBound {
 /// The hottest loop body's mix (nullopt for an IR without blocks).
 [[nodiscard]] std::optional<InnerLoopMix> innerLoopMix(const KernelIR& ir);
 
-/// The launch's floors (memory engine traffic for the compulsory bytes) and the bound.
-[[nodiscard]] Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu);
+/// The launch's floors (the compulsory bytes from `known` traffic, or the memory engine's
+/// analysis of the launch) and the bound.
+[[nodiscard]] Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                                const MemoryTraffic* known = nullptr);
 
 }  // namespace foresight

@@ -13,6 +13,7 @@
 #include "../common_options.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/memory/hierarchy.h"
 #include "foresight/model/gemm_bound.h"
 #include "foresight/model/kernel_bound.h"
 #include "foresight/model/predict.h"
@@ -67,12 +68,18 @@ int runKernelBound(const BoundCliOptions& o, const Gpu& gpu, const std::optional
     if (e.file.empty()) e.file = common.input;
     return reportError(e);
   };
-  Expected<KernelBound> bound = kernelBound(**kernel, *launch, gpu);
+  // One memory analysis, shared by the bound's DRAM floor and the emulator (as predict() shares it).
+  Expected<MemoryTraffic> traffic =
+      analyzeMemory((*kernel)->ir, (*kernel)->summary ? &*(*kernel)->summary : nullptr, *launch, gpu);
+  if (!traffic) return named(traffic.error());
+  const auto shared = std::make_shared<const MemoryTraffic>(std::move(*traffic));
+  Expected<KernelBound> bound = kernelBound(**kernel, *launch, gpu, shared.get());
   if (!bound) return named(bound.error());
   common.model = "emulate";
   common.variant = "auto";
   Expected<ModelOptions> modelOptions = toModelOptions(common, &gpu);
   if (!modelOptions) return reportError(modelOptions.error());
+  modelOptions->emulate.memory = shared;
   Expected<Prediction> emulated = predict(**kernel, *launch, gpu, *modelOptions);
   if (!emulated) return named(emulated.error());
   std::optional<GemmBound> best;
