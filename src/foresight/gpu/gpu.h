@@ -8,6 +8,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "foresight/gpu/quantity.h"
@@ -183,5 +184,16 @@ struct Gpu {
   /// "9.0"
   [[nodiscard]] std::string computeCapability() const;
 };
+
+/// The tensor pipe's `gap` is per this many FP16 multiply-adds: one 16×16×16 warp MMA.
+inline constexpr double kTensorGapFmas = 4096;
+/// FP64 tensor MMA (DMMA) runs at this multiple of the FP64 pipe's FMA rate (A100 19.5 vs 9.7
+/// TFLOPS, H100 SXM 67 vs 34).
+inline constexpr double kDmmaPerFp64Fma = 2;
+/// Tensor-pipe work per multiply-add of an input type, relative to FP16, the same on every
+/// tensor-core GPU so far: TF32 2 (half the rate), 8-bit ½, 4-bit ¼, 1-bit 1/32, FP16 and BF16
+/// 1. Takes PTX/SASS type names in either case ("tf32", "S8", "e4m3") and the precision names of
+/// `foresight bound` ("fp16", "fp8", "int8"); 0 for a name that is no tensor input type.
+[[nodiscard]] double tensorInputWork(std::string_view type);
 
 }  // namespace foresight

@@ -223,13 +223,25 @@ const PrecisionInfo& infoOf(GemmPrecision p) {
   return kPrecisions[0];
 }
 
-/// 2·M·N·K over the bytes every operand read once and C written once need at the DRAM's peak.
-double compulsoryGflops(const Machine& machine, GemmPrecision p, const GemmBoundOptions& o) {
-  if (o.m <= 0 || o.n <= 0 || o.k <= 0) return 0;
+/// 2·M·N·K / bound: the least time of the options' problem; 0 without a problem size.
+double leastSeconds(const GemmBoundOptions& o, double boundGflops) {
+  if (o.m <= 0 || o.n <= 0 || o.k <= 0 || boundGflops <= 0) return 0;
+  return 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) * static_cast<double>(o.k) / (boundGflops * 1e9);
+}
+
+/// The compulsory DRAM term of the options' problem (2·M·N·K over the bytes every operand read
+/// once and C written once need at the DRAM's peak) into `b`, binding where it is below the
+/// bound; nothing without a problem size.
+void applyCompulsory(const Machine& machine, const GemmBoundOptions& o, GemmBound& b) {
+  if (o.m <= 0 || o.n <= 0 || o.k <= 0) return;
   const double m = static_cast<double>(o.m), n = static_cast<double>(o.n), k = static_cast<double>(o.k);
-  const PrecisionInfo& info = infoOf(p);
+  const PrecisionInfo& info = infoOf(o.precision);
   const double bytes = (m * k + k * n) * info.inputBytes + m * n * info.outputBytes;
-  return 2.0 * m * n * k / bytes * machine.dramGBs;
+  b.compulsoryBoundGflops = 2.0 * m * n * k / bytes * machine.dramGBs;
+  if (b.compulsoryBoundGflops < b.boundGflops) {
+    b.boundGflops = b.compulsoryBoundGflops;
+    b.binding = "compulsory dram";
+  }
 }
 
 /// A matrix pipe's peak and the compulsory DRAM traffic (precisions other than FP32).
@@ -248,8 +260,7 @@ Expected<GemmBound> matrixPipeBound(const Gpu& gpu, const Machine& machine, cons
       return makeError("GPU '" + gpu.name + "' (compute capability " + gpu.computeCapability() +
                        ") has no FP64 tensor cores: DMMA exists on compute capability 8.0 and 9.0; use --precision fp64");
     }
-    // DMMA runs at twice the FP64 FMA rate (A100 19.5 vs 9.7, H100 SXM 67 vs 34 TFLOPS).
-    b.peakGflops = schedulers / fp64->gap.value * gpu.warpSize.value * 2.0 * perSmCycle * (dmma ? 2 : 1);
+    b.peakGflops = schedulers / fp64->gap.value * gpu.warpSize.value * 2.0 * perSmCycle * (dmma ? kDmmaPerFp64Fma : 1);
     b.binding = dmma ? "fp64 tensor pipe" : "fp64 pipe";
   } else {
     const Pipeline* tensor = gpu.pipeline(InstrClass::Tensor);
@@ -268,22 +279,16 @@ Expected<GemmBound> matrixPipeBound(const Gpu& gpu, const Machine& machine, cons
       return makeError(fmt::format("GPU '{}' (compute capability {}) has no {} tensor cores (from compute capability {}.{})",
                                    gpu.name, gpu.computeCapability(), infoOf(o.precision).name, needs / 10, needs % 10));
     }
-    const double work = o.precision == GemmPrecision::Tf32 ? 2.0
-                        : (o.precision == GemmPrecision::Fp8 || o.precision == GemmPrecision::Int8) ? 0.5
-                                                                                                     : 1.0;
-    b.peakGflops = schedulers / tensor->gap.value * 4096.0 * 2.0 / work * perSmCycle;
+    const double work = tensorInputWork(infoOf(o.precision).name);
+    b.peakGflops = schedulers / tensor->gap.value * kTensorGapFmas * 2.0 / work * perSmCycle;
     b.binding = "tensor pipe";
   }
   b.mixThroughput = 1;
   b.ffmaShare = 1;
   b.mixSource = "the pipe's peak (no instruction-mix term)";
   b.smBoundGflops = b.peakGflops;
-  b.compulsoryBoundGflops = compulsoryGflops(machine, o.precision, o);
   b.boundGflops = b.smBoundGflops;
-  if (b.compulsoryBoundGflops > 0 && b.compulsoryBoundGflops < b.boundGflops) {
-    b.boundGflops = b.compulsoryBoundGflops;
-    b.binding = "compulsory dram";
-  }
+  applyCompulsory(machine, o, b);
   return b;
 }
 
@@ -336,10 +341,7 @@ Expected<GemmBound> gemmBound(const Gpu& gpu, const GemmBoundOptions& o) {
     }
     if (o.tile) return makeError("a tile is only evaluated for --precision fp32 (the FFMA + shared-load model)");
     Expected<GemmBound> b = matrixPipeBound(gpu, *machine, o);
-    if (b && o.m > 0 && o.n > 0 && o.k > 0) {
-      b->seconds = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) * static_cast<double>(o.k) /
-                   (b->boundGflops * 1e9);
-    }
+    if (b) b->seconds = leastSeconds(o, b->boundGflops);
     return b;
   }
   if (o.variant == GemmBoundVariant::Lai && !gpu.sgemmMix) {
@@ -401,17 +403,8 @@ Expected<GemmBound> gemmBound(const Gpu& gpu, const GemmBoundOptions& o) {
     if (!best) return makeError("no SGEMM tile is feasible on GPU '" + gpu.name + "' (e.g. " + firstReason + ")");
   }
   best->feasibleTiles = feasible;
-  if (o.variant == GemmBoundVariant::General) {
-    best->compulsoryBoundGflops = compulsoryGflops(*machine, GemmPrecision::Fp32, o);
-    if (best->compulsoryBoundGflops > 0 && best->compulsoryBoundGflops < best->boundGflops) {
-      best->boundGflops = best->compulsoryBoundGflops;
-      best->binding = "compulsory dram";
-    }
-  }
-  if (o.m > 0 && o.n > 0 && o.k > 0) {
-    best->seconds = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) * static_cast<double>(o.k) /
-                    (best->boundGflops * 1e9);
-  }
+  if (o.variant == GemmBoundVariant::General) applyCompulsory(*machine, o, *best);
+  best->seconds = leastSeconds(o, best->boundGflops);
   return *best;
 }
 

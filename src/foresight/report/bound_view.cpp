@@ -29,20 +29,17 @@ void GemmBoundView::printText(std::ostream& os) const {
   if (!b.tiled) {
     os << fmt::format("  pipe bound {:.1f} GFLOPS = the {} peak (no tile search for this precision)\n", b.smBoundGflops,
                       precision);
-    if (b.compulsoryBoundGflops > 0) {
-      os << fmt::format("  compulsory dram bound {:.1f} GFLOPS = 2·M·N·K / (A, B read once + C written once) x DRAM bandwidth\n",
-                        b.compulsoryBoundGflops);
-    }
-    return;
+  } else {
+    os << fmt::format("  sm bound   {:.1f} GFLOPS = FFMA share {:.1f} % x mix throughput F_T {:.3f} x peak  (F_T: {})\n",
+                      b.smBoundGflops, 100 * b.ffmaShare, b.mixThroughput, b.mixSource);
+    os << fmt::format("  {:<4} bound {:.1f} GFLOPS = {} bandwidth x 2·BM·BN / ((BM + BN)·4 B)\n", b.memLevel,
+                      b.memBoundGflops, b.memLevel == "l2" ? "L2" : "DRAM");
   }
-  os << fmt::format("  sm bound   {:.1f} GFLOPS = FFMA share {:.1f} % x mix throughput F_T {:.3f} x peak  (F_T: {})\n",
-                    b.smBoundGflops, 100 * b.ffmaShare, b.mixThroughput, b.mixSource);
-  os << fmt::format("  {:<4} bound {:.1f} GFLOPS = {} bandwidth x 2·BM·BN / ((BM + BN)·4 B)\n", b.memLevel, b.memBoundGflops,
-                    b.memLevel == "l2" ? "L2" : "DRAM");
   if (b.compulsoryBoundGflops > 0) {
     os << fmt::format("  compulsory dram bound {:.1f} GFLOPS = 2·M·N·K / (A, B read once + C written once) x DRAM bandwidth\n",
                       b.compulsoryBoundGflops);
   }
+  if (!b.tiled) return;
   os << "\nparameters (one of " << b.feasibleTiles << " feasible)\n";
   os << fmt::format("  threads per block  {}\n", t.threadsPerBlock);
   os << fmt::format("  thread tile        {}x{} (C elements per thread)\n", t.tileM, t.tileN);
@@ -95,16 +92,8 @@ namespace {
 
 /// The floors by name, largest first, zero ones left out.
 std::vector<std::pair<std::string, double>> floorList(const PhysicalFloors& f) {
-  std::vector<std::pair<std::string, double>> out;
-  auto add = [&](const std::string& name, double s) {
-    if (s > 0) out.emplace_back(name, s);
-  };
-  add("dram", f.dramSeconds);
-  for (InstrClass c : kFloorPipes) add(instrClassName(c), f.pipeSeconds[static_cast<int>(c)]);
-  add("issue", f.issueSeconds);
-  add("ldst", f.ldstSeconds);
-  add("shared", f.sharedSeconds);
-  add("sgemm-mix", f.mixSeconds);
+  std::vector<std::pair<std::string, double>> out = f.named();
+  std::erase_if(out, [](const auto& floor) { return floor.second <= 0; });
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   return out;
 }

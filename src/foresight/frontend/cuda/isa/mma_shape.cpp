@@ -11,9 +11,6 @@ namespace foresight::cuda {
 
 namespace {
 
-/// Multiply-adds per FP16-rate unit of the tensor pipe's gap.
-constexpr double kTensorUnitFmas = 4096;
-
 std::vector<std::string_view> splitDots(std::string_view s) {
   std::vector<std::string_view> parts;
   size_t start = 0;
@@ -32,24 +29,11 @@ bool parseInt(std::string_view s, long long& out) {
   return ec == std::errc() && end == s.data() + s.size() && out > 0;
 }
 
-/// Rate of an input type relative to FP16 on the tensor pipe (work per FMA ∝ its inverse).
-/// Lower-case or upper-case type names; 0 = not a type name.
-double typeWork(std::string_view t) {
-  std::string s(t);
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (s == "tf32") return 2;
-  if (s == "s8" || s == "u8" || s == "e4m3" || s == "e5m2") return 0.5;
-  if (s == "s4" || s == "u4") return 0.25;
-  if (s == "b1") return 1.0 / 32;  // not used by these GPUs' kernels; at least it is no slower
-  if (s == "f16" || s == "bf16") return 1;
-  return 0;
-}
-
 /// Work per FMA of the instruction's input types (the first type named after the shape that
 /// is an input type; FP16 when none is named).
 double inputWork(const std::vector<std::string_view>& parts, size_t from) {
   for (size_t i = from; i < parts.size(); ++i) {
-    const double w = typeWork(parts[i]);
+    const double w = tensorInputWork(parts[i]);
     if (w > 0 && w != 1) return w;
   }
   return 1;
@@ -68,7 +52,7 @@ MmaShape tensorShape(long long fmas, double work, bool integer) {
   MmaShape s;
   s.fmasPerWarp = fmas;
   s.cls = InstrClass::Tensor;
-  s.pipeWork = static_cast<double>(fmas) * work / kTensorUnitFmas;
+  s.pipeWork = static_cast<double>(fmas) * work / kTensorGapFmas;
   if (integer) s.fmasPerWarp = -fmas;  // marks "no flops"; see flopsPerLane()
   return s;
 }
@@ -77,7 +61,7 @@ MmaShape fp64Shape(long long fmas) {
   MmaShape s;
   s.fmasPerWarp = fmas;
   s.cls = InstrClass::Fp64;
-  s.pipeWork = static_cast<double>(fmas) / 32.0 / 2.0;
+  s.pipeWork = static_cast<double>(fmas) / 32.0 / kDmmaPerFp64Fma;
   return s;
 }
 

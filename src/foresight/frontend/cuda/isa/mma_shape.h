@@ -3,11 +3,10 @@
 /// Matrix instructions (tensor-core MMA, FP64 DMMA): the multiply-adds one warp instruction
 /// performs, read from its shape, and how long it holds its pipe in units of the pipe's gap.
 ///
-/// The GPU description's tensor-pipe gap is per 4096 FP16 multiply-adds (one 16×16×16 warp
-/// MMA, gpu-format.md); other input types run at a fixed multiple of that rate on every
-/// tensor-core GPU so far: TF32 at half, 8-bit (INT8, FP8) at twice, 4-bit at four times.
-/// DMMA (FP64) runs on the FP64 datapath at twice the FP64 FMA rate (A100: 19.5 vs 9.7 TFLOPS;
-/// H100 SXM: 67 vs 34), so its work is counted in FP64 warp instructions: FMAs / 32 / 2.
+/// The GPU description's tensor-pipe gap is per kTensorGapFmas FP16 multiply-adds, other input
+/// types cost tensorInputWork() of that each (gpu/gpu.h). DMMA (FP64) runs on the FP64 datapath
+/// at kDmmaPerFp64Fma times the FP64 FMA rate, so its work is counted in FP64 warp
+/// instructions: FMAs / 32 / 2.
 #pragma once
 
 #include <optional>
