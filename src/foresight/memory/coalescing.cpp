@@ -5,6 +5,7 @@
 #include "foresight/memory/coalescing.h"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cstddef>
 #include <iterator>
@@ -112,9 +113,14 @@ Expected<void> checkWarpAccess(std::span<const long long> addresses, int accessB
 void touchedSectors(const std::vector<long long>& lanes, int width, long long sector, std::vector<long long>& out) {
   out.clear();
   bool ascending = true;
+  // Addresses are not negative here, so a power-of-two sector divides by a shift (the engine
+  // calls this for every lane of every sampled access).
+  const int shift = sector > 0 && (sector & (sector - 1)) == 0 ? std::countr_zero(static_cast<unsigned long long>(sector)) : -1;
+  const long long last = std::max(1, width) - 1;
   for (long long a : lanes) {
     if (a < 0) continue;
-    for (long long s = a / sector; s <= (a + std::max(1, width) - 1) / sector; ++s) {
+    const long long lo = shift >= 0 ? a >> shift : a / sector, hi = shift >= 0 ? (a + last) >> shift : (a + last) / sector;
+    for (long long s = lo; s <= hi; ++s) {
       if (!out.empty() && out.back() == s) continue;  // coalesced lanes: the same sector again
       ascending = ascending && (out.empty() || out.back() < s);
       out.push_back(s);

@@ -33,11 +33,11 @@ long long unitOf(long long sector, long long per) {
 
 /// Distinct lines of `sectorsPerLine` sectors among a request's sectors (ascending, distinct).
 long long distinctLines(const std::vector<long long>& sectors, long long sectorsPerLine) {
-  long long lines = 0, last = LLONG_MIN;
+  long long lines = 0, end = LLONG_MIN;  // first sector past the current line
   for (long long sec : sectors) {
-    const long long line = unitOf(sec, sectorsPerLine);
-    if (line != last) ++lines;
-    last = line;
+    if (lines > 0 && sec < end) continue;  // ascending: still in the current line
+    ++lines;
+    end = (unitOf(sec, sectorsPerLine) + 1) * sectorsPerLine;
   }
   return lines;
 }

@@ -174,7 +174,15 @@ constexpr unsigned kModSX32 = 1u << 6;
 constexpr unsigned kModU32 = 1u << 7;
 constexpr unsigned kModWIDE = 1u << 8;
 constexpr unsigned kModX = 1u << 9;
-constexpr std::pair<const char*, unsigned> kModNames[] = {{"64", kMod64}, {"DIV", kModDIV}, {"EX", kModEX}, {"HI", kModHI}, {"L", kModL}, {"S32", kModS32}, {"SX32", kModSX32}, {"U32", kModU32}, {"WIDE", kModWIDE}, {"X", kModX}};
+constexpr unsigned kMod32 = 1u << 10;
+constexpr unsigned kModU64 = 1u << 11;
+constexpr unsigned kModS64 = 1u << 12;
+constexpr unsigned kModW = 1u << 13;
+constexpr unsigned kModRCP = 1u << 14;
+constexpr std::pair<const char*, unsigned> kModNames[] = {
+    {"64", kMod64}, {"DIV", kModDIV}, {"EX", kModEX},   {"HI", kModHI},   {"L", kModL},     {"S32", kModS32},
+    {"SX32", kModSX32}, {"U32", kModU32}, {"WIDE", kModWIDE}, {"X", kModX}, {"32", kMod32}, {"U64", kModU64},
+    {"S64", kModS64}, {"W", kModW}, {"RCP", kModRCP}};
 const std::map<std::string, Op>& opTable() {
   static const std::map<std::string, Op> kTable = {
       {"BAR", Op::kBAR},
@@ -414,26 +422,30 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (t == "SR_CgaCtaId") return {0, true};  // a launch without clusters: CTA 0 of its cluster
     return {};
   };
-  auto read = [&](const SassOperand& op, int lane) -> V {
+  // Reads `op` for `lane`; `regDelta` and `offsetDelta` address the next register of a pair or
+  // the next word of a constant without copying the operand, and the sign prefix (!, -, ~, |)
+  // is taken from `op.text[signAt]` (npos: none).
+  auto readAt = [&](const SassOperand& op, int lane, int regDelta, long long offsetDelta, size_t signAt) -> V {
     V v;
+    const int reg = op.reg + regDelta;
     switch (op.kind) {
-      case SassOperand::Kind::Register: v = op.reg == 255 ? V{0, true} : lanes->r[lane][op.reg]; break;
-      case SassOperand::Kind::Uniform: v = op.reg == 255 ? V{0, true} : lanes->ur[lane][op.reg & 63]; break;
-      case SassOperand::Kind::Predicate: v = op.reg == 7 ? V{1, true} : lanes->p[lane][op.reg]; break;
-      case SassOperand::Kind::UniformPredicate: v = op.reg == 7 ? V{1, true} : lanes->up[lane][op.reg]; break;
+      case SassOperand::Kind::Register: v = reg == 255 ? V{0, true} : lanes->r[lane][reg]; break;
+      case SassOperand::Kind::Uniform: v = reg == 255 ? V{0, true} : lanes->ur[lane][reg & 63]; break;
+      case SassOperand::Kind::Predicate: v = reg == 7 ? V{1, true} : lanes->p[lane][reg]; break;
+      case SassOperand::Kind::UniformPredicate: v = reg == 7 ? V{1, true} : lanes->up[lane][reg]; break;
       case SassOperand::Kind::Immediate:
-        return {static_cast<std::uint32_t>(op.offset), op.integer};  // the sign is already in `offset`
+        return {static_cast<std::uint32_t>(op.offset + offsetDelta), op.integer};  // the sign is already in `offset`
       case SassOperand::Kind::Constant: {
         bool direct = op.bank == 0;
         for (const SassOperand& part : op.parts) direct = direct && part.reg == 255;  // c[0x0][RZ]
-        v = direct ? constant(op.offset) : V{};
+        v = direct ? constant(op.offset + offsetDelta) : V{};
         break;
       }
       case SassOperand::Kind::Special: v = special(op.text, lane); break;
       default: break;
     }
-    if (!op.text.empty() && v.known) {
-      const char c = op.text[0];
+    if (signAt < op.text.size() && v.known) {
+      const char c = op.text[signAt];
       if (isPred(op) && c == '!') v.v = !v.v;
       if (c == '-') v.v = 0u - v.v;
       if (c == '~') v.v = ~v.v;
@@ -441,19 +453,17 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     }
     return v;
   };
-  auto write = [&](const SassOperand& op, int lane, V v) {
-    if (op.kind == SassOperand::Kind::Register && op.reg != 255) lanes->r[lane][op.reg] = v;
-    if (op.kind == SassOperand::Kind::Uniform && op.reg != 255) lanes->ur[lane][op.reg & 63] = v;
-    if (op.kind == SassOperand::Kind::Predicate && op.reg != 7) lanes->p[lane][op.reg] = {v.v ? 1u : 0u, v.known};
-    if (op.kind == SassOperand::Kind::UniformPredicate && op.reg != 7) lanes->up[lane][op.reg] = {v.v ? 1u : 0u, v.known};
+  auto read = [&](const SassOperand& op, int lane) -> V { return readAt(op, lane, 0, 0, 0); };
+  auto writeAt = [&](const SassOperand& op, int reg, int lane, V v) {
+    if (op.kind == SassOperand::Kind::Register && reg != 255) lanes->r[lane][reg] = v;
+    if (op.kind == SassOperand::Kind::Uniform && reg != 255) lanes->ur[lane][reg & 63] = v;
+    if (op.kind == SassOperand::Kind::Predicate && reg != 7) lanes->p[lane][reg] = {v.v ? 1u : 0u, v.known};
+    if (op.kind == SassOperand::Kind::UniformPredicate && reg != 7) lanes->up[lane][reg] = {v.v ? 1u : 0u, v.known};
   };
+  auto write = [&](const SassOperand& op, int lane, V v) { writeAt(op, op.reg, lane, v); };
   auto writePair = [&](const SassOperand& op, int lane, V lo, V hi) {
     write(op, lane, lo);
-    if (op.reg != 255) {
-      SassOperand next = op;
-      next.reg += 1;
-      write(next, lane, hi);
-    }
+    if (op.reg != 255) writeAt(op, op.reg + 1, lane, hi);
   };
 
   SassWarpCount out;
@@ -484,8 +494,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (op == Op::kCS2R) {
         // CS2R d, SRZ zeroes a register pair (d and d+1; one register with .32), as ptxas
         // clears two accumulators at once; other sources are clock counters (unknown).
-        bool one = false;
-        for (const std::string& m : in.mods) one = one || m == "32";
+        const bool one = (mods & kMod32);
         const V v = ops.size() > 1 && trim(ops[1].text) == "SRZ" ? V{0, true} : V{};
         if (one) return write(ops[0], lane, v);
         return writePair(ops[0], lane, v, v);
@@ -514,15 +523,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     }
     if (op == Op::kMUFU) {
       const V a = src(1);
-      if (!a.known || ops.size() < 2 || !hasMod(in, "RCP")) return unknownOutputs();
+      if (!a.known || ops.size() < 2 || !(mods & kModRCP)) return unknownOutputs();
       return write(ops[0], lane, V{std::bit_cast<std::uint32_t>(1.0f / std::bit_cast<float>(a.v)), true});
     }
     if (op == Op::kLDC || op == Op::kULDC) {
       if (ops.size() < 2 || ops[1].kind != SassOperand::Kind::Constant) return unknownOutputs();
       if ((mods & kMod64)) {
-        SassOperand hiOp = ops[1];
-        hiOp.offset += 4;
-        writePair(ops[0], lane, read(ops[1], lane), read(hiOp, lane));
+        writePair(ops[0], lane, read(ops[1], lane), readAt(ops[1], lane, 0, 4, 0));
       } else {
         write(ops[0], lane, read(ops[1], lane));
       }
@@ -538,11 +545,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         const V c = src(3);
         V cHi{0, true};
         const bool pair = ops.size() > 3 && isReg(ops[3]) && ops[3].reg != 255;
-        if (pair) {
-          SassOperand h = ops[3];
-          h.reg += 1;
-          cHi = read(h, lane);
-        }
+        if (pair) cHi = readAt(ops[3], lane, 1, 0, 0);
         if ((mods & kModX) || !(a.known && b.known && c.known && cHi.known)) return write(ops[0], lane, V{});
         const auto x = static_cast<unsigned long long>(u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v));
         const auto y = static_cast<unsigned long long>(u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v));
@@ -559,13 +562,9 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if ((mods & kModWIDE)) {
         V clo = src(3), chi{0, true};
         if (ops.size() > 3 && isReg(ops[3]) && ops[3].reg != 255) {
-          SassOperand h = ops[3];
-          h.reg += 1;
-          chi = read(h, lane);
+          chi = readAt(ops[3], lane, 1, 0, 0);
         } else if (ops.size() > 3 && ops[3].kind == SassOperand::Kind::Constant) {
-          SassOperand h = ops[3];  // a 64-bit addend from the constant bank: c[b][off], c[b][off + 4]
-          h.offset += 4;
-          chi = read(h, lane);
+          chi = readAt(ops[3], lane, 0, 4, 0);  // a 64-bit addend from the constant bank: c[b][off], c[b][off + 4]
         }
         if (!(a.known && b.known && clo.known && chi.known)) return writePair(ops[0], lane, V{}, V{});
         const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
@@ -581,9 +580,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     // Instructions whose carry outputs follow the destination and whose carry inputs (.X)
     // follow the sources.
     size_t first = 1;
-    std::vector<size_t> carryOut;
+    std::array<size_t, 2> carryOut{};
+    size_t carryOuts = 0;
     while (first < ops.size() && isPred(ops[first]) && (op == Op::kIADD3 || op == Op::kUIADD3 || op == Op::kLEA || op == Op::kULEA)) {
-      carryOut.push_back(first);
+      if (carryOuts < carryOut.size()) carryOut[carryOuts++] = first;
       write(ops[first], lane, V{});
       ++first;
     }
@@ -605,9 +605,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       for (size_t k = first; k < first + 3 && k < ops.size(); ++k) {
         V raw = src(k);
         if (isReg(ops[k]) && !ops[k].text.empty() && ops[k].text[0] == '-') {
-          SassOperand plain = ops[k];
-          plain.text.erase(0, 1);
-          const V x = read(plain, lane);
+          const V x = readAt(ops[k], lane, 0, 0, 1);  // the register without its minus sign
           raw = V{~x.v, x.known};
           total += 1;
         }
@@ -622,7 +620,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
       carries[1] = static_cast<std::uint32_t>(total >> 32) - carries[0];
       if (known) {
-        for (size_t c = 0; c < carryOut.size() && c < 2; ++c) write(ops[carryOut[c]], lane, V{carries[c] ? 1u : 0u, true});
+        for (size_t c = 0; c < carryOuts; ++c) write(ops[carryOut[c]], lane, V{carries[c] ? 1u : 0u, true});
       }
       return write(ops[0], lane, known ? V{static_cast<std::uint32_t>(total), true} : V{});
     }
@@ -656,7 +654,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const V a = src(first), b = src(first + 1), s = src(first + 2);
       if (!(a.known && b.known && s.known)) return write(ops[0], lane, V{});
       const unsigned long long sum = static_cast<unsigned long long>(a.v << (s.v & 31)) + b.v;
-      if (!carryOut.empty()) write(ops[carryOut[0]], lane, V{static_cast<std::uint32_t>(sum >> 32), true});
+      if (carryOuts > 0) write(ops[carryOut[0]], lane, V{static_cast<std::uint32_t>(sum >> 32), true});
       return write(ops[0], lane, V{static_cast<std::uint32_t>(sum), true});
     }
     if (op == Op::kLOP3 || op == Op::kULOP3 || op == Op::kPLOP3 || op == Op::kUPLOP3) {
@@ -681,13 +679,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       // The shift count is clamped (to 32 for 32-bit types, 64 for 64-bit ones) unless .W wraps.
       const V a = src(1), s = src(2), b = src(3);
       const bool left = (mods & kModL), hi = (mods & kModHI);
-      bool wide64 = false, signedShift = (mods & kModS32);
-      bool wrap = false;
-      for (const std::string& m : in.mods) {
-        if (m == "U64") wide64 = true;
-        if (m == "S64") wide64 = signedShift = true;
-        if (m == "W") wrap = true;
-      }
+      const bool wide64 = (mods & (kModU64 | kModS64)), signedShift = (mods & (kModS32 | kModS64));
+      const bool wrap = (mods & kModW);
       // The word that does not reach the result may be unknown (SHF.R.U32.HI d, RZ, s, b).
       const bool needA = !(hi && !left), needB = !(left && !hi);
       if (!s.known || (needA && !a.known) || (needB && !b.known)) return write(ops[0], lane, V{});
@@ -821,6 +814,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     const bool local = sassAccessKind(in).space == SassSpace::Local;
     const bool desc = mem->text.find("desc[") != std::string::npos;
     const int width = std::max(1, in.memoryWidthBytes);
+    // [R3.X4]: the register is a scaled index.
+    std::vector<unsigned long long> scales(mem->parts.size(), 1);
+    for (size_t k = 0; k < mem->parts.size(); ++k) {
+      unsigned long long scale = 1;
+      if (const size_t x = mem->parts[k].text.find(".X"); x != std::string::npos) scale = std::strtoull(mem->parts[k].text.c_str() + x + 2, nullptr, 10);
+      scales[k] = std::max(1ULL, scale);
+    }
     std::vector<long long> lanesOut(kLanes, -1);
     for (int lane = 0; lane < kLanes; ++lane) {
       if (!(mask >> lane & 1)) continue;
@@ -834,20 +834,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         const SassOperand& part = mem->parts[k];
         const V lo = read(part, lane);
         V hi{0, true};
-        if (part.width >= 2 && part.reg != 255) {
-          SassOperand next = part;
-          next.reg += 1;
-          next.text.clear();
-          hi = read(next, lane);
-        }
+        if (part.width >= 2 && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
         if (!lo.known || !hi.known) {  // data-dependent
           out.accesses.push_back(std::move(access));
           return;
         }
-        // [R3.X4]: the register is a scaled index.
-        unsigned long long scale = 1;
-        if (const size_t x = part.text.find(".X"); x != std::string::npos) scale = std::strtoull(part.text.c_str() + x + 2, nullptr, 10);
-        a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * std::max(1ULL, scale);
+        a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * scales[k];
       }
       lanesOut[lane] = static_cast<long long>(a & ((1ULL << 62) - 1));
     }
