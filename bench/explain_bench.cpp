@@ -20,6 +20,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include "foresight/advise/sensitivity.h"
@@ -35,11 +36,26 @@ namespace {
 
 using namespace foresight;
 
+/// Wall time of explain's phases, summed over the launches of one benchmark iteration
+/// (reported as counters: where the time goes).
+struct PhaseTimes {
+  double create = 0, sensitivity = 0, whatif = 0;
+};
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 /// What `explain` computes for one launch; errors as a message.
-std::string explainOnce(const KernelInput& kernel, const Launch& launch, const Gpu& gpu) {
+std::string explainOnce(const KernelInput& kernel, const Launch& launch, const Gpu& gpu, PhaseTimes* phases = nullptr) {
+  PhaseTimes local;
+  PhaseTimes& pt = phases ? *phases : local;
+  auto start = std::chrono::steady_clock::now();
   EmulateOptions eo;
   Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, gpu, eo);
   if (!e) return e.error().message;
+  pt.create += msSince(start);
+  start = std::chrono::steady_clock::now();
   Expected<emu::KernelTiming> t = e->run();
   if (!t) return t.error().message;
   SensitivityOptions so;
@@ -47,9 +63,12 @@ std::string explainOnce(const KernelInput& kernel, const Launch& launch, const G
   so.fit = true;
   Expected<SensitivityReport> s = analyzeSensitivity(*e, so);
   if (!s) return s.error().message;
+  pt.sensitivity += msSince(start);
+  start = std::chrono::steady_clock::now();
   const Prediction p = emu::makeEmulatePrediction(*e, *t, *s, gpu, eo);
   Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(*e, p.cycles);
   if (!w) return w.error().message;
+  pt.whatif += msSince(start);
   benchmark::DoNotOptimize(p);
   return {};
 }
@@ -101,7 +120,7 @@ void BM_ExplainOuterTripCount(benchmark::State& state) {
 }
 BENCHMARK(BM_ExplainOuterTripCount)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 
-bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu);
+bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu, PhaseTimes* phases);
 
 /// One corpus experiment: every launch of its first variant.
 void explainExperiment(benchmark::State& state, const std::string& manifestPath) {
@@ -120,15 +139,19 @@ void explainExperiment(benchmark::State& state, const std::string& manifestPath)
   for (auto _ : state) {
     if (!warm) {
       state.PauseTiming();
-      run(state, *e, gpu);
+      run(state, *e, gpu, nullptr);
       state.ResumeTiming();
       warm = true;
     }
-    if (!run(state, *e, gpu)) return;
+    PhaseTimes phases;
+    if (!run(state, *e, gpu, &phases)) return;
+    state.counters["create_ms"] = phases.create;
+    state.counters["sensitivity_ms"] = phases.sensitivity;
+    state.counters["whatif_ms"] = phases.whatif;
   }
 }
 
-bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu) {
+bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gpu& gpu, PhaseTimes* phases) {
   const ResolvedExperiment* e = &experiment;
   {
     for (const ResolvedLaunch& l : e->launches) {
@@ -149,7 +172,7 @@ bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gp
         state.SkipWithError(k.error().message.c_str());
         return false;
       }
-      if (std::string err = explainOnce(**k, l.launch, gpu); !err.empty()) {
+      if (std::string err = explainOnce(**k, l.launch, gpu, phases); !err.empty()) {
         state.SkipWithError(err.c_str());
         return false;
       }
