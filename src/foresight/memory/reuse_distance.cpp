@@ -51,27 +51,34 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   const double k = std::max(1.0, population.sampledClusters);
   const double p = std::max(k, population.clusters);
 
-  // Dense unit ids (sorting, not hashing: streams are up to millions of accesses).
-  std::vector<long long> keys(n);
-  for (size_t i = 0; i < n; ++i) keys[i] = stream[i].unit;
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  // Dense unit ids in key order, from one sort of (unit, position) (not hashing: streams are up
+  // to millions of accesses); per unit, whether it is written and how many sampled clusters
+  // touch it (n̂ and the weight 1/π below).
   std::vector<int> id(n);
-  for (size_t i = 0; i < n; ++i) {
-    id[i] = static_cast<int>(std::lower_bound(keys.begin(), keys.end(), stream[i].unit) - keys.begin());
-  }
-  std::vector<UnitState> units(keys.size());
-
-  // Pass 0: how many sampled clusters touch each unit → n̂ and the weight 1/π.
+  std::vector<UnitState> units;
   {
-    std::vector<std::pair<int, int>> pairs(n);
+    std::vector<std::pair<long long, size_t>> order(n);
+    int lo = 0, hi = 0;  // cluster range
     for (size_t i = 0; i < n; ++i) {
-      pairs[i] = {id[i], stream[i].cluster};
-      units[static_cast<size_t>(id[i])].written = units[static_cast<size_t>(id[i])].written || stream[i].store;
+      order[i] = {stream[i].unit, i};
+      lo = std::min(lo, stream[i].cluster);
+      hi = std::max(hi, stream[i].cluster);
     }
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    for (const auto& pr : pairs) ++units[static_cast<size_t>(pr.first)].clusters;
+    std::sort(order.begin(), order.end());
+    std::vector<int> seenBy(static_cast<size_t>(hi - lo) + 1, -1);  // per cluster, the last unit that counted it
+    for (size_t j = 0; j < n; ++j) {
+      if (j == 0 || order[j].first != order[j - 1].first) units.emplace_back();
+      const int uid = static_cast<int>(units.size()) - 1;
+      const SampledAccess& a = stream[order[j].second];
+      id[order[j].second] = uid;
+      UnitState& u = units.back();
+      u.written = u.written || a.store;
+      int& seen = seenBy[static_cast<size_t>(a.cluster - lo)];
+      if (seen != uid) {
+        seen = uid;
+        ++u.clusters;
+      }
+    }
   }
   for (UnitState& u : units) {
     const double touched = std::min<double>(u.clusters, k);
