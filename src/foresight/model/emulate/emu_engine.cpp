@@ -19,6 +19,9 @@ namespace {
 constexpr double kEps = 1e-9;
 
 struct WarpState {
+  const EmuOp* ops = nullptr;  // the warp's stream (EmuWarp::ops)
+  size_t numOps = 0;
+  int scheduler = 0;           // warp % schedulers
   size_t pos = 0;
   double depReady = 0;        // operands of the current op are ready
   double sameWarpUntil = 0;   // TEG: inactive until
@@ -157,12 +160,25 @@ class Engine {
     instances_.clear();
     instances_.resize(static_cast<size_t>(nUnits) * m_.schedulers);
     for (int s = 0; s < m_.schedulers; ++s) schedulers_.emplace_back(m_.policy);
+    units_.resize(static_cast<size_t>(nUnits));
+    for (int u = 0; u < nUnits; ++u) {
+      const UnitSpec& spec = m_.units[u];
+      UnitRun& r = units_[static_cast<size_t>(u)];
+      r.regional = pert_.unit == u && pert_.region >= 0;
+      r.latency = spec.latency * factor(u, false, -1);
+      r.gap = spec.gap * factor(u, true, -1);
+      r.perScheduler = spec.scope == UnitScope::Scheduler;
+      r.maxQueued = spec.maxQueued;
+    }
     warps_.assign(p_.warps.size(), WarpState{});
     readyBound_.assign(p_.warps.size(), -kUnbounded);
     int maxBlock = 0;
     for (const EmuWarp& w : p_.warps) maxBlock = std::max(maxBlock, w.block);
     blocks_.assign(static_cast<size_t>(maxBlock) + 1, BlockState{});
     for (size_t i = 0; i < p_.warps.size(); ++i) {
+      warps_[i].ops = p_.warps[i].ops.data();
+      warps_[i].numOps = p_.warps[i].ops.size();
+      warps_[i].scheduler = static_cast<int>(i % static_cast<size_t>(m_.schedulers));
       warps_[i].regReady.assign(static_cast<size_t>(p_.numRegisters), 0.0);
       warps_[i].waitingFor = p_.warps[i].after;
       if (p_.warps[i].ops.empty()) {
@@ -182,18 +198,27 @@ class Engine {
     if (pert_.region >= 0 && pert_.region != region) return 1.0;
     return pert_.factor;
   }
-  [[nodiscard]] double latencyOf(int unit, int region) const { return m_.units[unit].latency * factor(unit, false, region); }
-  [[nodiscard]] double gapOf(int unit, int region) const { return m_.units[unit].gap * factor(unit, true, region); }
+  // A unit's latency and gap for an op of `region`: from the run's table (the perturbation
+  // applied when it covers every region), through factor() only for a perturbed unit of a
+  // region drill-down.
+  [[nodiscard]] double latencyOf(int unit, int region) const {
+    const UnitRun& u = units_[static_cast<size_t>(unit)];
+    return u.regional ? m_.units[unit].latency * factor(unit, false, region) : u.latency;
+  }
+  [[nodiscard]] double gapOf(int unit, int region) const {
+    const UnitRun& u = units_[static_cast<size_t>(unit)];
+    return u.regional ? m_.units[unit].gap * factor(unit, true, region) : u.gap;
+  }
   [[nodiscard]] double issueGapFor(int warp) const {
-    const EmuOp& op = p_.warps[warp].ops[warps_[warp].pos];
-    return m_.issueGap * factor(kIssueUnit, true, p_.instrs[op.instr].region);
+    const WarpState& ws = warps_[warp];
+    return m_.issueGap * factor(kIssueUnit, true, p_.instrs[ws.ops[ws.pos].instr].region);
   }
 
   /// The scheduler that issues warp `warp` (warps are dealt round robin).
-  WarpScheduler& schedulerOf(int warp) { return schedulers_[static_cast<size_t>(warp % m_.schedulers)]; }
+  WarpScheduler& schedulerOf(int warp) { return schedulers_[static_cast<size_t>(warps_[warp].scheduler)]; }
 
   PipelineUnit& instance(int unit, int warp) {
-    const int s = m_.units[unit].scope == UnitScope::Scheduler ? warp % m_.schedulers : 0;
+    const int s = units_[static_cast<size_t>(unit)].perScheduler ? warps_[warp].scheduler : 0;
     return instances_[static_cast<size_t>(unit) * m_.schedulers + s];
   }
 
@@ -214,11 +239,11 @@ class Engine {
       ready = ws.sameWarpUntil;
       reason = StallReason::SameWarp;
     }
-    const EmuOp& op = p_.warps[w].ops[ws.pos];
+    const EmuOp& op = ws.ops[ws.pos];
     const int region = p_.instrs[op.instr].region;
     for (int i = 0; i < op.numUses; ++i) {
       const int u = op.uses[i].unit;
-      const double q = instance(u, w).queueReady(gapOf(u, region), m_.units[u].maxQueued);
+      const double q = instance(u, w).queueReady(gapOf(u, region), units_[static_cast<size_t>(u)].maxQueued);
       if (q > ready) {
         ready = q;
         reason = StallReason::Queue;
@@ -231,7 +256,7 @@ class Engine {
   /// Issues warp w's current op at t; returns true when the warp finished its stream.
   bool issue(int w, int scheduler, double t) {
     WarpState& ws = warps_[w];
-    const EmuOp& op = p_.warps[w].ops[ws.pos];
+    const EmuOp& op = ws.ops[ws.pos];
     const EmuInstr& in = p_.instrs[op.instr];
     readyBound_[static_cast<size_t>(w)] = -kUnbounded;
     IssueEvent ev;
@@ -259,7 +284,7 @@ class Engine {
     ws.sameWarpUntil = t + sameWarp;
     for (EmuListener* l : listeners_) l->onIssue(ev);
     ++ws.pos;
-    const bool finished = ws.pos >= p_.warps[w].ops.size();
+    const bool finished = ws.pos >= ws.numOps;
     BlockState& block = blocks_[p_.warps[w].block];
     if (in.barrier) {
       // Barrier stage: the warp waits until every live warp of its block arrived and all their
@@ -274,7 +299,7 @@ class Engine {
       schedulerOf(w).removeWarp(w);
       if (--block.live == 0) retire(p_.warps[w].block);
     } else {
-      const EmuOp& next = p_.warps[w].ops[ws.pos];
+      const EmuOp& next = ws.ops[ws.pos];
       double dep = 0;
       for (int r : p_.instrs[next.instr].src) dep = std::max(dep, ws.regReady[r]);
       ws.depReady = dep;
@@ -316,6 +341,14 @@ class Engine {
   const EmuMachine& m_;
   const Perturbation& pert_;
   std::span<EmuListener* const> listeners_;
+  /// Per unit, what this run uses on every admission and readiness check.
+  struct UnitRun {
+    double latency = 0, gap = 0;  ///< with the perturbation when it covers every region
+    double maxQueued = kUnbounded;
+    bool regional = false;        ///< perturbed for one region only: latencyOf/gapOf ask factor()
+    bool perScheduler = true;     ///< UnitScope::Scheduler: one instance per scheduler
+  };
+  std::vector<UnitRun> units_;
   std::vector<PipelineUnit> instances_;
   std::vector<WarpScheduler> schedulers_;
   std::vector<WarpState> warps_;
