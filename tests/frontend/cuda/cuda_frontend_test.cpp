@@ -298,9 +298,9 @@ TEST(CudaFrontend, ErrorsAreClear) {
   EXPECT_NE(missingArg.error().message.find("argument 'n', which was not given (pass --arg n=VALUE)"),
             std::string::npos)
       << missingArg.error().message;
-  Expected<CudaProgram> oldArch = analyse("vecadd.cu", "", l, "sm_70");
+  Expected<CudaProgram> oldArch = analyse("vecadd.cu", "", l, "sm_60");
   ASSERT_FALSE(oldArch);
-  EXPECT_NE(oldArch.error().message.find("unsupported CUDA architecture 'sm_70'"), std::string::npos);
+  EXPECT_NE(oldArch.error().message.find("unsupported CUDA architecture 'sm_60'"), std::string::npos);
 }
 
 TEST(CudaFrontend, ArchForGpuPresets) {
@@ -310,6 +310,15 @@ TEST(CudaFrontend, ArchForGpuPresets) {
   Expected<Gpu> a100 = loadPreset("a100");
   ASSERT_TRUE(a100);
   EXPECT_EQ(*archForGpu(*a100), "sm_80");
+  // Volta compiles for its own architecture (CUDA 12.5's ptxas); Kepler takes the sm_75 stand-in.
+  Expected<Gpu> v100 = loadPreset("v100");
+  ASSERT_TRUE(v100);
+  EXPECT_EQ(*archForGpu(*v100), "sm_70");
+  EXPECT_FALSE(standInArch(*v100));
+  Expected<Gpu> k20c = loadPreset("k20c");
+  ASSERT_TRUE(k20c);
+  EXPECT_EQ(*archForGpu(*k20c), "sm_75");
+  EXPECT_TRUE(standInArch(*k20c));
   Expected<Gpu> fx = loadPreset("fx5600");
   ASSERT_TRUE(fx);
   Expected<std::string> bad = archForGpu(*fx);

@@ -175,8 +175,55 @@ TEST(SystemToolchain, UnsupportedArchitectures) {
   EXPECT_TRUE(checkSupportedArch("sm_90a"));
   EXPECT_TRUE(checkSupportedArch("sm_120"));  // PTX only
   EXPECT_FALSE(nvdisasmDecodes("sm_120"));
-  EXPECT_FALSE(checkSupportedArch("sm_70"));
+  EXPECT_TRUE(checkSupportedArch("sm_70"));  // Volta, through CUDA 12.5's ptxas
+  EXPECT_TRUE(nvdisasmDecodes("sm_70"));
+  EXPECT_TRUE(needsLegacyPtxas("sm_72"));
+  EXPECT_FALSE(needsLegacyPtxas("sm_75"));
+  EXPECT_FALSE(checkSupportedArch("sm_60"));
   EXPECT_FALSE(checkSupportedArch("sm_13"));
+}
+
+TEST(SystemToolchain, RetargetsPtxForVolta) {
+  // CUDA 13 emits PTX ISA 9.0 for sm_75; CUDA 12.5's ptxas reads up to 8.5. Other lines stay.
+  const std::string ptx = "//\n.version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
+  EXPECT_EQ(retargetPtx(ptx, "sm_70"),
+            "//\n.version 8.5\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n");
+  // An older ISA version is kept.
+  EXPECT_EQ(retargetPtx(".version 7.8\n.target sm_75\n", "sm_72"), ".version 7.8\n.target sm_72\n");
+}
+
+TEST(SystemToolchain, CompilesForVoltaThroughTheLegacyPtxas) {
+  auto tc = createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  if (!tc->canDisassemble("sm_70")) GTEST_SKIP() << "nvdisasm not found (scripts/setup.sh fetches it into .tools/)";
+  const std::string src = fixture("reduce.cu");
+  const CompileRequest r{src, slurp(src), "sm_70", {}, true};
+  Expected<std::string> ptx = tc->compileToPtx(r);
+  ASSERT_TRUE(ptx) << ptx.error().format();
+  EXPECT_NE(ptx->find("\n.target sm_70\n"), std::string::npos);
+  Expected<std::string> cubin = tc->compileToCubin(r);
+  ASSERT_TRUE(cubin) << cubin.error().format();
+  Expected<Cubin> c = readCubin(*cubin, src);
+  ASSERT_TRUE(c) << c.error().format();
+  EXPECT_EQ(c->smVersion, 70);
+  // The shared array of reduce.cu: BLOCK = 256 floats.
+  EXPECT_EQ(c->kernels.at(0).sharedBytes, 1024);
+  Expected<std::string> sass = tc->disassemble(*cubin, "sm_70", src);
+  ASSERT_TRUE(sass) << sass.error().format();
+  EXPECT_NE(sass->find("EF_CUDA_SM70"), std::string::npos);
+  EXPECT_NE(sass->find("BAR.SYNC"), std::string::npos);
+}
+
+TEST(SystemToolchain, SaysWhereTheLegacyPtxasIsMissing) {
+  SystemToolchainOptions o;
+  o.toolsDir = "/nonexistent-tools";
+  auto tc = createSystemToolchain(o);
+  Expected<std::string> cubin = tc->assemble(".version 8.5\n.target sm_70\n", "sm_70", "k.ptx");
+  ASSERT_FALSE(cubin);
+  EXPECT_EQ(cubin.error().message,
+            "compiling for sm_70 needs the ptxas of CUDA 12.5 (CUDA 13 dropped Volta), looked in "
+            "/nonexistent-tools/cuda-12.5/usr/bin; scripts/setup.sh unpacks it there from Debian's nvidia-cuda-toolkit 12.5");
+  EXPECT_EQ(cubin.error().file, "k.ptx");
 }
 
 TEST(SystemToolchain, CompilesLikeTheFixtures) {

@@ -98,9 +98,12 @@ Expected<Cubin> readCubin(std::string_view b, const std::string& file) {
   if (b[4] != 2 || b[5] != 1) return makeError("not a little-endian ELF64 cubin", file, 0);
   if (get<std::uint16_t>(b, 18) != kEmCuda) return makeError("ELF file is not for the CUDA machine (EM_CUDA)", file, 0);
   Cubin cubin;
+  // e_flags name the SM in bits 8–15 under the ELF OS/ABI of CUDA 12.8+ (0x41), in bits 0–7
+  // under the older one (0x33: the cubins CUDA 12.5's ptxas writes for Volta).
   const std::uint32_t flags = get<std::uint32_t>(b, 48);
-  cubin.smVersion = static_cast<int>((flags >> 8) & 0xff);
-  if (cubin.smVersion == 0) cubin.smVersion = static_cast<int>(flags & 0xff);  // pre-CUDA-12.8 layout
+  const bool newAbi = static_cast<unsigned char>(b[7]) == 0x41;
+  cubin.smVersion = static_cast<int>(newAbi ? (flags >> 8) & 0xff : flags & 0xff);
+  if (cubin.smVersion == 0) cubin.smVersion = static_cast<int>(flags & 0xff);
 
   const std::uint64_t shoff = get<std::uint64_t>(b, 40);
   const std::uint16_t shentsize = get<std::uint16_t>(b, 58);

@@ -51,9 +51,9 @@ std::vector<int> sampleOrder(int warps, int count) {
 }
 
 Expected<std::string> archForGpu(const Gpu& gpu) {
-  // Kepler to Volta (CC 3.0 ... 7.2) are older than any target the toolchain still compiles for:
-  // the kernel is compiled for the oldest one, sm_75, whose instructions stand in for the GPU's
-  // own (the timing comes from the GPU description); standInArch() says so.
+  // Kepler to Pascal (CC 3.0 ... 6.2) are older than any target the toolchain still compiles
+  // for: the kernel is compiled for sm_75, whose instructions stand in for the GPU's own (the
+  // timing comes from the GPU description); standInArch() says so. Volta gets its own sm_70.
   if (standInArch(gpu)) return std::string(kStandInArch);
   const std::string arch = "sm_" + std::to_string(gpu.ccMajor) + std::to_string(gpu.ccMinor);
   if (Expected<void> ok = checkSupportedArch(arch); !ok) {

@@ -134,12 +134,13 @@ struct CudaProgram {
 
 /// "sm_90" for a GPU of compute capability 9.0; an Error for GPUs the frontend cannot target.
 [[nodiscard]] Expected<std::string> archForGpu(const Gpu& gpu);
-/// The target compiled for GPUs older than the toolchain supports (CC 3.0 ... 7.2).
+/// The target compiled for GPUs older than the toolchain supports (CC 3.0 ... 6.2).
 inline constexpr const char* kStandInArch = "sm_75";
-/// Whether archForGpu() compiles for kStandInArch instead of the GPU's own architecture.
+/// Whether archForGpu() compiles for kStandInArch instead of the GPU's own architecture
+/// (Kepler to Pascal; Volta compiles for its own sm_70/sm_72 through CUDA 12.5's ptxas).
 [[nodiscard]] inline bool standInArch(const Gpu& gpu) {
   const int cc = gpu.ccMajor * 10 + gpu.ccMinor;
-  return cc >= 30 && cc < 75;
+  return cc >= 30 && cc < 70;
 }
 
 /// The order in which the warps of a block are sampled: 0, the last, then every warps/2,

@@ -94,6 +94,8 @@ class SystemToolchain final : public Toolchain {
     if (!toolsDir_.empty()) disasmDirs.push_back(toolsDir_ + "/cuda-12.5/usr/bin");
     disasmDirs.insert(disasmDirs.end(), dirs.begin(), dirs.end());
     desc_.nvdisasm = findTool("nvdisasm", disasmDirs);
+    // Volta: CUDA 13's ptxas dropped sm_70, the project-local 12.5 one still assembles it.
+    if (!toolsDir_.empty()) legacyPtxas_ = findTool("ptxas", {toolsDir_ + "/cuda-12.5/usr/bin"});
     desc_.kind = "system";
     timeoutSeconds_ = o.toolTimeoutSeconds;
     progress_ = o.progress;
@@ -101,21 +103,42 @@ class SystemToolchain final : public Toolchain {
 
   Expected<std::string> readFile(const std::string& path) override { return slurp(path); }
 
-  Expected<std::string> compileToPtx(const CompileRequest& r) override { return nvcc(r, "-ptx", "out.ptx"); }
-  Expected<std::string> compileToCubin(const CompileRequest& r) override { return nvcc(r, "-cubin", "out.cubin"); }
+  Expected<std::string> compileToPtx(const CompileRequest& r) override {
+    if (!needsLegacyPtxas(r.arch)) return nvcc(r, "-ptx", "out.ptx");
+    // Volta: nvcc emits PTX for the oldest target it still has, retargeted to the GPU's own.
+    CompileRequest oldest = r;
+    oldest.arch = kOldestNvccArch;
+    Expected<std::string> ptx = nvcc(oldest, "-ptx", "out.ptx");
+    if (!ptx) return ptx;
+    return retargetPtx(*ptx, r.arch);
+  }
+  Expected<std::string> compileToCubin(const CompileRequest& r) override {
+    if (!needsLegacyPtxas(r.arch)) return nvcc(r, "-cubin", "out.cubin");
+    Expected<std::string> ptx = compileToPtx(r);
+    if (!ptx) return ptx;
+    return assemble(*ptx, r.arch, r.sourcePath);
+  }
 
   Expected<std::string> assemble(const std::string& ptx, const std::string& arch,
                                  const std::string& name) override {
-    if (desc_.ptxas.empty()) return missing("ptxas", name);
+    const bool legacy = needsLegacyPtxas(arch);
+    const std::string& ptxas = legacy ? legacyPtxas_ : desc_.ptxas;
+    if (ptxas.empty()) return legacy ? missingLegacyPtxas(arch, name) : missing("ptxas", name);
     Expected<TempDir> dir = TempDir::create();
     if (!dir) return std::move(dir).takeError();
     const std::string in = dir->file("in.ptx");
     const std::string out = dir->file("out.cubin");
-    if (!(std::ofstream(in, std::ios::binary) << ptx)) return makeError("cannot write " + in);
+    if (!(std::ofstream(in, std::ios::binary) << (legacy ? retargetPtx(ptx, arch) : ptx))) {
+      return makeError("cannot write " + in);
+    }
     Expected<ProcessResult> run =
-        runTool("ptxas", kPtxasTimeoutSeconds, {desc_.ptxas, "-arch=" + arch, "-lineinfo", in, "-o", out}, name);
+        runTool("ptxas", kPtxasTimeoutSeconds, {ptxas, "-arch=" + arch, "-lineinfo", in, "-o", out}, name);
     if (!run) return std::move(run).takeError();
-    if (run->exitCode != 0) return failed("ptxas", *run, 3, name);
+    if (run->exitCode != 0) {
+      Error e = failed("ptxas", *run, 3, name);
+      if (legacy) e.message = "CUDA 12.5's " + e.message + " (assembling for " + arch + " the PTX nvcc emitted for " + kOldestNvccArch + ")";
+      return e;
+    }
     return slurp(out);
   }
 
@@ -123,7 +146,7 @@ class SystemToolchain final : public Toolchain {
                                     const std::string& name) override {
     if (desc_.nvdisasm.empty()) return missing("nvdisasm", name);
     if (!nvdisasmDecodes(arch)) {
-      return makeError("nvdisasm 12.5 cannot decode " + arch + " (it decodes sm_75 … sm_90a)", name, 0);
+      return makeError("nvdisasm 12.5 cannot decode " + arch + " (it decodes sm_70 … sm_90a)", name, 0);
     }
     Expected<TempDir> dir = TempDir::create();
     if (!dir) return std::move(dir).takeError();
@@ -157,6 +180,13 @@ class SystemToolchain final : public Toolchain {
     }
     return makeError(tool + " not found (looked in $CUDA_HOME/bin and on PATH); install the CUDA "
                             "toolkit (12.4 or newer) or set CUDA_HOME",
+                     name, 0);
+  }
+
+  Error missingLegacyPtxas(const std::string& arch, const std::string& name) const {
+    return makeError("compiling for " + arch + " needs the ptxas of CUDA 12.5 (CUDA 13 dropped Volta), looked in " +
+                         (toolsDir_.empty() ? std::string(".tools") : toolsDir_) +
+                         "/cuda-12.5/usr/bin; scripts/setup.sh unpacks it there from Debian's nvidia-cuda-toolkit 12.5",
                      name, 0);
   }
 
@@ -211,6 +241,8 @@ class SystemToolchain final : public Toolchain {
 
   ToolchainDescription desc_;
   std::string toolsDir_;
+  std::string legacyPtxas_;  ///< CUDA 12.5's ptxas, for Volta (needsLegacyPtxas())
+  static constexpr const char* kOldestNvccArch = "sm_75";  ///< the oldest target CUDA 13's nvcc emits
   double timeoutSeconds_ = 0;  ///< --tool-timeout; 0 = each tool's default
   ProgressCallback progress_;
 };

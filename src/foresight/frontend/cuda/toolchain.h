@@ -63,11 +63,23 @@ class Toolchain {
   [[nodiscard]] virtual ToolchainDescription describe() const = 0;
 };
 
-/// True for the architectures nvdisasm 12.5 decodes (sm_75 … sm_90a): the SASS path applies.
+/// True for the architectures nvdisasm 12.5 decodes (sm_70, sm_72, sm_75 … sm_90a): the SASS
+/// path applies.
 [[nodiscard]] bool nvdisasmDecodes(const std::string& arch);
 
-/// Validates a target architecture for the CUDA frontend: sm_75 … sm_90a (SASS and PTX) and
-/// sm_100 … sm_121 (PTX only). Anything older is an Error naming the supported range.
+/// True for Volta (sm_70, sm_72): CUDA 13 dropped it, so the PTX nvcc emits for sm_75 is
+/// retargeted (retargetPtx()) and assembled by the ptxas of CUDA 12.5, which still knows it.
+[[nodiscard]] bool needsLegacyPtxas(const std::string& arch);
+
+/// PTX emitted for another target, retargeted to `arch`: the `.target` directive names `arch`
+/// and a `.version` above 8.5 (the newest PTX ISA that CUDA 12.5's ptxas reads) becomes 8.5.
+/// The instructions are kept: PTX written for sm_75 is valid for sm_70 unless it uses a newer
+/// feature, which ptxas then reports.
+[[nodiscard]] std::string retargetPtx(const std::string& ptx, const std::string& arch);
+
+/// Validates a target architecture for the CUDA frontend: sm_70 … sm_90a (SASS and PTX; Volta
+/// through CUDA 12.5's ptxas) and sm_100 … sm_121 (PTX only). Anything older is an Error naming
+/// the supported range.
 [[nodiscard]] Expected<void> checkSupportedArch(const std::string& arch);
 
 }  // namespace foresight::cuda

@@ -21,12 +21,14 @@ Expected<const InstrClassTable*> sassClassTable(int sm) {
     int lo, hi;
     const InstrClassTable& (*table)();
   };
-  static const Range kRanges[] = {{75, 75, &sassTuringTable}, {80, 89, &sassAmpereTable}, {90, 90, &sassHopperTable}};
+  // Volta (sm_70, sm_72) and Turing share one SASS generation: the same 128-bit encoding and
+  // opcodes (Turing adds the uniform datapath, whose rows Volta code never uses).
+  static const Range kRanges[] = {{70, 75, &sassTuringTable}, {80, 89, &sassAmpereTable}, {90, 90, &sassHopperTable}};
   for (const Range& r : kRanges) {
     if (sm >= r.lo && sm <= r.hi) return &r.table();
   }
   return makeError("no SASS opcode table for sm_" + std::to_string(sm) +
-                   " (tables exist for sm_75, sm_80 … sm_89 and sm_90)");
+                   " (tables exist for sm_70 … sm_75, sm_80 … sm_89 and sm_90)");
 }
 
 }  // namespace foresight::cuda

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// SASS opcode classes of Turing (sm_75).
+/// SASS opcode classes of Turing (sm_75), also used for Volta (sm_70, sm_72: the same SASS generation).
 #include "foresight/frontend/cuda/isa/sass_common_rows.h"
 
 namespace foresight::cuda {
