@@ -134,6 +134,19 @@ TEST(GpuLoader, MisspeltExtraKeyIsUnknownWithSuggestion) {
   EXPECT_EQ(e.column, 1);  // the misspelt key itself
 }
 
+TEST(GpuLoader, SameAddressAtomicIsAPositiveTime) {
+  // "1.72 ns" in the file, µs inside (the canonical duration unit).
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->memoryForResource("l2")->sameAddressAtomicUs);
+  EXPECT_DOUBLE_EQ(g->memoryForResource("l2")->sameAddressAtomicUs->value, 0.00172);
+  const std::string text = replaced(h100, "same_address_atomic = { value = 1.72,", "same_address_atomic = { value = 0,");
+  const Error e = loadError(text);
+  EXPECT_EQ(e.message, "'memory.l2.same_address_atomic' must be positive");
+  EXPECT_EQ(e.line, lineOf(text, "same_address_atomic"));
+}
+
 TEST(GpuLoader, FetchGranularityIsAMultipleOfTheSectorAtMostALine) {
   const std::string h100 = testing_support::sourceText("gpus/h100.toml");
   Expected<Gpu> g = loadGpuFromString(h100, kName);

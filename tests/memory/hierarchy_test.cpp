@@ -202,6 +202,60 @@ TEST(MemoryHierarchy, AMissReadsTheL2FetchGranularityFromDram) {
   }
 }
 
+/// One global atomic per warp, in lane 0 (reduce_shuffle's `atomicAdd(result, acc)`): to one
+/// result for the whole grid, or to one counter per block.
+class AtomicSource : public WarpStreamSource {
+ public:
+  explicit AtomicSource(bool perBlock) : perBlock_(perBlock) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long block, int) const override {
+    DynamicInstruction d;
+    d.block = 0;
+    d.index = 0;
+    d.laneAddresses.assign(32, -1);
+    d.laneAddresses[0] = SweepSource::kA + (perBlock_ ? block * 4 : 0);
+    d.activeMask = 1;
+    return std::vector<DynamicInstruction>{d};
+  }
+
+ private:
+  bool perBlock_;
+};
+
+KernelIR atomicKernel(const std::string& opcode, bool perBlock) {
+  KernelIR ir;
+  ir.name = "atomic";
+  BasicBlock b;
+  Instruction red{opcode, InstrClass::Ldst};
+  red.memory = MemoryAccess{};
+  red.memory->isStore = opcode.rfind("LDG", 0) != 0;
+  b.instructions.push_back(red);
+  ir.blocks.push_back(b);
+  ir.resources.registers = 32;
+  ir.streams = std::make_shared<AtomicSource>(perBlock);
+  return ir;
+}
+
+TEST(MemoryHierarchy, CountsTheAtomicsOfTheMostUpdatedAddress) {
+  const Gpu h100 = loadPreset("h100").value();
+  // One result for the grid: every warp's atomic, 1056 blocks x 8 warps = 8448.
+  Expected<MemoryTraffic> one = analyzeMemory(atomicKernel("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", false), nullptr, fullWave(), h100);
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  EXPECT_DOUBLE_EQ(one->hotAtomicOps, 8448);
+  // PTX spells it atom/red too.
+  EXPECT_DOUBLE_EQ(analyzeMemory(atomicKernel("red.global.add.f32", false), nullptr, fullWave(), h100)->hotAtomicOps, 8448);
+  // A grid beyond the L2 window (2^25 lanes / (8 accesses x 32 lanes) = 131072 blocks): every
+  // window block updates the result, so the count scales to the grid: 2^20 x 8.
+  Launch big = fullWave();
+  big.grid.x = 1 << 20;
+  Expected<MemoryTraffic> scaled = analyzeMemory(atomicKernel("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", false), nullptr, big, h100);
+  ASSERT_TRUE(scaled.ok()) << scaled.error().message;
+  EXPECT_DOUBLE_EQ(scaled->hotAtomicOps, 8.0 * (1 << 20));
+  // One counter per block: its 8 warps, however large the grid.
+  EXPECT_DOUBLE_EQ(analyzeMemory(atomicKernel("ATOMG.E.ADD.STRONG.GPU", true), nullptr, big, h100)->hotAtomicOps, 8);
+  // Loads of one address are no atomics.
+  EXPECT_DOUBLE_EQ(analyzeMemory(atomicKernel("LDG.E", false), nullptr, fullWave(), h100)->hotAtomicOps, 0);
+}
+
 TEST(MemoryHierarchy, PredicatedOffAccessesRequestNothing) {
   // The sweep of StreamingStoresReachDramOnce with its store predicated off in every lane (the
   // stream says activeMask 0, as for gpu-benches' `if (v == 123.33) A[t] = v`): the store issues

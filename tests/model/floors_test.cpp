@@ -96,6 +96,27 @@ TEST(PhysicalFloors, PipeAndIssueFloorsOfAnFmaChain) {
   EXPECT_EQ(f.largest().first, "sfu");
 }
 
+/// reduce_shuffle g16384 on the H200 preset: 16384 blocks x 8 warps = 131072 float atomics to
+/// one result, applied one after another at 1.66 ns: 217.58 us (measured: 246.8 us). The GPU
+/// without `same_address_atomic` has no atomics floor.
+TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
+  const Gpu h200 = loadPreset("h200").value();
+  ASSERT_TRUE(h200.memoryForResource("l2")->sameAddressAtomicUs);
+  MemoryTraffic t;
+  t.hotAtomicOps = 131072;
+  KernelInput k;
+  k.ir.name = "reduce_shuffle";
+  Launch l;
+  l.grid.x = 16384;
+  l.block.x = 256;
+  const PhysicalFloors f = computeFloors(k, l, h200, t);
+  EXPECT_NEAR(f.atomicSeconds * 1e6, 217.5795, 1e-3);
+  EXPECT_EQ(f.largest().first, "atomics");
+  Gpu without = h200;
+  for (MemoryLevel& m : without.memory) m.sameAddressAtomicUs.reset();
+  EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).atomicSeconds, 0.0);
+}
+
 /// Summary inputs: the per-class split of compInsts (compByClass) and all instructions.
 /// 100 blocks x 128 threads = 400 warps; per thread 10 tensor instructions, 90 other, 20 memory:
 ///   tensor: 400 x 10 x 8 / 528 = 60.606 cycles; issue: 400 x 120 / 528 = 90.909 cycles.

@@ -95,6 +95,10 @@ struct MemoryLevel {
   /// of a line homed in a far partition (`latency` is the near-partition hit).
   std::optional<Param<int>> partitions;
   std::optional<Param<double>> farLatency;  ///< cycles
+  /// Time this level takes per atomic operation on one address, µs: atomics to one address are
+  /// applied one after another (the L2's atomic units), so a launch takes at least its
+  /// most-updated address's operations × this. Absent = unknown (no atomics floor).
+  std::optional<Param<double>> sameAddressAtomicUs;
   std::vector<std::string> lower;          ///< Next levels on a miss (PORPLE lowerLevels).
 };
 

@@ -223,6 +223,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.mixedBandwidth = m.optionalParam<double>("mixed_bandwidth", Dim::Bandwidth);
       level.partitions = m.optionalParam<int>("partitions", Dim::Count);
       level.farLatency = m.optionalParam<double>("far_latency", Dim::Cycles);
+      level.sameAddressAtomicUs = m.optionalParam<double>("same_address_atomic", Dim::Duration);
       level.lower = m.stringArray("lower");
       m.finish();
       if (m.failed()) break;
@@ -251,6 +252,8 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
                   (level.line && level.fetchGranularity->value > level.line->value))) {
         m.failAtKey("fetch_granularity", "'memory." + name +
                                              ".fetch_granularity' must be a positive multiple of 'sector', at most 'line'");
+      } else if (level.sameAddressAtomicUs && !(level.sameAddressAtomicUs->value > 0)) {
+        m.failAtKey("same_address_atomic", "'memory." + name + ".same_address_atomic' must be positive");
       }
       gpu.memory.push_back(std::move(level));
     }

@@ -171,6 +171,7 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     if (m.mixedBandwidth) kv("mixed_bandwidth", param(*m.mixedBandwidth, gpu));
     if (m.partitions) kv("partitions", param(*m.partitions, gpu));
     if (m.farLatency) kv("far_latency", param(*m.farLatency, gpu));
+    if (m.sameAddressAtomicUs) kv("same_address_atomic", param(*m.sameAddressAtomicUs, gpu));
     if (!m.lower.empty()) {
       std::string list;
       for (const std::string& s : m.lower) list += (list.empty() ? "" : ", ") + quoted(s);

@@ -12,6 +12,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <unordered_map>
 
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/summarize.h"
@@ -64,6 +65,17 @@ constexpr long long kWarpWindow = 1 << 13;
 bool isGlobalLike(MemorySpace s) {
   return s == MemorySpace::Global || s == MemorySpace::Local || s == MemorySpace::Texture;
 }
+
+/// An atomic read-modify-write by its opcode: SASS RED/REDG/ATOM/ATOMG, PTX red.*/atom.* (the
+/// memory space is checked apart: shared atomics are ATOMS / atom.shared).
+bool isAtomicOpcode(const std::string& opcode) {
+  const std::string head = opcode.substr(0, opcode.find('.'));
+  return head == "RED" || head == "REDG" || head == "ATOM" || head == "ATOMG" || head == "red" || head == "atom";
+}
+
+/// Distinct atomic addresses counted at most; beyond, the hottest address is not looked for
+/// (a scattered atomic pattern, which no single address serialises).
+constexpr size_t kMaxAtomicAddresses = 1 << 20;
 
 /// One memory access of a warp: its site and the lane addresses (empty = unknown). An access
 /// of a sampled warp (longer than kWarpInstructions) also says where it lies in the warp's full
@@ -262,15 +274,11 @@ class BlockStreams {
   /// blocks run exactly.
   template <class Want, class Visit>
   Expected<void> forEachAccess(long long x, long long y, long long z, Want&& want, Visit&& visit) {
-    const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
-    const bool shifted = affine_ && !exact_.count(linear(x, y, z)) &&
-                         (coord[0] == 0 || dimOk_[0]) && (coord[1] == 0 || dimOk_[1]) && (coord[2] == 0 || dimOk_[2]);
-    const std::vector<WarpAccesses>* source = base_[0];
-    if (!shifted) {
-      Expected<const std::vector<WarpAccesses>*> ws = exact(linear(x, y, z));
-      if (!ws) return std::move(ws).takeError();
-      source = *ws;
-    }
+    long long coord[3];
+    bool shifted = false;
+    Expected<const std::vector<WarpAccesses>*> src = sourceOf(x, y, z, coord, shifted);
+    if (!src) return std::move(src).takeError();
+    const std::vector<WarpAccesses>* source = *src;
     for (size_t w = 0; w < source->size(); ++w) {
       const WarpAccesses& wa = (*source)[w];
       for (size_t i = 0; i < wa.size(); ++i) {
@@ -286,6 +294,31 @@ class BlockStreams {
           touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
         }
         visit(w, i, wa.size(), a, &sectorBuf_);
+      }
+    }
+    return {};
+  }
+
+  /// Calls `visit(access, lanes)` for the accesses of block (x, y, z) with known addresses at the
+  /// sites that `want(site)` selects, with their lane addresses (extrapolated from the base
+  /// block as forEachAccess() does, exact for blocks that run exactly).
+  template <class Want, class Visit>
+  Expected<void> forEachLanes(long long x, long long y, long long z, Want&& want, Visit&& visit) {
+    long long coord[3];
+    bool shifted = false;
+    Expected<const std::vector<WarpAccesses>*> src = sourceOf(x, y, z, coord, shifted);
+    if (!src) return std::move(src).takeError();
+    for (size_t w = 0; w < (*src)->size(); ++w) {
+      const WarpAccesses& wa = (**src)[w];
+      for (size_t i = 0; i < wa.size(); ++i) {
+        const WarpAccess& a = wa[i];
+        if (a.lanes.empty() || !want(a.site)) continue;
+        if (!shifted) {
+          visit(a, a.lanes);
+          continue;
+        }
+        extrapolateLanes(w, i, coord, lanesBuf_);
+        visit(a, lanesBuf_);
       }
     }
     return {};
@@ -362,6 +395,19 @@ class BlockStreams {
   }
 
  private:
+  /// The accesses of block (x, y, z): the base block's, to be shifted to `coord` (its offset from
+  /// the base block) when extrapolation holds there (`shifted`), else the block's exact run.
+  Expected<const std::vector<WarpAccesses>*> sourceOf(long long x, long long y, long long z, long long coord[3],
+                                                      bool& shifted) {
+    coord[0] = x - origin_[0];
+    coord[1] = y - origin_[1];
+    coord[2] = z - origin_[2];
+    shifted = affine_ && !exact_.count(linear(x, y, z)) && (coord[0] == 0 || dimOk_[0]) &&
+              (coord[1] == 0 || dimOk_[1]) && (coord[2] == 0 || dimOk_[2]);
+    if (shifted) return base_[0];
+    return exact(linear(x, y, z));
+  }
+
   /// The sectors of access i of warp w of the block at `coord` from the base block (sectorBuf_):
   /// its sectors shifted when its lanes move uniformly by whole sectors, else its lanes
   /// extrapolated.
@@ -1072,6 +1118,58 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         t.dramReadSectors += st.dramSectors;
       }
       t.notes.push_back("memory: the footprint fits in L2: DRAM traffic capped at the compulsory bytes");
+    }
+  }
+  // Atomics to one address are applied one after another at the L2 (the atomics floor): count
+  // the lane operations per address of the global atomic sites over the window's blocks. The
+  // most-updated address counts for the whole launch when every window block updates it (one
+  // result or counter for the grid); otherwise its window count stands, a lower bound.
+  {
+    std::vector<char> atomicSite(sites.size(), 0);
+    bool anyAtomic = false;
+    for (size_t s = 0; s < sites.size(); ++s) {
+      const Instruction& in = ir.blocks[static_cast<size_t>(sites[s].block)].instructions[static_cast<size_t>(sites[s].index)];
+      atomicSite[s] = sites[s].access->space == MemorySpace::Global && isAtomicOpcode(in.opcode) ? 1 : 0;
+      anyAtomic = anyAtomic || atomicSite[s];
+    }
+    struct AddressCount {
+      double ops = 0;
+      long long lastBlock = -1, blocks = 0;
+    };
+    std::unordered_map<long long, AddressCount> perAddress;
+    bool scattered = false;
+    for (long long b = 0; anyAtomic && !scattered && b < windowBlocks; ++b) {
+      const std::array<long long, 3> c = coords(b);
+      Expected<void> ok = streams.forEachLanes(
+          c[0], c[1], c[2], [&](int site) { return atomicSite[static_cast<size_t>(site)] != 0; },
+          [&](const WarpAccess& a, const std::vector<long long>& lanes) {
+            for (long long address : lanes) {
+              if (address < 0) continue;
+              AddressCount& n = perAddress[address];
+              n.ops += a.weight;
+              if (n.lastBlock != b) {
+                n.lastBlock = b;
+                ++n.blocks;
+              }
+            }
+            scattered = scattered || perAddress.size() > kMaxAtomicAddresses;
+          });
+      if (!ok) return std::move(ok).takeError();
+    }
+    if (!scattered && !perAddress.empty()) {
+      // The most-updated address; ties to the one more blocks update, then the lowest address
+      // (the map's order is not the launch's).
+      const AddressCount* hot = nullptr;
+      long long hotAddress = 0;
+      for (const auto& [address, n] : perAddress) {
+        if (!hot || n.ops > hot->ops ||
+            (n.ops == hot->ops && (n.blocks > hot->blocks || (n.blocks == hot->blocks && address < hotAddress)))) {
+          hot = &n;
+          hotAddress = address;
+        }
+      }
+      const double launchScale = hot->blocks == windowBlocks ? static_cast<double>(blocks) / static_cast<double>(windowBlocks) : 1.0;
+      t.hotAtomicOps = hot->ops * launchScale;
     }
   }
   std::snprintf(note, sizeof note,

@@ -57,6 +57,10 @@ struct MemoryTraffic {
   /// crosses the DRAM interface at least once.
   double compulsoryReadBytes = 0;
   double compulsoryWriteBytes = 0;
+  /// Global atomics (RED/ATOM) of the launch's most-updated address, lane operations: they are
+  /// applied one after another at the L2 (the atomics floor). 0 = no atomics, or their
+  /// addresses are unknown (data-dependent).
+  double hotAtomicOps = 0;
   std::vector<SiteTraffic> sites;
   std::vector<std::string> notes;  ///< how the traffic was obtained (sampling, fallbacks)
 

@@ -20,6 +20,7 @@ std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
   out.emplace_back("ldst", ldstSeconds);
   out.emplace_back("shared", sharedSeconds);
   out.emplace_back("sgemm-mix", mixSeconds);
+  out.emplace_back("atomics", atomicSeconds);
   return out;
 }
 
@@ -101,6 +102,10 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
       f.mixSeconds = f.mixWarpInsts * fp32->gap.value / schedulers / clockHz / ft->value;
     }
   }
+  f.hotAtomicOps = traffic.hotAtomicOps;
+  if (const MemoryLevel* l2 = gpu.memoryForResource("l2"); l2 && l2->sameAddressAtomicUs) {
+    f.atomicSeconds = f.hotAtomicOps * l2->sameAddressAtomicUs->value * 1e-6;
+  }
   f.compulsoryBytes = traffic.compulsoryBytes();
   const MemoryLevel* dram = gpu.memoryForResource("dram");
   if (dram && dram->bandwidth && dram->bandwidth->value > 0) f.dramSeconds = f.compulsoryBytes / (dram->bandwidth->value * 1e9);
@@ -120,6 +125,9 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
   add("floor_issue_us", f.issueSeconds * 1e6, "warp instructions / (SMs x schedulers x issue width)");
   add("floor_ldst_us", f.ldstSeconds * 1e6, "memory warp instructions x LD/ST gap / (SMs x schedulers)");
   add("floor_shared_us", f.sharedSeconds * 1e6, "shared bank wavefronts / the shared bandwidth's wavefronts");
+  if (f.hotAtomicOps > 0) {
+    add("floor_atomics_us", f.atomicSeconds * 1e6, "atomics to the most-updated address x the L2's same-address atomic time");
+  }
   if (f.mixThroughput > 0) {
     add("floor_sgemm_mix_us", f.mixSeconds * 1e6,
         fmt::format("FFMA and shared loads / (F_T {:.3f} (LDS.{}) x FP32 rate)", f.mixThroughput, f.mixLdsBits));

@@ -12,7 +12,9 @@
 ///    (bandwidth / (banks x bank width));
 ///  - sgemm-mix (GPUs with a measured `[sgemm_mix]`, kernels with FFMA and shared loads): the
 ///    FFMA and shared loads / (F_T x the FP32 pipe's rate), Lai's Eq. 4.10 for any kernel;
-///    the bound of `foresight bound FILE` (model/kernel_bound.h) is the largest of these.
+///    the bound of `foresight bound FILE` (model/kernel_bound.h) is the largest of these;
+///  - atomics (GPUs with `same_address_atomic` on the L2): the global atomics to the launch's
+///    most-updated address x that time, since the L2 applies them one after another.
 /// Matrix instructions count their pipe work (Instruction::pipeWork), not 1.
 /// Every prediction goes through applyFloors() (predict() and explain): a raw time below the
 /// largest floor is raised to it, with a warning that names the floor and the model's raw time.
@@ -52,9 +54,11 @@ struct PhysicalFloors {
   int mixLdsBits = 0;            ///< the most executed shared-load width (F_T's row)
   double mixThroughput = 0;      ///< F_T of that width; 0 = no sgemm-mix floor
   double mixSeconds = 0;
+  double hotAtomicOps = 0;       ///< atomics to the most-updated address (MemoryTraffic::hotAtomicOps)
+  double atomicSeconds = 0;
 
   /// Every floor by name, in report order: "dram", the pipes of kFloorPipes, "issue", "ldst",
-  /// "shared", "sgemm-mix" (0 where nothing bounds).
+  /// "shared", "sgemm-mix", "atomics" (0 where nothing bounds).
   [[nodiscard]] std::vector<std::pair<std::string, double>> named() const;
   /// The largest floor and its name; {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;
