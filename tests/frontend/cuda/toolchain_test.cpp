@@ -212,6 +212,37 @@ TEST(SystemToolchain, CompilesForVoltaThroughTheLegacyPtxas) {
   ASSERT_TRUE(sass) << sass.error().format();
   EXPECT_NE(sass->find("EF_CUDA_SM70"), std::string::npos);
   EXPECT_NE(sass->find("BAR.SYNC"), std::string::npos);
+  // -maxrregcount, which nvcc would give its own ptxas, reaches the legacy one: 48 accumulators
+  // live across an unrolled loop take 56 registers, 32 with the cap (the rest on the stack).
+  const fs::path dir = fs::temp_directory_path() / ("foresight_regs_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string heavy = (dir / "regs.cu").string();
+  {
+    std::ofstream f(heavy);
+    f << "__global__ void regs(const float* in, float* out) {\n"
+         "  float a[48];\n"
+         "#pragma unroll\n"
+         "  for (int i = 0; i < 48; ++i) a[i] = in[threadIdx.x + i * 256];\n"
+         "#pragma unroll\n"
+         "  for (int r = 0; r < 8; ++r) {\n"
+         "#pragma unroll\n"
+         "    for (int i = 0; i < 48; ++i) a[i] = a[i] * a[(i + 1) % 48] + 1.0f;\n"
+         "  }\n"
+         "  float s = 0;\n"
+         "#pragma unroll\n"
+         "  for (int i = 0; i < 48; ++i) s += a[i];\n"
+         "  out[threadIdx.x] = s;\n"
+         "}\n";
+  }
+  CompileRequest capped{heavy, slurp(heavy), "sm_70", {}, true};
+  Expected<std::string> free = tc->compileToCubin(capped);
+  ASSERT_TRUE(free) << free.error().format();
+  EXPECT_GT(readCubin(*free, heavy)->kernels.at(0).registers, 32);
+  capped.flags = {"-maxrregcount=32"};
+  Expected<std::string> limited = tc->compileToCubin(capped);
+  ASSERT_TRUE(limited) << limited.error().format();
+  EXPECT_EQ(readCubin(*limited, heavy)->kernels.at(0).registers, 32);
+  fs::remove_all(dir);
 }
 
 TEST(SystemToolchain, SaysWhereTheLegacyPtxasIsMissing) {

@@ -116,11 +116,31 @@ class SystemToolchain final : public Toolchain {
     if (!needsLegacyPtxas(r.arch)) return nvcc(r, "-cubin", "out.cubin");
     Expected<std::string> ptx = compileToPtx(r);
     if (!ptx) return ptx;
-    return assemble(*ptx, r.arch, r.sourcePath);
+    // nvcc hands -maxrregcount and -Xptxas options to its ptxas; here the legacy ptxas takes them.
+    std::vector<std::string> ptxasFlags;
+    for (size_t k = 0; k < r.flags.size(); ++k) {
+      const std::string& f = r.flags[k];
+      if (f.rfind("-maxrregcount=", 0) == 0 || f.rfind("--maxrregcount=", 0) == 0) {
+        ptxasFlags.push_back("--maxrregcount=" + f.substr(f.find('=') + 1));
+      } else if (f.rfind("-Xptxas=", 0) == 0 || f.rfind("--ptxas-options=", 0) == 0) {
+        std::stringstream list(f.substr(f.find('=') + 1));
+        for (std::string o; std::getline(list, o, ',');) ptxasFlags.push_back(o);
+      } else if ((f == "-Xptxas" || f == "--ptxas-options") && k + 1 < r.flags.size()) {
+        std::stringstream list(r.flags[++k]);
+        for (std::string o; std::getline(list, o, ',');) ptxasFlags.push_back(o);
+      }
+    }
+    return assembleWith(*ptx, r.arch, r.sourcePath, ptxasFlags);
   }
 
   Expected<std::string> assemble(const std::string& ptx, const std::string& arch,
                                  const std::string& name) override {
+    return assembleWith(ptx, arch, name, {});
+  }
+
+  /// ptxas -arch=ARCH -lineinfo FLAGS: CUDA 12.5's for Volta (PTX retargeted), else the system's.
+  Expected<std::string> assembleWith(const std::string& ptx, const std::string& arch, const std::string& name,
+                                     const std::vector<std::string>& flags) {
     const bool legacy = needsLegacyPtxas(arch);
     const std::string& ptxas = legacy ? legacyPtxas_ : desc_.ptxas;
     if (ptxas.empty()) return legacy ? missingLegacyPtxas(arch, name) : missing("ptxas", name);
@@ -131,8 +151,10 @@ class SystemToolchain final : public Toolchain {
     if (!(std::ofstream(in, std::ios::binary) << (legacy ? retargetPtx(ptx, arch) : ptx))) {
       return makeError("cannot write " + in);
     }
-    Expected<ProcessResult> run =
-        runTool("ptxas", kPtxasTimeoutSeconds, {ptxas, "-arch=" + arch, "-lineinfo", in, "-o", out}, name);
+    std::vector<std::string> argv = {ptxas, "-arch=" + arch, "-lineinfo"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {in, "-o", out});
+    Expected<ProcessResult> run = runTool("ptxas", kPtxasTimeoutSeconds, std::move(argv), name);
     if (!run) return std::move(run).takeError();
     if (run->exitCode != 0) {
       Error e = failed("ptxas", *run, 3, name);
