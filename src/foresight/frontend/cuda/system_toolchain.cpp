@@ -118,27 +118,30 @@ class SystemToolchain final : public Toolchain {
     if (!ptx) return ptx;
     // nvcc hands -maxrregcount and -Xptxas options to its ptxas; here the legacy ptxas takes them.
     std::vector<std::string> ptxasFlags;
+    auto addOptions = [&](const std::string& list) {  // -Xptxas a,b,c
+      std::stringstream options(list);
+      for (std::string o; std::getline(options, o, ',');) ptxasFlags.push_back(o);
+    };
     for (size_t k = 0; k < r.flags.size(); ++k) {
       const std::string& f = r.flags[k];
       if (f.rfind("-maxrregcount=", 0) == 0 || f.rfind("--maxrregcount=", 0) == 0) {
         ptxasFlags.push_back("--maxrregcount=" + f.substr(f.find('=') + 1));
       } else if (f.rfind("-Xptxas=", 0) == 0 || f.rfind("--ptxas-options=", 0) == 0) {
-        std::stringstream list(f.substr(f.find('=') + 1));
-        for (std::string o; std::getline(list, o, ',');) ptxasFlags.push_back(o);
+        addOptions(f.substr(f.find('=') + 1));
       } else if ((f == "-Xptxas" || f == "--ptxas-options") && k + 1 < r.flags.size()) {
-        std::stringstream list(r.flags[++k]);
-        for (std::string o; std::getline(list, o, ',');) ptxasFlags.push_back(o);
+        addOptions(r.flags[++k]);
       }
     }
-    return assembleWith(*ptx, r.arch, r.sourcePath, ptxasFlags);
+    return assembleWith(*ptx, r.arch, r.sourcePath, ptxasFlags);  // compileToPtx retargeted it
   }
 
   Expected<std::string> assemble(const std::string& ptx, const std::string& arch,
                                  const std::string& name) override {
-    return assembleWith(ptx, arch, name, {});
+    return assembleWith(needsLegacyPtxas(arch) ? retargetPtx(ptx, arch) : ptx, arch, name, {});
   }
 
-  /// ptxas -arch=ARCH -lineinfo FLAGS: CUDA 12.5's for Volta (PTX retargeted), else the system's.
+  /// ptxas -arch=ARCH -lineinfo FLAGS: CUDA 12.5's for Volta (the PTX already retargeted), else
+  /// the system's.
   Expected<std::string> assembleWith(const std::string& ptx, const std::string& arch, const std::string& name,
                                      const std::vector<std::string>& flags) {
     const bool legacy = needsLegacyPtxas(arch);
@@ -148,9 +151,7 @@ class SystemToolchain final : public Toolchain {
     if (!dir) return std::move(dir).takeError();
     const std::string in = dir->file("in.ptx");
     const std::string out = dir->file("out.cubin");
-    if (!(std::ofstream(in, std::ios::binary) << (legacy ? retargetPtx(ptx, arch) : ptx))) {
-      return makeError("cannot write " + in);
-    }
+    if (!(std::ofstream(in, std::ios::binary) << ptx)) return makeError("cannot write " + in);
     std::vector<std::string> argv = {ptxas, "-arch=" + arch, "-lineinfo"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {in, "-o", out});

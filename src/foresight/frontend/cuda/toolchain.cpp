@@ -3,6 +3,7 @@
 /// Architecture support checks shared by every Toolchain.
 #include "foresight/frontend/cuda/toolchain.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <sstream>
@@ -16,21 +17,18 @@ constexpr std::array<std::string_view, 9> kSassArchs = {"sm_70", "sm_72", "sm_75
 constexpr std::array<std::string_view, 2> kLegacyArchs = {"sm_70", "sm_72"};
 constexpr std::array<std::string_view, 6> kPtxOnlyArchs = {"sm_88",  "sm_100", "sm_103",
                                                            "sm_110", "sm_120", "sm_121"};
+
+/// Whether `arch` is one of `list`.
+template <size_t N>
+bool listed(const std::array<std::string_view, N>& list, const std::string& arch) {
+  return std::find(list.begin(), list.end(), arch) != list.end();
+}
+
 }  // namespace
 
-bool nvdisasmDecodes(const std::string& arch) {
-  for (std::string_view a : kSassArchs) {
-    if (a == arch) return true;
-  }
-  return false;
-}
+bool nvdisasmDecodes(const std::string& arch) { return listed(kSassArchs, arch); }
 
-bool needsLegacyPtxas(const std::string& arch) {
-  for (std::string_view a : kLegacyArchs) {
-    if (a == arch) return true;
-  }
-  return false;
-}
+bool needsLegacyPtxas(const std::string& arch) { return listed(kLegacyArchs, arch); }
 
 std::string retargetPtx(const std::string& ptx, const std::string& arch) {
   std::istringstream in(ptx);
@@ -53,10 +51,7 @@ std::string retargetPtx(const std::string& ptx, const std::string& arch) {
 }
 
 Expected<void> checkSupportedArch(const std::string& arch) {
-  if (nvdisasmDecodes(arch)) return {};
-  for (std::string_view a : kPtxOnlyArchs) {
-    if (a == arch) return {};
-  }
+  if (nvdisasmDecodes(arch) || listed(kPtxOnlyArchs, arch)) return {};
   return makeError("unsupported CUDA architecture '" + arch +
                    "': the CUDA frontend targets sm_70 … sm_90a (SASS and PTX; sm_70 and sm_72 through "
                    "CUDA 12.5's ptxas) and sm_100 … sm_121 (PTX only)");
