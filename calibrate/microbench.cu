@@ -247,6 +247,79 @@ __global__ void streamCopy(const float4* in, float4* out, long long n) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Barriers. Each iteration of a block: Body 0 one bare __syncthreads; Body 1 the corpus's
+// barrier_heavy step (store to shared, barrier, load a neighbour's word, add, barrier); Body 2 a
+// dependent FMA chain of Chain operations, then a barrier. Timed per iteration: one block alone on
+// the GPU (clock64 of thread 0) and B blocks on every SM (events), to separate the barrier's
+// latency from its throughput and to see whether it overlaps the work between barriers.
+template <int Body, int Chain>
+__global__ void barrierLoop(int iters, unsigned mask, float* out, long long* cycles) {
+  __shared__ float s[1024];
+  float v = threadIdx.x;
+  long long t0 = clock64();
+  for (int i = 0; i < iters; ++i) {
+    if (Body == 0) __syncthreads();
+    if (Body == 1) {
+      s[threadIdx.x] = v;
+      __syncthreads();
+      v += s[(threadIdx.x + 1) & mask];
+      __syncthreads();
+    }
+    if (Body == 2) {
+#pragma unroll
+      for (int k = 0; k < Chain; ++k) v = fmaf(v, 0.999f, 0.5f);
+      __syncthreads();
+    }
+  }
+  long long t1 = clock64();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  if (threadIdx.x == 0 && blockIdx.x == 0) *cycles = t1 - t0;
+}
+
+// Global atomics (adds) to a set of `addrs` addresses (a power of two), `spread` words apart.
+// Thread g's address: lanes in groups of `group` share one (the warp's groups take consecutive
+// addresses), or, with group 0, a hash of g (a histogram of uniformly drawn keys). Kind 0 is
+// red.add.u32 (no result), 1 red.add.f32, 2 atom.add.u32 whose result is used.
+template <int Kind>
+__global__ void atomicSweep(unsigned* bins, long long n, int group, unsigned addrs, int spread, unsigned* out) {
+  const long long threads = (long long)gridDim.x * blockDim.x;
+  unsigned acc = 0;
+  for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < n; g += threads) {
+    unsigned slot;
+    if (group == 0) {
+      unsigned h = static_cast<unsigned>(g) * 2654435761u;
+      h ^= h >> 15;
+      h *= 2246822519u;
+      h ^= h >> 13;
+      slot = h & (addrs - 1);
+    } else {
+      slot = static_cast<unsigned>((g >> 5) * (32 / group) + (threadIdx.x & 31) / group) & (addrs - 1);
+    }
+    unsigned* p = bins + static_cast<size_t>(slot) * spread;
+    if (Kind == 0) asm volatile("red.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
+    if (Kind == 1) asm volatile("red.global.add.f32 [%0], 0f3F800000;" ::"l"(p) : "memory");
+    if (Kind == 2) {
+      unsigned old;
+      asm volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+      acc += old;
+    }
+  }
+  if (acc == 0xffffffffu) *out = acc;
+}
+
+// Stores with a stride of `stride` words between consecutive threads (coalesced when 1) into a
+// buffer of 2^logWords words; each wrap around the buffer shifts by one word, so a later pass
+// writes other words. Grid-stride loop.
+__global__ void streamWrite(float* outp, long long n, long long stride, int logWords) {
+  const long long threads = (long long)gridDim.x * blockDim.x;
+  const long long mask = (1LL << logWords) - 1;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += threads) {
+    const long long e = i * stride;
+    asm volatile("st.global.f32 [%0], %1;" ::"l"(outp + ((e + (e >> logWords)) & mask)), "f"(1.0f) : "memory");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 struct Ctx {
   int sms = 0;
   double clockGhz = 0;
@@ -467,6 +540,82 @@ int main() {
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
   }
+  // Barriers: cycles per iteration, one block alone (clock64) and B blocks per SM (events; the SM's
+  // iteration time with B blocks resident), by warps per block W.
+  {
+    auto barrier = [&](auto kernel, const char* body) {
+      for (int w = 1; w <= 32; w *= 2) {
+        const int threads = 32 * w, iters = 2048;
+        const unsigned mask = threads - 1;
+        medianMs(c, [&] { kernel<<<1, threads>>>(iters, mask, dF, dCycles); }, 3);
+        std::printf("barrier.%s_w%d_alone_cycles %.2f\n", body, w, static_cast<double>(readCycles(dCycles)) / iters);
+        // Blocks per SM when the SM is full of them (threads or the block limit; the kernel's 4 KiB
+        // of shared memory and few registers leave these two).
+        const int full = std::max(1, std::min(prop.maxBlocksPerMultiProcessor, prop.maxThreadsPerMultiProcessor / threads));
+        for (int b : {1, 2, 4, full}) {
+          if (b > full) continue;
+          const int blocksPerSm = b;
+          const double ms = medianMs(c, [&] { kernel<<<c.sms * blocksPerSm, threads>>>(iters, mask, dF, dCycles); }, 5);
+          std::printf("barrier.%s_w%d_b%d_cycles %.2f\n", body, w, blocksPerSm, ms * 1e6 * c.clockGhz / iters);
+          if (b == full) break;
+        }
+      }
+    };
+    barrier(barrierLoop<0, 0>, "bare");
+    barrier(barrierLoop<1, 0>, "exchange");
+    barrier(barrierLoop<2, 8>, "fma8");
+    barrier(barrierLoop<2, 32>, "fma32");
+  }
+
+  // Atomics: ns per lane operation over the whole GPU, 2^24 operations.
+  {
+    const long long n = 1LL << 24;
+    const unsigned maxAddrs = 1u << 16;
+    const int maxSpread = 32;
+    unsigned *bins = nullptr, *sink = nullptr;
+    CHECK(cudaMalloc(&bins, sizeof(unsigned) * maxAddrs * maxSpread));
+    CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+    CHECK(cudaMemset(bins, 0, sizeof(unsigned) * maxAddrs * maxSpread));
+    const int blocks = c.sms * 8, threads = 256;
+    auto run = [&](auto kernel, const char* kind, int group, unsigned addrs, int spread) {
+      const double ms = medianMs(c, [&] { kernel<<<blocks, threads>>>(bins, n, group, addrs, spread, sink); }, 5);
+      std::printf("atomic.%s_g%d_a%u_s%d_ns %.4f\n", kind, group, addrs, spread, ms * 1e6 / n);
+    };
+    for (unsigned a : {1u, 2u, 32u, 1024u, 65536u}) {
+      for (int g : {1, 4, 32}) {
+        if (a == 1 && g != 32) continue;  // one address: every lane shares it whatever the group
+        for (int s : {1, 32}) {
+          if (a == 1 && s != 1) continue;
+          run(atomicSweep<0>, "red_u32", g, a, s);
+          run(atomicSweep<1>, "red_f32", g, a, s);
+        }
+      }
+    }
+    for (unsigned a : {2u, 64u, 4096u, 65536u}) {  // histograms of uniform keys
+      run(atomicSweep<0>, "red_u32", 0, a, 1);
+      run(atomicSweep<1>, "red_f32", 0, a, 1);
+      run(atomicSweep<2>, "atom_u32", 0, a, 1);
+    }
+    run(atomicSweep<2>, "atom_u32", 32, 1, 1);
+    run(atomicSweep<2>, "atom_u32", 1, 32, 32);
+    CHECK(cudaFree(bins));
+    CHECK(cudaFree(sink));
+  }
+
+  // Stores by stride: SM cycles per warp store instruction (2^24 stores into 1 GiB).
+  {
+    const int logWords = 28;
+    float* buf = nullptr;
+    CHECK(cudaMalloc(&buf, sizeof(float) << logWords));
+    const long long n = 1LL << 24;
+    const int blocks = c.sms * 8, threads = 256;
+    for (long long stride : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL, 64LL, 1024LL, 4096LL}) {
+      const double ms = medianMs(c, [&] { streamWrite<<<blocks, threads>>>(buf, n, stride, logWords); }, 5);
+      std::printf("sweep.store_stride_%lld_request_cycles %.3f\n", stride, ms * 1e6 * c.clockGhz * c.sms / (n / 32.0));
+    }
+    CHECK(cudaFree(buf));
+  }
+
   CHECK(cudaFree(dF));
   CHECK(cudaFree(dD));
   CHECK(cudaFree(dI));

@@ -19,6 +19,10 @@
 # runner.log, counters.csv (Nsight Compute metrics; clocks left as found) and session.log.
 # The GPU's settings are never changed. Each step runs under a time limit; a step that fails
 # leaves the others' results in place.
+#
+# Environment: CORPUS=0 skips the corpus run; EXPERIMENTS="a b" profiles only those experiments
+# (in that order) and, with ALL_VARIANTS=1, every variant of them; NCU_ARGS="--section
+# WarpStateStats --page raw" adds Nsight Compute options (here: the stall reasons) to the metrics.
 set -uo pipefail
 out=${1:?usage: device_session.sh OUTDIR [PRE] [COUNTER_SECONDS]}
 pre=${2:-.devrun}
@@ -50,10 +54,12 @@ log "calibration microbenchmarks"
 timeout 180 "$pre/microbench" > "$out/calibrate.txt" 2>> "$out/session.log"
 log "microbench exit $?"
 
-log "corpus: $(grep -c '^experiment' "$pre/plan.txt") variants"
-timeout 360 "$pre/validation-runner" --plan "$pre/plan.txt" --gpu "$gpu" --cubin-dir "$pre/cubins" \
-  --out "$out/$gpu.jsonl" > "$out/runner.log" 2>&1
-log "runner exit $?: $(wc -l < "$out/$gpu.jsonl") lines"
+if [ "${CORPUS:-1}" != 0 ]; then
+  log "corpus: $(grep -c '^experiment' "$pre/plan.txt") variants"
+  timeout 360 "$pre/validation-runner" --plan "$pre/plan.txt" --gpu "$gpu" --cubin-dir "$pre/cubins" \
+    --out "$out/$gpu.jsonl" > "$out/runner.log" 2>&1
+  log "runner exit $?: $(wc -l < "$out/$gpu.jsonl") lines"
+fi
 
 # Counters: the first variant of each experiment, one plan per variant; only its first launch
 # sequence (the correctness run) is profiled. Caches are flushed before each kernel (ncu's
@@ -62,9 +68,13 @@ metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t
 if command -v ncu > /dev/null; then
   split="$out/.plans"
   mkdir -p "$split"
-  awk -v dir="$split" '
+  awk -v dir="$split" -v only="${EXPERIMENTS:-}" -v all="${ALL_VARIANTS:-0}" '
+    BEGIN { n = split(only, list, " "); for (i = 1; i <= n; ++i) { wanted[list[i]] = i } }
     /^foresight-plan/ { header = $0; next }
-    $1 == "experiment" { keep = !seen[$2]++; if (keep) { f = dir "/" $2 "." $3 ".txt"; print header > f } }
+    $1 == "experiment" {
+      keep = (n == 0 || ($2 in wanted)) && (all == 1 || !seen[$2]++)
+      if (keep) { f = dir "/" sprintf("%03d", n ? wanted[$2] : 0) "." $2 "." $3 ".txt"; print header > f }
+    }
     keep { print >> f }
     $1 == "end" && keep { close(f) }
   ' "$pre/plan.txt"
@@ -75,9 +85,10 @@ if command -v ncu > /dev/null; then
       break
     fi
     launches=$(awk '$1 == "launch" { n += $10 } END { print n }' "$plan")
-    echo "# plan $(basename "$plan" .txt) launches $launches" >> "$out/counters.csv"
+    echo "# plan $(basename "$plan" .txt | cut -d. -f2-) launches $launches" >> "$out/counters.csv"
+    # shellcheck disable=SC2086 # NCU_ARGS: one word per option
     timeout 60 ncu --csv --print-units base --clock-control none --launch-count "$launches" \
-      --metrics "$metrics" "$pre/validation-runner" --plan "$plan" --gpu "$gpu" \
+      --metrics "$metrics" ${NCU_ARGS:-} "$pre/validation-runner" --plan "$plan" --gpu "$gpu" \
       --cubin-dir "$pre/cubins" --out /dev/null --samples 10 --warmup 0 \
       >> "$out/counters.csv" 2>> "$out/session.log"
   done
