@@ -116,6 +116,31 @@ TEST(Calibration, MapsLaiMixThroughputsWhenMeasured) {
   EXPECT_FALSE(applyCalibration(*base, withMix, "2026-11-26", "x").ok());
 }
 
+/// The [barrier] fit on the H100's run of 2026-11-26 (raw/2026-11-26-h100-b/calibrate.txt).
+/// Lone blocks, cycles per back-to-back barrier by warps W = 1, 2, 4, 8, 16, 32: 14.75, 16.75,
+/// 20.75, 28.75, 44.77, 76.79; least squares: arrival (slope) = 2.001379, latency (intercept) =
+/// 12.745522. Full SMs (32, 32, 16, 8, 4, 2 blocks): cycles per block barrier 3.1684, 4.4284,
+/// 8.6644, 17.6475, 34.05, 70.745; with the slope fixed, block = sum((y - 2.001379 W) / y^2) /
+/// sum(1 / y^2) = 0.9220.
+TEST(Calibration, FitsTheBarrierUnitFromItsSweeps) {
+  Expected<CalibrationResults> h100 = parseCalibrationOutput(
+      testing_support::sourceText("validation/measurements/raw/2026-11-26-h100-b/calibrate.txt"), "h100-b");
+  ASSERT_TRUE(h100.ok()) << h100.error().format();
+  Expected<Gpu> g = applyCalibration(loadPreset("h100").value(), *h100, "2026-11-26", "x");
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->barrier);
+  EXPECT_NEAR(g->barrier->arrival.value, 2.001379, 1e-5);
+  EXPECT_NEAR(g->barrier->latency.value, 12.745522, 1e-5);
+  EXPECT_NEAR(g->barrier->block.value, 0.9220, 1e-4);
+  EXPECT_EQ(g->barrier->block.source.str(), "measured:2026-11-26");
+  // An output without the sweeps keeps the base's unit (fx5600 has none).
+  Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
+  ASSERT_TRUE(r.ok());
+  Expected<Gpu> none = applyCalibration(loadPreset("fx5600").value(), *r, "2026-11-26", "x");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->barrier);
+}
+
 TEST(Calibration, RefusesAMismatchedBase) {
   Expected<CalibrationResults> r = parseCalibrationOutput(fixture(), "synthetic");
   ASSERT_TRUE(r.ok());

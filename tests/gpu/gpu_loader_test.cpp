@@ -147,6 +147,25 @@ TEST(GpuLoader, SameAddressAtomicIsAPositiveTime) {
   EXPECT_EQ(e.line, lineOf(text, "same_address_atomic"));
 }
 
+TEST(GpuLoader, BarrierUnitHasAPositiveArrival) {
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->barrier);
+  EXPECT_DOUBLE_EQ(g->barrier->arrival.value, 2.0);
+  EXPECT_DOUBLE_EQ(g->barrier->block.value, 0.92);
+  EXPECT_DOUBLE_EQ(g->barrier->latency.value, 12.75);
+  // A block of 8 warps keeps the unit 0.92 + 16 cycles busy; alone, its barrier takes 28.75.
+  EXPECT_DOUBLE_EQ(g->barrier->busyCycles(8), 16.92);
+  EXPECT_DOUBLE_EQ(g->barrier->aloneCycles(8), 28.75);
+  const std::string text = replaced(h100, "arrival = { value = 2.00,", "arrival = { value = 0,");
+  const Error e = loadError(text);
+  EXPECT_EQ(e.message, "'barrier.arrival' must be positive");
+  EXPECT_EQ(e.line, lineOf(text, "arrival = { value = 0,"));
+  const Error missing = loadError(replaced(h100, "latency = { value = 12.75,", "latencies = { value = 12.75,"));
+  EXPECT_NE(missing.message.find("latenc"), std::string::npos) << missing.message;
+}
+
 TEST(GpuLoader, FetchGranularityIsAMultipleOfTheSectorAtMostALine) {
   const std::string h100 = testing_support::sourceText("gpus/h100.toml");
   Expected<Gpu> g = loadGpuFromString(h100, kName);

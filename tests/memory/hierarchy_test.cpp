@@ -241,8 +241,14 @@ TEST(MemoryHierarchy, CountsTheAtomicsOfTheMostUpdatedAddress) {
   Expected<MemoryTraffic> one = analyzeMemory(atomicKernel("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", false), nullptr, fullWave(), h100);
   ASSERT_TRUE(one.ok()) << one.error().message;
   EXPECT_DOUBLE_EQ(one->hotAtomicOps, 8448);
+  EXPECT_DOUBLE_EQ(one->hotAtomicFloatOps, 8448);  // f32 adds: the floor's float time
   // PTX spells it atom/red too.
   EXPECT_DOUBLE_EQ(analyzeMemory(atomicKernel("red.global.add.f32", false), nullptr, fullWave(), h100)->hotAtomicOps, 8448);
+  // An integer add counts as well, but not as an f32 add.
+  Expected<MemoryTraffic> integer = analyzeMemory(atomicKernel("RED.E.ADD.STRONG.GPU", false), nullptr, fullWave(), h100);
+  ASSERT_TRUE(integer.ok());
+  EXPECT_DOUBLE_EQ(integer->hotAtomicOps, 8448);
+  EXPECT_DOUBLE_EQ(integer->hotAtomicFloatOps, 0);
   // A grid beyond the L2 window (2^25 lanes / (8 accesses x 32 lanes) = 131072 blocks): every
   // window block updates the result, so the count scales to the grid: 2^20 x 8.
   Launch big = fullWave();

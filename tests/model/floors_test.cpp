@@ -97,13 +97,16 @@ TEST(PhysicalFloors, PipeAndIssueFloorsOfAnFmaChain) {
 }
 
 /// reduce_shuffle g16384 on the H200 preset: 16384 blocks x 8 warps = 131072 float atomics to
-/// one result, applied one after another at 1.66 ns: 217.58 us (measured: 246.8 us). The GPU
-/// without `same_address_atomic` has no atomics floor.
+/// one result, applied one after another at 1.66 ns: 217.58 us (measured: 246.8 us). As integer
+/// adds, at 0.732 ns: 95.945 us; half and half: 156.762 us. The GPU without the two keys has no
+/// atomics floor.
 TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
   const Gpu h200 = loadPreset("h200").value();
   ASSERT_TRUE(h200.memoryForResource("l2")->sameAddressAtomicUs);
+  ASSERT_TRUE(h200.memoryForResource("l2")->sameAddressAtomicIntUs);
   MemoryTraffic t;
   t.hotAtomicOps = 131072;
+  t.hotAtomicFloatOps = 131072;
   KernelInput k;
   k.ir.name = "reduce_shuffle";
   Launch l;
@@ -112,9 +115,47 @@ TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
   const PhysicalFloors f = computeFloors(k, l, h200, t);
   EXPECT_NEAR(f.atomicSeconds * 1e6, 217.5795, 1e-3);
   EXPECT_EQ(f.largest().first, "atomics");
+  t.hotAtomicFloatOps = 0;
+  EXPECT_NEAR(computeFloors(k, l, h200, t).atomicSeconds * 1e6, 95.9447, 1e-3);
+  t.hotAtomicFloatOps = 65536;
+  EXPECT_NEAR(computeFloors(k, l, h200, t).atomicSeconds * 1e6, 156.7621, 1e-3);
   Gpu without = h200;
-  for (MemoryLevel& m : without.memory) m.sameAddressAtomicUs.reset();
+  for (MemoryLevel& m : without.memory) {
+    m.sameAddressAtomicUs.reset();
+    m.sameAddressAtomicIntUs.reset();
+  }
   EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).atomicSeconds, 0.0);
+}
+
+/// Block barriers: barrier_heavy/b256 (1056 blocks x 8 warps, 2048 barriers per warp) on the hand
+/// GPU with arrival 2, block 0.92, latency 12.75 cycles. Unit: 2048 x 1056 x (0.92 + 2 x 8) / 132
+/// = 277,217.28 cycles = 184.811 us at 1.5 GHz; one block's chain 2048 x (12.75 + 16) = 58,880
+/// cycles. One block of 32 warps alone: unit 2048 x (0.92 + 64) / 132 = 1,007.1 cycles, chain
+/// 2048 x (12.75 + 64) = 157,184 cycles = 104.789 us. Without [barrier], no floor.
+TEST(PhysicalFloors, BarriersTakeTheBarrierUnitsCycles) {
+  Gpu gpu = handGpu();
+  gpu.barrier = BarrierUnit{Param<double>{2}, Param<double>{0.92}, Param<double>{12.75}};
+  KernelInput k;
+  k.ir.name = "barrier_heavy";
+  BasicBlock loop;
+  loop.executionsPerWarp = 1024;
+  Instruction bar = op(InstrClass::Control, "BAR");
+  bar.barrier = true;
+  loop.instructions = {op(InstrClass::Fp32, "FADD"), bar, bar};
+  k.ir.blocks.push_back(loop);
+  Launch l;
+  l.grid.x = 1056;
+  l.block.x = 256;
+  PhysicalFloors f = computeFloors(k, l, gpu, MemoryTraffic{});
+  EXPECT_DOUBLE_EQ(f.barriersPerWarp, 2048);
+  EXPECT_NEAR(f.barrierSeconds * 1e6, 184.811, 1e-3);
+  EXPECT_EQ(f.largest().first, "barriers");
+  l.grid.x = 1;
+  l.block.x = 1024;
+  f = computeFloors(k, l, gpu, MemoryTraffic{});
+  EXPECT_NEAR(f.barrierSeconds * 1e6, 104.789, 1e-3);
+  gpu.barrier.reset();
+  EXPECT_DOUBLE_EQ(computeFloors(k, l, gpu, MemoryTraffic{}).barrierSeconds, 0.0);
 }
 
 /// Summary inputs: the per-class split of compInsts (compByClass) and all instructions.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -89,6 +90,55 @@ Expected<CalibrationResults> parseCalibrationOutput(const std::string& text,
   return r;
 }
 
+namespace {
+
+/// The `[barrier]` unit from the microbenchmarks' barrier.bare_* sweeps; nullopt when the output
+/// has none (runs before 2026-11-26).
+std::optional<BarrierUnit> fitBarrier(const CalibrationResults& r, const Provenance& provenance) {
+  // Lone blocks of W warps: cycles per back-to-back barrier = latency + arrival x W (least
+  // squares). Full SMs (the most blocks per SM measured for each W): cycles per block barrier =
+  // block + arrival x W, with the lone blocks' slope; block by least squares of the relative error.
+  std::vector<std::pair<double, double>> alone, full;
+  for (int w = 1; w <= 32; w *= 2) {
+    const std::string prefix = "barrier.bare_w" + std::to_string(w) + "_";
+    if (const auto it = r.values.find(prefix + "alone_cycles"); it != r.values.end()) alone.emplace_back(w, it->second);
+    int mostBlocks = 0;
+    double cycles = 0;
+    for (auto it = r.values.lower_bound(prefix + "b"); it != r.values.end() && it->first.rfind(prefix + "b", 0) == 0; ++it) {
+      const int blocks = std::atoi(it->first.c_str() + prefix.size() + 1);
+      if (blocks > mostBlocks && it->first == prefix + "b" + std::to_string(blocks) + "_cycles") {
+        mostBlocks = blocks;
+        cycles = it->second;
+      }
+    }
+    if (mostBlocks > 1) full.emplace_back(w, cycles / mostBlocks);
+  }
+  if (alone.size() < 2 || full.empty()) return std::nullopt;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [x, y] : alone) {
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  const double n = static_cast<double>(alone.size());
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  const double intercept = (sy - slope * sx) / n;
+  if (!(slope > 0)) return std::nullopt;
+  double num = 0, den = 0;
+  for (const auto& [x, y] : full) {
+    num += (y - slope * x) / (y * y);
+    den += 1 / (y * y);
+  }
+  BarrierUnit b;
+  b.arrival = Param<double>{slope, provenance, "cycles"};
+  b.block = Param<double>{std::max(0.0, num / den), provenance, "cycles"};
+  b.latency = Param<double>{std::max(0.0, intercept), provenance, "cycles"};
+  return b;
+}
+
+}  // namespace
+
 std::string basePresetFor(const std::string& cc) {
   if (cc == "9.0") return "h100";
   if (cc == "8.0") return "a100";
@@ -167,6 +217,7 @@ Expected<Gpu> applyCalibration(const Gpu& base, const CalibrationResults& r,
     if (!g.sgemmMix) g.sgemmMix = SgemmMix{};
     (*g.sgemmMix).*member = dbl(it->second, "");
   }
+  if (std::optional<BarrierUnit> barrier = fitBarrier(r, measured)) g.barrier = *barrier;
   MwpCwpParams& w = g.mwpCwp;
   w.memLatency = dbl(v("dram.latency"), "cycles");
   w.memBandwidth = dbl(v("dram.bandwidth_gbs"), "GB/s");

@@ -99,6 +99,10 @@ struct MemoryLevel {
   /// applied one after another (the L2's atomic units), so a launch takes at least its
   /// most-updated address's operations × this. Absent = unknown (no atomics floor).
   std::optional<Param<double>> sameAddressAtomicUs;
+  /// The same for every other atomic (integer adds as measured; also the kinds not measured:
+  /// f64, min/max, CAS, exchange), µs; absent = no floor for them. f32 adds and integer adds
+  /// differ by 2.4x on Hopper, so one time for both would not be a floor.
+  std::optional<Param<double>> sameAddressAtomicIntUs;
   std::vector<std::string> lower;          ///< Next levels on a miss (PORPLE lowerLevels).
 };
 
@@ -129,6 +133,21 @@ struct SgemmMix {
     const std::optional<Param<double>>& p = bits == 32 ? lds32 : bits == 64 ? lds64 : lds128;
     return (bits == 32 || bits == 64 || bits == 128) && p ? &*p : nullptr;
   }
+};
+
+/// Block barriers (`bar.sync`, `__syncthreads`) as the SM executes them (`[barrier]`): the SM's
+/// barrier unit takes the arriving warps one at a time, and a block is released some cycles
+/// after its last warp arrived. A barrier of a block of W warps therefore keeps the unit busy
+/// `block + arrival x W` cycles (what many resident blocks' barriers cost the SM), and a lone
+/// block's consecutive barriers take `latency + arrival x W` cycles each.
+struct BarrierUnit {
+  Param<double> arrival;  ///< SM cycles the unit spends per arriving warp
+  Param<double> block;    ///< SM cycles per block barrier beyond its warps' arrivals
+  Param<double> latency;  ///< cycles from a lone block's last arrival to its release
+  /// Cycles the SM's barrier unit is busy with one barrier of a block of `warps` warps.
+  [[nodiscard]] double busyCycles(double warps) const { return block.value + arrival.value * warps; }
+  /// Cycles one barrier of a lone block of `warps` warps takes when nothing else delays it.
+  [[nodiscard]] double aloneCycles(double warps) const { return latency.value + arrival.value * warps; }
 };
 
 /// How register indices map to register-file banks (`[register_banks]`).
@@ -175,6 +194,8 @@ struct Gpu {
   std::optional<SgemmMix> sgemmMix;
   /// `[register_banks]`: absent = unknown for this GPU.
   std::optional<RegisterBanks> registerBanks;
+  /// `[barrier]`: absent = not measured for this GPU (no barrier terms).
+  std::optional<BarrierUnit> barrier;
 
   /// The pipeline of a class, or nullptr when the GPU has none.
   [[nodiscard]] const Pipeline* pipeline(InstrClass c) const {

@@ -224,6 +224,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.partitions = m.optionalParam<int>("partitions", Dim::Count);
       level.farLatency = m.optionalParam<double>("far_latency", Dim::Cycles);
       level.sameAddressAtomicUs = m.optionalParam<double>("same_address_atomic", Dim::Duration);
+      level.sameAddressAtomicIntUs = m.optionalParam<double>("same_address_atomic_int", Dim::Duration);
       level.lower = m.stringArray("lower");
       m.finish();
       if (m.failed()) break;
@@ -254,6 +255,8 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
                                              ".fetch_granularity' must be a positive multiple of 'sector', at most 'line'");
       } else if (level.sameAddressAtomicUs && !(level.sameAddressAtomicUs->value > 0)) {
         m.failAtKey("same_address_atomic", "'memory." + name + ".same_address_atomic' must be positive");
+      } else if (level.sameAddressAtomicIntUs && !(level.sameAddressAtomicIntUs->value > 0)) {
+        m.failAtKey("same_address_atomic_int", "'memory." + name + ".same_address_atomic_int' must be positive");
       }
       gpu.memory.push_back(std::move(level));
     }
@@ -326,6 +329,18 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       r.failAtKey("count", "the \"kepler\" bank function has 4 banks");
     }
     gpu.registerBanks = banks;
+  }
+  if (const toml::table* t = top.optionalTable("barrier")) {
+    TableReader r(*t, "barrier", sourceName, &error);
+    BarrierUnit b;
+    b.arrival = r.param<double>("arrival", Dim::Cycles);
+    b.block = r.param<double>("block", Dim::Cycles);
+    b.latency = r.param<double>("latency", Dim::Cycles);
+    r.finish();
+    if (!r.failed() && !(b.arrival.value > 0)) r.failAtKey("arrival", "'barrier.arrival' must be positive");
+    if (!r.failed() && !(b.block.value >= 0)) r.failAtKey("block", "'barrier.block' must not be negative");
+    if (!r.failed() && !(b.latency.value >= 0)) r.failAtKey("latency", "'barrier.latency' must not be negative");
+    gpu.barrier = b;
   }
   top.finish();
   if (!error.message.empty()) return error;

@@ -172,6 +172,7 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     if (m.partitions) kv("partitions", param(*m.partitions, gpu));
     if (m.farLatency) kv("far_latency", param(*m.farLatency, gpu));
     if (m.sameAddressAtomicUs) kv("same_address_atomic", param(*m.sameAddressAtomicUs, gpu));
+    if (m.sameAddressAtomicIntUs) kv("same_address_atomic_int", param(*m.sameAddressAtomicIntUs, gpu));
     if (!m.lower.empty()) {
       std::string list;
       for (const std::string& s : m.lower) list += (list.empty() ? "" : ", ") + quoted(s);
@@ -195,6 +196,12 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     if (gpu.sgemmMix->lds32) kv("lds32", param(*gpu.sgemmMix->lds32, gpu));
     if (gpu.sgemmMix->lds64) kv("lds64", param(*gpu.sgemmMix->lds64, gpu));
     if (gpu.sgemmMix->lds128) kv("lds128", param(*gpu.sgemmMix->lds128, gpu));
+  }
+  if (gpu.barrier) {
+    os << "\n[barrier]\n";
+    kv("arrival", param(gpu.barrier->arrival, gpu));
+    kv("block", param(gpu.barrier->block, gpu));
+    kv("latency", param(gpu.barrier->latency, gpu));
   }
   if (gpu.registerBanks) {
     os << "\n[register_banks]\n";

@@ -6,6 +6,7 @@
 #include "foresight/memory/hierarchy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -71,6 +72,14 @@ bool isGlobalLike(MemorySpace s) {
 bool isAtomicOpcode(const std::string& opcode) {
   const std::string head = opcode.substr(0, opcode.find('.'));
   return head == "RED" || head == "REDG" || head == "ATOM" || head == "ATOMG" || head == "red" || head == "atom";
+}
+
+/// An atomic f32 add (SASS RED.E.ADD.F32..., PTX red.global.add.f32): the L2 applies these more
+/// slowly than integer adds (the atomics floor's two times).
+bool isFloatAddAtomic(const std::string& opcode) {
+  std::string upper = opcode;
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return upper.find(".ADD.F32") != std::string::npos;
 }
 
 /// Distinct atomic addresses counted at most; beyond, the hottest address is not looked for
@@ -1129,11 +1138,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     bool anyAtomic = false;
     for (size_t s = 0; s < sites.size(); ++s) {
       const Instruction& in = ir.blocks[static_cast<size_t>(sites[s].block)].instructions[static_cast<size_t>(sites[s].index)];
-      atomicSite[s] = sites[s].access->space == MemorySpace::Global && isAtomicOpcode(in.opcode) ? 1 : 0;
+      // 1: an atomic, 2: an f32 add atomic.
+      atomicSite[s] = sites[s].access->space == MemorySpace::Global && isAtomicOpcode(in.opcode)
+                          ? (isFloatAddAtomic(in.opcode) ? 2 : 1)
+                          : 0;
       anyAtomic = anyAtomic || atomicSite[s];
     }
     struct AddressCount {
-      double ops = 0;
+      double ops = 0, floatOps = 0;
       long long lastBlock = -1, blocks = 0;
     };
     std::unordered_map<long long, AddressCount> perAddress;
@@ -1147,6 +1159,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
               if (address < 0) continue;
               AddressCount& n = perAddress[address];
               n.ops += a.weight;
+              if (atomicSite[static_cast<size_t>(a.site)] == 2) n.floatOps += a.weight;
               if (n.lastBlock != b) {
                 n.lastBlock = b;
                 ++n.blocks;
@@ -1170,6 +1183,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       }
       const double launchScale = hot->blocks == windowBlocks ? static_cast<double>(blocks) / static_cast<double>(windowBlocks) : 1.0;
       t.hotAtomicOps = hot->ops * launchScale;
+      t.hotAtomicFloatOps = hot->floatOps * launchScale;
     }
   }
   std::snprintf(note, sizeof note,

@@ -61,6 +61,7 @@ struct MemoryTraffic {
   /// applied one after another at the L2 (the atomics floor). 0 = no atomics, or their
   /// addresses are unknown (data-dependent).
   double hotAtomicOps = 0;
+  double hotAtomicFloatOps = 0;  ///< of hotAtomicOps, the f32 adds (the rest: every other kind)
   std::vector<SiteTraffic> sites;
   std::vector<std::string> notes;  ///< how the traffic was obtained (sampling, fallbacks)
 

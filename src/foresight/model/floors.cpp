@@ -21,6 +21,7 @@ std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
   out.emplace_back("shared", sharedSeconds);
   out.emplace_back("sgemm-mix", mixSeconds);
   out.emplace_back("atomics", atomicSeconds);
+  out.emplace_back("barriers", barrierSeconds);
   return out;
 }
 
@@ -47,12 +48,14 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
       const WorkloadSummary& s = *kernel.summary;
       perWarp = s.compByClass;  // all zero = unknown split: only the issue floor applies
       allPerWarp = s.totalInsts();
+      f.barriersPerWarp = s.synchInsts;
     }
   } else {
     for (const BasicBlock& b : kernel.ir.blocks) {
       const double e = b.executionsPerWarp;
       for (const Instruction& in : b.instructions) {
         allPerWarp += e;
+        if (in.barrier) f.barriersPerWarp += e;
         if (!in.memory) {
           perWarp[static_cast<int>(in.cls)] += e * in.pipeWork;
           if (in.cls == InstrClass::Fp32 && in.opcode.rfind("FFMA", 0) == 0) ffmaPerWarp += e;
@@ -103,8 +106,18 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     }
   }
   f.hotAtomicOps = traffic.hotAtomicOps;
-  if (const MemoryLevel* l2 = gpu.memoryForResource("l2"); l2 && l2->sameAddressAtomicUs) {
-    f.atomicSeconds = f.hotAtomicOps * l2->sameAddressAtomicUs->value * 1e-6;
+  if (const MemoryLevel* l2 = gpu.memoryForResource("l2")) {
+    // f32 adds take the L2's float time; every other atomic its integer time (none: no floor).
+    const double floatOps = std::min(traffic.hotAtomicFloatOps, f.hotAtomicOps);
+    if (l2->sameAddressAtomicUs) f.atomicSeconds += floatOps * l2->sameAddressAtomicUs->value * 1e-6;
+    if (l2->sameAddressAtomicIntUs) f.atomicSeconds += (f.hotAtomicOps - floatOps) * l2->sameAddressAtomicIntUs->value * 1e-6;
+  }
+  if (gpu.barrier && f.barriersPerWarp > 0 && clockHz > 0) {
+    const double warpsPerBlock = std::ceil(static_cast<double>(launch.threadsPerBlock()) / warpSize);
+    const double unitCycles =
+        f.barriersPerWarp * static_cast<double>(launch.blocks()) * gpu.barrier->busyCycles(warpsPerBlock) / gpu.smCount.value;
+    const double chainCycles = f.barriersPerWarp * gpu.barrier->aloneCycles(warpsPerBlock);
+    f.barrierSeconds = std::max(unitCycles, chainCycles) / clockHz;
   }
   f.compulsoryBytes = traffic.compulsoryBytes();
   const MemoryLevel* dram = gpu.memoryForResource("dram");
@@ -127,6 +140,10 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
   add("floor_shared_us", f.sharedSeconds * 1e6, "shared bank wavefronts / the shared bandwidth's wavefronts");
   if (f.hotAtomicOps > 0) {
     add("floor_atomics_us", f.atomicSeconds * 1e6, "atomics to the most-updated address x the L2's same-address atomic time");
+  }
+  if (f.barriersPerWarp > 0 && gpu.barrier) {
+    add("floor_barriers_us", f.barrierSeconds * 1e6,
+        "block barriers x the barrier unit's cycles per barrier / SMs, or one block's barriers in a row");
   }
   if (f.mixThroughput > 0) {
     add("floor_sgemm_mix_us", f.mixSeconds * 1e6,

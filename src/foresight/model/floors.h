@@ -13,8 +13,12 @@
 ///  - sgemm-mix (GPUs with a measured `[sgemm_mix]`, kernels with FFMA and shared loads): the
 ///    FFMA and shared loads / (F_T x the FP32 pipe's rate), Lai's Eq. 4.10 for any kernel;
 ///    the bound of `foresight bound FILE` (model/kernel_bound.h) is the largest of these;
-///  - atomics (GPUs with `same_address_atomic` on the L2): the global atomics to the launch's
-///    most-updated address x that time, since the L2 applies them one after another.
+///  - atomics (GPUs with `same_address_atomic`/`same_address_atomic_int` on the L2): the global
+///    atomics to the launch's most-updated address x the L2's time per atomic of their kind
+///    (f32 adds; every other kind), since the L2 applies them one after another;
+///  - barriers (GPUs with `[barrier]`): the block barriers of the launch x the cycles each keeps
+///    the SM's barrier unit busy (`block + arrival x warps per block`) / SMs, or one block's own
+///    barriers one after another (`latency + arrival x warps` each), whichever is longer.
 /// Matrix instructions count their pipe work (Instruction::pipeWork), not 1.
 /// Every prediction goes through applyFloors() (predict() and explain): a raw time below the
 /// largest floor is raised to it, with a warning that names the floor and the model's raw time.
@@ -56,9 +60,11 @@ struct PhysicalFloors {
   double mixSeconds = 0;
   double hotAtomicOps = 0;       ///< atomics to the most-updated address (MemoryTraffic::hotAtomicOps)
   double atomicSeconds = 0;
+  double barriersPerWarp = 0;    ///< block barriers each warp (and so each block) passes
+  double barrierSeconds = 0;
 
   /// Every floor by name, in report order: "dram", the pipes of kFloorPipes, "issue", "ldst",
-  /// "shared", "sgemm-mix", "atomics" (0 where nothing bounds).
+  /// "shared", "sgemm-mix", "atomics", "barriers" (0 where nothing bounds).
   [[nodiscard]] std::vector<std::pair<std::string, double>> named() const;
   /// The largest floor and its name; {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;

@@ -111,6 +111,31 @@ TEST(PtxParser, AddressOffsetsWithTheirSign) {
   EXPECT_EQ(k.instructions[4].operands[1].imm, 0);
 }
 
+TEST(PtxParser, BlockBarriersAreNotWarpSyncs) {
+  // __syncwarp() compiles to bar.warp.sync: one warp's lanes, not the block (no BAR in SASS).
+  const char* ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	bar.warp.sync 	-1;
+	bar.sync 	0;
+	barrier.sync 	0;
+	bar.arrive 	1, 64;
+	ret;
+}
+)";
+  Expected<PtxModule> m = parsePtx(ptx, "k.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  const std::vector<PtxInstruction>& in = m->kernels.at(0).instructions;
+  ASSERT_EQ(in.size(), 5u);
+  EXPECT_FALSE(in[0].isBlockBarrier());
+  EXPECT_TRUE(in[1].isBlockBarrier());
+  EXPECT_TRUE(in[2].isBlockBarrier());
+  EXPECT_TRUE(in[3].isBlockBarrier());
+  EXPECT_FALSE(in[4].isBlockBarrier());
+}
+
 namespace {
 
 // Bad input found by fuzzing and by hand (issue 14): each is one Error at its line, never an

@@ -179,3 +179,47 @@ TEST(EmulateModel, PresetGapsMatchTheDigestsPerSmShares) {
 
 }  // namespace
 }  // namespace foresight
+
+namespace foresight {
+namespace {
+
+/// One block of W warps passing 10 bare barriers, on the H100 preset ([barrier]: arrival 2,
+/// latency 12.75): the warps' barrier ops take the SM's barrier unit 2 cycles each, so the last
+/// of W is admitted 2 (W - 1) cycles after the first and done 12.75 + 2 later: 12.75 + 2 W
+/// cycles per barrier, as measured (raw/2026-11-26-h100-b: 14.75, 28.75, 76.79 for W = 1, 8, 32).
+/// W = 8: 10 x 28.75 = 287.5 cycles.
+TEST(EmulateModel, BarriersTakeTheBarrierUnit) {
+  const Gpu gpu = loadPreset("h100").value();
+  ASSERT_TRUE(gpu.barrier);
+  KernelInput k;
+  k.ir.name = "bare_barriers";
+  BasicBlock b;
+  b.label = "b0";
+  Instruction bar{"BAR", InstrClass::Control};
+  bar.barrier = true;
+  for (int i = 0; i < 10; ++i) b.instructions.push_back(bar);
+  k.ir.blocks = {b};
+  Launch l;
+  l.grid = {1, 1, 1};
+  l.block = {256, 1, 1};
+  EmulateOptions o;
+  o.launchOverheadCycles = 0;
+  // The emulation itself (predict() would also apply the barriers floor, which is 287.5 here).
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(k, l, gpu, o);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  Expected<emu::KernelTiming> t = e->run({});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_DOUBLE_EQ(t->cycles, 287.5);
+  Expected<Prediction> p = predict(k, l, gpu, {.model = ModelKind::Emulate, .emulate = o});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(p->bound.resource, Resource::Barrier);
+  // Without [barrier], the barriers release as soon as the warps' control ops are done.
+  Gpu without = gpu;
+  without.barrier.reset();
+  Expected<emu::KernelEmulation> e0 = emu::KernelEmulation::create(k, l, without, o);
+  ASSERT_TRUE(e0.ok());
+  EXPECT_LT(e0->run({})->cycles, 100);
+}
+
+}  // namespace
+}  // namespace foresight

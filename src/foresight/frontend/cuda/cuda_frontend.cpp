@@ -1042,9 +1042,9 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       }
       inst.sourceFile = fileOf(pi);
       inst.sourceLine = pi.sourceLine;
-      inst.barrier = pi.base == "bar" || pi.base == "barrier";
+      inst.barrier = pi.isBlockBarrier();
       const bool hasDst = !pi.operands.empty() && pi.base != "st" && pi.base != "red" && pi.base != "bra" &&
-                          !inst.barrier && pi.base != "ret" && pi.base != "exit";
+                          pi.base != "bar" && pi.base != "barrier" && pi.base != "ret" && pi.base != "exit";
       for (size_t k = 0; k < pi.operands.size(); ++k) collectRegs(pi.operands[k], k == 0 && hasDst ? inst.dst : inst.src);
       if (pi.guard >= 0) inst.src.push_back(pi.guard);
       if (std::optional<MemoryAccess> m = memoryOf(i)) inst.memory = std::move(*m);

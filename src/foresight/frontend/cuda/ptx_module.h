@@ -7,6 +7,7 @@
 /// module variables. Produced by ptx_parser.h; executed by warp_interpreter.h.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -60,6 +61,12 @@ struct PtxInstruction {
   /// instruction carries the call site's source line, and branches on unknown data take a
   /// documented default instead of needing a hint.
   bool library = false;
+
+  /// A block barrier (`bar.sync`, `bar.arrive`, `barrier.sync`, `bar.red`); `bar.warp.sync`
+  /// synchronizes the lanes of one warp only (it leaves no BAR in SASS).
+  [[nodiscard]] bool isBlockBarrier() const {
+    return (base == "bar" || base == "barrier") && std::find(mods.begin(), mods.end(), "warp") == mods.end();
+  }
 };
 
 /// A `.shared`, `.local`, `.global` or `.const` variable.

@@ -35,7 +35,7 @@ namespace {
 /// Unit indices of a machine (-1 = absent).
 struct UnitMap {
   int pipe[kNumInstrClasses] = {-1, -1, -1, -1, -1, -1, -1};
-  int shared = -1, l1 = -1, l2 = -1, dram = -1;
+  int shared = -1, l1 = -1, l2 = -1, dram = -1, barrier = -1;
 };
 
 /// Bytes per cycle one SM gets from a level shared by `sharers` SMs.
@@ -83,6 +83,15 @@ std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions
     u.maxQueued = modern ? 2 : kUnbounded;
     map.pipe[c] = static_cast<int>(m.units.size());
     m.units.push_back(u);
+  }
+  // Not in SAAKE: the SM's barrier unit (GPU `[barrier]`) takes each arriving warp for `arrival`
+  // cycles, and its block is released `latency` cycles after the last arrival was taken; the
+  // engine releases a block when its warps' barrier ops are done (a lone block's back-to-back
+  // barriers: latency + arrival x warps each, as measured). The per-block cost is left out.
+  if (modern && gpu.barrier) {
+    map.barrier = static_cast<int>(m.units.size());
+    m.units.push_back({"barrier", Resource::Barrier, gpu.barrier->latency.value + gpu.barrier->arrival.value,
+                       gpu.barrier->arrival.value, UnitScope::Sm, kUnbounded, 0});
   }
   const double memQueue = modern && o.memoryQueue > 0 ? o.memoryQueue : kUnbounded;
   const bool infinite = o.whatIf.infiniteBandwidth;
@@ -446,6 +455,7 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
       // A matrix instruction holds its pipe for its work (Instruction::pipeWork).
       const int degree = options_.whatIf.conflictFreeRegisters ? 1 : std::max(1, in.bankConflictDegree);
       addUse(pipe, in.memory ? 1 : degree * in.pipeWork);
+      if (in.barrier) addUse(map.barrier, 1);
       if (in.memory) {
         const MemoryAccess& m = *in.memory;
         const std::vector<long long>& lanes = d.laneAddresses.empty() ? m.laneAddresses : d.laneAddresses;
