@@ -150,6 +150,11 @@ TEST(PhysicalFloors, BarriersTakeTheBarrierUnitsCycles) {
   EXPECT_DOUBLE_EQ(f.barriersPerWarp, 2048);
   EXPECT_NEAR(f.barrierSeconds * 1e6, 184.811, 1e-3);
   EXPECT_EQ(f.largest().first, "barriers");
+  EXPECT_EQ(floorResource("barriers"), Resource::Barrier);
+  EXPECT_EQ(floorResource("atomics"), Resource::L2);
+  EXPECT_EQ(floorResource("ldst"), Resource::L1);
+  EXPECT_EQ(floorResource("fp64"), Resource::Fp64);
+  EXPECT_EQ(floorResource("dram"), Resource::Dram);
   l.grid.x = 1;
   l.block.x = 1024;
   f = computeFloors(k, l, gpu, MemoryTraffic{});
@@ -191,7 +196,12 @@ TEST(PhysicalFloors, ApplyRaisesToTheLargestFloorAndSaysSo) {
   p.seconds = 1.5e-6;
   p.cycles = 2250;  // 1.5 us at 1.5 GHz
   p.resources.push_back({Resource::Dram, 2250, 1.0});
+  p.bound = {Resource::Issue, BoundMode::Throughput};
+  p.boundExplanation = "compute-bound";
   applyFloors(p, f, gpu);
+  // The floor sets the time, so it is the bound; the model's own stays in the sentence.
+  EXPECT_EQ(p.bound, (Bound{Resource::Dram, BoundMode::Throughput}));
+  EXPECT_EQ(p.boundExplanation, "the dram floor sets the time (the model alone: issue (throughput), 1.5 us: compute-bound)");
   EXPECT_DOUBLE_EQ(p.seconds, 3.7561e-6);
   EXPECT_NEAR(p.cycles, 3.7561e-6 * 1.5e9, 1e-6);
   EXPECT_NEAR(p.resources[0].utilization, 2250 / (3.7561e-6 * 1.5e9), 1e-12);
@@ -208,7 +218,9 @@ TEST(PhysicalFloors, ApplyRaisesToTheLargestFloorAndSaysSo) {
   Prediction q;
   q.seconds = 5e-6;
   q.cycles = 7500;
+  q.bound = {Resource::Issue, BoundMode::Throughput};
   applyFloors(q, f, gpu);
+  EXPECT_EQ(q.bound, (Bound{Resource::Issue, BoundMode::Throughput}));
   EXPECT_DOUBLE_EQ(q.seconds, 5e-6);
   EXPECT_TRUE(q.warnings.empty());
   EXPECT_EQ(q.value("raw_time_us"), nullptr);

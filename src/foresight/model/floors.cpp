@@ -25,6 +25,14 @@ std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
   return out;
 }
 
+Resource floorResource(std::string_view name) {
+  if (name == "ldst") return resourceOfPipe(InstrClass::Ldst);
+  if (name == "sgemm-mix") return Resource::Fp32;
+  if (name == "atomics") return Resource::L2;
+  if (name == "barriers") return Resource::Barrier;
+  return parseResource(name).value_or(Resource::Issue);  // dram, shared, issue and the pipes
+}
+
 std::pair<std::string, double> PhysicalFloors::largest() const {
   std::pair<std::string, double> best{"", 0.0};
   for (auto& floor : named()) {
@@ -158,6 +166,12 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
       "({:.3g}x)",
       p.variant.empty() ? p.model : p.model + "/" + p.variant, raw * 1e6, name, floorSeconds * 1e6,
       (floorSeconds - raw) * 1e6, raw > 0 ? floorSeconds / raw : 0.0));
+  // The floor sets the time, so it is the bound; the model's own bound stays in the sentence.
+  const Bound own = p.bound;
+  p.bound = {floorResource(name), BoundMode::Throughput};
+  p.boundExplanation = fmt::format("the {} floor sets the time (the model alone: {} ({}), {:.4g} us{}{})", name,
+                                   resourceName(own.resource), boundModeName(own.mode), raw * 1e6,
+                                   p.boundExplanation.empty() ? "" : ": ", p.boundExplanation);
   const double scale = raw > 0 ? floorSeconds / raw : 0;
   p.seconds = floorSeconds;
   p.cycles = raw > 0 ? p.cycles * scale : floorSeconds * gpu.clockGhz.value * 1e9;

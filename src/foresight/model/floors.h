@@ -26,6 +26,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,8 +79,14 @@ struct PhysicalFloors {
 
 /// Adds the floors to `p.values` (floor_*_us, compulsory_bytes) and raises `p` to the largest
 /// one when its time is below it (cycles, seconds and resource utilisations follow; a warning
-/// names the floor, the raise and the model's raw time; the value raw_time_us keeps it).
+/// names the floor, the raise and the model's raw time; the value raw_time_us keeps it; the
+/// bound becomes the floor's resource, throughput, and its sentence keeps the model's own).
 void applyFloors(Prediction& p, const PhysicalFloors& floors, const Gpu& gpu);
+
+/// The resource a floor (a name of PhysicalFloors::named()) charges: "dram" → dram, a pipe → its
+/// resource, "issue" → issue, "ldst" → l1, "shared" → shared, "sgemm-mix" → fp32, "atomics" →
+/// l2, "barriers" → barrier.
+[[nodiscard]] Resource floorResource(std::string_view name);
 
 /// computeFloors() with `known` traffic, or the memory engine's analysis of the launch.
 [[nodiscard]] Expected<PhysicalFloors> launchFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
