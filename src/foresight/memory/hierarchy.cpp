@@ -6,7 +6,6 @@
 #include "foresight/memory/hierarchy.h"
 
 #include <algorithm>
-#include <cctype>
 #include <array>
 #include <climits>
 #include <cmath>
@@ -74,12 +73,10 @@ bool isAtomicOpcode(const std::string& opcode) {
   return head == "RED" || head == "REDG" || head == "ATOM" || head == "ATOMG" || head == "red" || head == "atom";
 }
 
-/// An atomic f32 add (SASS RED.E.ADD.F32..., PTX red.global.add.f32): the L2 applies these more
-/// slowly than integer adds (the atomics floor's two times).
+/// An atomic f32 add (SASS RED.E.ADD.F32..., PTX red.global.add.f32; each spells its opcodes in
+/// one case): the L2 applies these more slowly than integer adds (the atomics floor's two times).
 bool isFloatAddAtomic(const std::string& opcode) {
-  std::string upper = opcode;
-  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return upper.find(".ADD.F32") != std::string::npos;
+  return opcode.find(".ADD.F32") != std::string::npos || opcode.find(".add.f32") != std::string::npos;
 }
 
 /// Distinct atomic addresses counted at most; beyond, the hottest address is not looked for
