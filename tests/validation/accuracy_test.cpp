@@ -64,3 +64,20 @@ TEST(Accuracy, SpearmanWithTies) {
 
 }  // namespace
 }  // namespace foresight
+
+
+namespace foresight {
+// Regret: the measured time of the variant predicted fastest over the fastest measured time.
+TEST(Accuracy, RegretOfThePredictedFastest) {
+  // Predicted fastest is the second variant (1.0), measured 12 against the best 10: 1.2.
+  EXPECT_NEAR(*regret({10, 12, 15}, {3.0, 1.0, 2.0}), 1.2, 1e-12);
+  // The model picks the measured best: 1.
+  EXPECT_NEAR(*regret({10, 12, 15}, {1.0, 2.0, 3.0}), 1.0, 1e-12);
+  // Ties for the fastest prediction: the slower of them counts (15 / 10).
+  EXPECT_NEAR(*regret({10, 12, 15}, {2.0, 3.0, 2.0}), 1.5, 1e-12);
+  EXPECT_FALSE(regret({}, {}).has_value());
+  EXPECT_FALSE(regret({1, 2}, {1}).has_value());
+  EXPECT_FALSE(regret({0, 2}, {1, 2}).has_value());
+}
+
+}  // namespace foresight

@@ -56,6 +56,10 @@ TEST(ValidateScore, HandWorkedSummary) {
   EXPECT_EQ(s[0].groups[0].n, 4);
   EXPECT_NEAR(*s[0].groups[0].rho, 0.8, 1e-12);
   EXPECT_NEAR(*s[0].meanRho, 0.8, 1e-12);
+  // a is predicted fastest (1.1) and measured fastest (1): regret 1.
+  EXPECT_NEAR(*s[0].groups[0].regret, 1.0, 1e-12);
+  EXPECT_NEAR(*s[0].meanRegret, 1.0, 1e-12);
+  EXPECT_NEAR(*s[0].maxRegret, 1.0, 1e-12);
   EXPECT_EQ(s[1].predicted, 0);
   EXPECT_EQ(s[1].notPredicted, 1);
   EXPECT_FALSE(s[1].geomeanAbsError.has_value());
@@ -72,6 +76,11 @@ TEST(ValidateScore, GroupsAreSeparatedByGpuAndTiesGiveNoRho) {
   EXPECT_FALSE(s[0].groups[0].rho.has_value());  // both predictions 2: tied
   EXPECT_NEAR(*s[0].groups[1].rho, 1.0, 1e-12);
   EXPECT_NEAR(*s[0].meanRho, 1.0, 1e-12);  // mean over defined rhos only
+  // a100: both predicted 2, the slower (2 / 1) counts; h100: x predicted and measured fastest.
+  EXPECT_NEAR(*s[0].groups[0].regret, 2.0, 1e-12);
+  EXPECT_NEAR(*s[0].groups[1].regret, 1.0, 1e-12);
+  EXPECT_NEAR(*s[0].meanRegret, std::sqrt(2.0), 1e-12);  // geometric mean
+  EXPECT_NEAR(*s[0].maxRegret, 2.0, 1e-12);
 }
 
 TEST(ValidateScore, BySourceGpuAndModelCountsPointsBeyondTwice) {

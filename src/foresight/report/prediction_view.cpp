@@ -18,13 +18,6 @@ std::string dim3Text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d
 
 nlohmann::json dim3Json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
 
-/// Seconds in the unit that keeps 1-3 digits before the point.
-std::string timeText(double seconds) {
-  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
-  return fmt::format("{:.3f} us", seconds * 1e6);
-}
-
 /// Integers and large values to the unit, others to 4 significant digits.
 std::string numberText(double v) {
   if (std::isinf(v)) return "inf";
@@ -35,6 +28,12 @@ std::string numberText(double v) {
 }
 
 }  // namespace
+
+std::string timeText(double seconds) {
+  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
+  return fmt::format("{:.3f} us", seconds * 1e6);
+}
 
 void printContextHeader(std::ostream& os, const PredictionContext& c, const std::string& modelLine) {
   const Gpu& gpu = *c.gpu;

@@ -37,6 +37,9 @@ struct PredictionContext {
   Launch launch;
 };
 
+/// Seconds in the unit that keeps 1-3 digits before the point ("12.345 us", "1.200 ms").
+[[nodiscard]] std::string timeText(double seconds);
+
 /// The lines every kernel report starts with: input, kernel, gpu, `model` (when `modelLine` is
 /// not empty), launch and its dynamic shared memory.
 void printContextHeader(std::ostream& os, const PredictionContext& c, const std::string& modelLine = "");

@@ -19,12 +19,6 @@ using skeleton::LayoutStats;
 using skeleton::RankedLayout;
 using skeleton::Skeleton;
 
-std::string timeText(double seconds) {
-  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
-  return fmt::format("{:.3f} us", seconds * 1e6);
-}
-
 std::string num(double v) {
   if (std::isinf(v)) return "inf";
   if (std::fabs(v) >= 1e4 || std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{:.0f}", v);

@@ -3,6 +3,8 @@
 /// Rendering of ValidationView as text and JSON.
 #include "foresight/report/validation_view.h"
 
+#include "foresight/report/prediction_view.h"
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -11,12 +13,6 @@
 namespace foresight {
 
 namespace {
-
-std::string timeText(double seconds) {
-  if (seconds >= 1) return fmt::format("{:.3f} s", seconds);
-  if (seconds >= 1e-3) return fmt::format("{:.3f} ms", seconds * 1e3);
-  return fmt::format("{:.3f} us", seconds * 1e6);
-}
 
 std::string percent(const std::optional<double>& v, bool sign) {
   if (!v) return "n/a";
@@ -80,13 +76,14 @@ void ValidationView::printText(std::ostream& os) const {
     }
   }
 
-  os << fmt::format("\n{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {}\n", "model", wModel, "predicted",
-                    "not predicted", "geomean |err|", "median |err|", "mean rho (groups)");
+  os << fmt::format("\n{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {:<17}  {}\n", "model", wModel, "predicted",
+                    "not predicted", "geomean |err|", "median |err|", "mean rho (groups)", "regret (mean, max)");
   for (const ModelSummary& s : r.summaries) {
-    os << fmt::format("{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {} ({})\n", s.model, wModel,
+    const std::string rho = fmt::format("{} ({})", s.meanRho ? fmt::format("{:.3f}", *s.meanRho) : "n/a", s.groups.size());
+    os << fmt::format("{:<{}}  {:>9}  {:>13}  {:>13}  {:>12}  {:<17}  {}\n", s.model, wModel,
                       s.predicted, s.notPredicted, percent(s.geomeanAbsError, false),
-                      percent(s.medianAbsError, false),
-                      s.meanRho ? fmt::format("{:.3f}", *s.meanRho) : "n/a", s.groups.size());
+                      percent(s.medianAbsError, false), rho,
+                      s.meanRegret ? fmt::format("{:.3f}, {:.3f}", *s.meanRegret, *s.maxRegret) : "n/a");
   }
   if (!r.bySource.empty()) {
     size_t wSource = 6, wGpu = 3;
@@ -110,8 +107,9 @@ void ValidationView::printText(std::ostream& os) const {
                         percent(w.error, true));
     }
     for (const GroupCorrelation& g : s.groups) {
-      os << fmt::format("rank       {} {} {}: rho {} over {} variants\n", s.model, g.gpu, g.group,
-                        g.rho ? fmt::format("{:.3f}", *g.rho) : "n/a (all tied)", g.n);
+      os << fmt::format("rank       {} {} {}: rho {} over {} variants, regret {}\n", s.model, g.gpu, g.group,
+                        g.rho ? fmt::format("{:.3f}", *g.rho) : "n/a (all tied)", g.n,
+                        g.regret ? fmt::format("{:.3f}", *g.regret) : "n/a");
     }
   }
 }
@@ -127,7 +125,7 @@ nlohmann::json ValidationView::toJson() const {
     nlohmann::json groups = nlohmann::json::array();
     for (const GroupCorrelation& g : s.groups) {
       groups.push_back(
-          {{"gpu", g.gpu}, {"group", g.group}, {"n", g.n}, {"rho", optionalJson(g.rho)}});
+          {{"gpu", g.gpu}, {"group", g.group}, {"n", g.n}, {"rho", optionalJson(g.rho)}, {"regret", optionalJson(g.regret)}});
     }
     summaries.push_back({{"model", s.model},
                          {"predicted", s.predicted},
@@ -136,7 +134,9 @@ nlohmann::json ValidationView::toJson() const {
                          {"median_abs_error", optionalJson(s.medianAbsError)},
                          {"worst", worst},
                          {"groups", groups},
-                         {"mean_rho", optionalJson(s.meanRho)}});
+                         {"mean_rho", optionalJson(s.meanRho)},
+                         {"mean_regret", optionalJson(s.meanRegret)},
+                         {"max_regret", optionalJson(s.maxRegret)}});
   }
   nlohmann::json out = {{"corpus", r.corpusDir},
                         {"measurements_dir", r.measurementsDir},

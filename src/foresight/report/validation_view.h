@@ -2,7 +2,8 @@
 /// \file
 /// `ValidationView`: the report of `foresight validate` — per measurement and model the
 /// prediction, the measurement and the error, then per model the geometric-mean and median
-/// |error|, the worst cases and Spearman's rho within each variant group.
+/// |error|, the worst cases, and within each variant group Spearman's rho and the regret of
+/// the variant the model ranks first (its measured time over the group's fastest).
 ///
 /// Sample text output:
 ///   corpus     validation: 42 experiments, 97 variants
@@ -13,8 +14,8 @@
 ///   h100  bfs/default           mwp-cwp/grophecy  0.222 ms     not predicted (no frontend reads
 ///   '.cu' files yet)
 ///
-///   model              predicted  not predicted  geomean |err|  median |err|  mean rho (groups)
-///   mwp-cwp/grophecy   1          1              10.9%          10.9%         n/a (0)
+///   model              predicted  not predicted  geomean |err|  median |err|  mean rho (groups)  regret (mean, max)
+///   mwp-cwp/grophecy   1          1              10.9%          10.9%         n/a (0)            n/a
 ///   worst: mwp-cwp/grophecy h100 gemm_tiled/t16 -10.9%
 ///
 /// With no measurements the tables are empty and a line says that measuring is pending.

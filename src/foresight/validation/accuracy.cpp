@@ -65,4 +65,16 @@ std::optional<double> spearman(const std::vector<double>& x, const std::vector<d
   return sxy / std::sqrt(sxx * syy);
 }
 
+std::optional<double> regret(const std::vector<double>& measured, const std::vector<double>& predicted) {
+  if (measured.size() != predicted.size() || measured.empty()) return std::nullopt;
+  const double fastestPredicted = *std::min_element(predicted.begin(), predicted.end());
+  const double fastestMeasured = *std::min_element(measured.begin(), measured.end());
+  if (!(fastestMeasured > 0)) return std::nullopt;
+  double chosen = 0;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    if (predicted[i] == fastestPredicted) chosen = std::max(chosen, measured[i]);
+  }
+  return chosen / fastestMeasured;
+}
+
 }  // namespace foresight

@@ -35,4 +35,11 @@ inline constexpr double kGeomeanFloor = 1e-4;
 [[nodiscard]] std::optional<double> spearman(const std::vector<double>& x,
                                              const std::vector<double>& y);
 
+/// The regret of choosing by prediction: the measured time of the variant predicted fastest
+/// over the fastest measured time (1 = the model picks the best variant). When several
+/// variants tie for the fastest prediction, the slowest of them counts (a tuner may pick any).
+/// nullopt when the sizes differ, the group is empty or a measured time is not positive.
+[[nodiscard]] std::optional<double> regret(const std::vector<double>& measured,
+                                           const std::vector<double>& predicted);
+
 }  // namespace foresight

@@ -15,7 +15,7 @@
 #include "foresight/support/strings.h"
 #include "foresight/support/text_file.h"
 #include "foresight/support/toml_reader.h"
-#include "foresight/validation/expression.h"
+#include "foresight/support/expression.h"
 
 namespace foresight {
 

@@ -125,19 +125,25 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
                        return std::fabs(*a->error) > std::fabs(*b->error);
                      });
     for (size_t i = 0; i < scored.size() && i < 3; ++i) s.worst.push_back(*scored[i]);
-    double rhoSum = 0;
-    int rhoCount = 0;
+    double rhoSum = 0, logRegretSum = 0;
+    int rhoCount = 0, regretCount = 0;
     for (const auto& [key, pairs] : groups) {
       if (pairs.first.size() < 2) continue;
       GroupCorrelation g{key.first, key.second, static_cast<int>(pairs.first.size()),
-                         spearman(pairs.first, pairs.second)};
+                         spearman(pairs.first, pairs.second), regret(pairs.first, pairs.second)};
       if (g.rho) {
         rhoSum += *g.rho;
         ++rhoCount;
       }
+      if (g.regret) {
+        logRegretSum += std::log(*g.regret);
+        ++regretCount;
+        s.maxRegret = std::max(s.maxRegret.value_or(1.0), *g.regret);
+      }
       s.groups.push_back(g);
     }
     if (rhoCount > 0) s.meanRho = rhoSum / rhoCount;
+    if (regretCount > 0) s.meanRegret = std::exp(logRegretSum / regretCount);
     out.push_back(std::move(s));
   }
   return out;

@@ -61,12 +61,14 @@ struct ValidationRow {
   std::string source;           ///< the measurement's source (published sets); empty otherwise
 };
 
-/// Spearman correlation of one variant group on one GPU.
+/// Ranking quality of one variant group on one GPU: Spearman's rho and the regret of the
+/// variant the model would choose (accuracy.h).
 struct GroupCorrelation {
   std::string gpu;
   std::string group;
-  int n = 0;                  ///< predicted variants in the group
-  std::optional<double> rho;  ///< nullopt when n < 2 or all tied
+  int n = 0;                     ///< predicted variants in the group
+  std::optional<double> rho;     ///< nullopt when n < 2 or all tied
+  std::optional<double> regret;  ///< t(predicted fastest) / t(measured fastest)
 };
 
 /// The score of one model.
@@ -79,6 +81,8 @@ struct ModelSummary {
   std::vector<ValidationRow> worst;      ///< up to 3, largest |error| first
   std::vector<GroupCorrelation> groups;  ///< groups with at least two predicted variants
   std::optional<double> meanRho;         ///< mean over groups with a defined rho
+  std::optional<double> meanRegret;      ///< geometric mean of the groups' regrets
+  std::optional<double> maxRegret;       ///< the largest group regret
 };
 
 /// The score of one model on the points of one source and GPU (published sets: the

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "foresight/support/error.h"
 
@@ -19,5 +20,9 @@ namespace foresight {
 /// unknown name, overflow or a syntax error is an Error naming the expression.
 [[nodiscard]] Expected<long long> evalExpression(std::string_view text,
                                                  const std::map<std::string, long long>& vars);
+
+/// Splits "cdiv(N, TX), 4" at the commas outside parentheses: {"cdiv(N, TX)", "4"} (items
+/// trimmed; an empty text gives no items).
+[[nodiscard]] std::vector<std::string> splitExpressionList(std::string_view text);
 
 }  // namespace foresight

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Manifest expressions: precedence, C integer division, cdiv/min/max, and the errors.
-#include "foresight/validation/expression.h"
+#include "foresight/support/expression.h"
 
 #include <gtest/gtest.h>
 

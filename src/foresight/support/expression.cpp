@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// A recursive-descent evaluator for manifest expressions, with overflow checks.
-#include "foresight/validation/expression.h"
+#include "foresight/support/expression.h"
 
 #include <cctype>
 #include <vector>
 
 #include "foresight/support/edit_distance.h"
+#include "foresight/support/strings.h"
 
 namespace foresight {
 
@@ -155,6 +156,24 @@ class Parser {
 Expected<long long> evalExpression(std::string_view text,
                                    const std::map<std::string, long long>& vars) {
   return Parser(text, vars).run();
+}
+
+std::vector<std::string> splitExpressionList(std::string_view text) {
+  std::vector<std::string> out;
+  if (trim(text).empty()) return out;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || (text[i] == ',' && depth == 0)) {
+      out.push_back(trim(text.substr(start, i - start)));
+      start = i + 1;
+    } else if (text[i] == '(') {
+      ++depth;
+    } else if (text[i] == ')') {
+      --depth;
+    }
+  }
+  return out;
 }
 
 }  // namespace foresight
