@@ -213,7 +213,7 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_flag("--json", o.json, "Print one JSON object on stdout");
   sub.add_option("-D", o.defines, "Macro for CUDA compilation or a skeleton, NAME[=VALUE] (repeatable)");
   sub.add_option("--hints", o.hints, "Skeleton hints file: layout domains, a pinned layout, Table 3 costs");
-  sub.add_option("--max-variants", o.maxVariants, "Skeleton: most layouts a search may evaluate (refused above it)")
+  sub.add_option("--max-variants", o.maxVariants, "Skeleton layouts, or kernel variants (explore), a search may evaluate; refused above it (default: 1000000 layouts, 10000 variants)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub.add_option("--arg", o.args, "Scalar kernel argument, NAME=VALUE (repeatable)");

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Exhaustive model-driven search over a space of macros and launch expressions (explore.h).
+#include "foresight/explore/explore.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "foresight/frontend/input.h"
+#include "foresight/model/predict.h"
+#include "foresight/support/expression.h"
+#include "foresight/support/parallel.h"
+#include "foresight/support/strings.h"
+
+namespace foresight {
+
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A Dim3 from 1 to 3 expressions; `what` names it in errors ("grid").
+Expected<Dim3> evalDim(const std::vector<std::string>& exprs, const std::map<std::string, long long>& vars,
+                       const char* what) {
+  if (exprs.empty() || exprs.size() > 3) return makeError(std::string("the ") + what + " takes 1 to 3 expressions");
+  long long v[3] = {1, 1, 1};
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    Expected<long long> e = evalExpression(exprs[i], vars);
+    if (!e) return makeError(std::string(what) + ": " + e.error().message);
+    v[i] = *e;
+  }
+  return Dim3{v[0], v[1], v[2]};
+}
+
+/// The variant's launch from the expressions (nullopt: the input's launch is used).
+Expected<std::optional<Launch>> evalLaunch(const LaunchExpressions& le, const std::map<std::string, long long>& vars) {
+  if (le.grid.empty() != le.block.empty()) return makeError("explore needs both the grid and the block expressions, or neither");
+  Launch launch;
+  launch.macros = vars;
+  for (const auto& [name, text] : le.args) {
+    if (std::optional<long long> i = toInteger(trim(text))) {
+      launch.args[name] = *i;
+    } else if (std::optional<double> r = toReal(trim(text))) {
+      launch.args[name] = ArgValue::fromReal(*r);
+    } else {
+      Expected<long long> e = evalExpression(text, vars);
+      if (!e) return makeError("--arg " + name + ": " + e.error().message);
+      launch.args[name] = *e;
+    }
+  }
+  if (!le.dynamicShared.empty()) {
+    Expected<long long> e = evalExpression(le.dynamicShared, vars);
+    if (!e) return makeError("dynamic shared memory: " + e.error().message);
+    launch.dynamicSharedBytes = *e;
+  }
+  if (le.grid.empty()) {
+    if (!le.args.empty() || !le.dynamicShared.empty()) return std::optional<Launch>(std::move(launch));  // dims from the input
+    return std::optional<Launch>();
+  }
+  Expected<Dim3> grid = evalDim(le.grid, vars, "grid");
+  if (!grid) return std::move(grid).takeError();
+  Expected<Dim3> block = evalDim(le.block, vars, "block");
+  if (!block) return std::move(block).takeError();
+  launch.grid = *grid;
+  launch.block = *block;
+  if (Expected<void> ok = checkLaunchLimits(launch); !ok) return std::move(ok).takeError();
+  return std::optional<Launch>(std::move(launch));
+}
+
+/// Builds, launches and predicts one variant; failures go into `out.error`.
+void runVariant(const ExploreOptions& o, const std::map<std::string, long long>& fixed, ExploredVariant& out) {
+  std::map<std::string, long long> vars = fixed;
+  for (const auto& [name, value] : out.values) vars[name] = value;
+  Expected<std::optional<Launch>> launch = evalLaunch(o.launch, vars);
+  if (!launch) {
+    out.error = launch.error().message;
+    return;
+  }
+  InputOptions io = o.inputOptions;
+  io.progress = {};  // one progress line for the whole search, not one per variant
+  if (endsWith(o.input, ".cu")) {
+    // The variant's values as -D macros, replacing fixed macros of the same name.
+    std::erase_if(io.macros, [&](const auto& m) { return out.values.count(m.first) > 0; });
+    for (const auto& [name, value] : out.values) io.macros.emplace_back(name, std::to_string(value));
+  } else {
+    io.macros.clear();  // compiled inputs: the macros are variables of the launch expressions only
+  }
+  const bool dims = !o.launch.grid.empty();  // else the input's grid and block
+  if (dims) io.launch = **launch;
+  Expected<LoadedInput> input = loadInput(o.input, io);
+  if (!input) {
+    out.error = input.error().format();
+    return;
+  }
+  Expected<const KernelInput*> kernel = selectKernel(*input, io.kernel);
+  if (!kernel) {
+    out.error = kernel.error().format();
+    return;
+  }
+  out.kernel = (*kernel)->ir.name;
+  out.frontend = input->frontend;
+  Launch l;
+  if (dims) {
+    l = **launch;
+  } else if (input->launch) {
+    l = *input->launch;
+    if (launch->has_value()) {
+      for (const auto& [name, value] : (*launch)->args) l.args[name] = value;
+      if (!o.launch.dynamicShared.empty()) l.dynamicSharedBytes = (*launch)->dynamicSharedBytes;
+    }
+  } else {
+    out.error = "no launch: give the grid and block expressions (--grid, --block)";
+    return;
+  }
+  out.launch = l;
+  Expected<Prediction> p = predict(**kernel, l, *o.inputOptions.gpu, o.model);
+  if (!p) {
+    out.error = p.error().format();
+    return;
+  }
+  for (const std::string& note : input->notes) p->warnings.push_back(note);
+  out.prediction = std::move(*p);
+}
+
+}  // namespace
+
+std::string defineLine(const std::map<std::string, long long>& values) {
+  std::string s;
+  for (const auto& [name, value] : values) {
+    if (!s.empty()) s += ' ';
+    s += "-D " + name + "=" + std::to_string(value);
+  }
+  return s;
+}
+
+Expected<ExploreResult> explore(const ExploreOptions& o) {
+  if (!o.inputOptions.gpu) return makeError("explore needs a GPU");
+  ExploreResult result;
+  result.spaceSize = o.space.size();
+  if (result.spaceSize == 0) return makeError("the search space is empty");
+  if (result.spaceSize > o.maxVariants) {
+    return makeError("the space has " + std::to_string(result.spaceSize) + " variants, more than --max-variants " +
+                     std::to_string(o.maxVariants) + " allows: narrow it or raise the limit");
+  }
+  // Integer fixed macros are variables of the launch expressions too.
+  std::map<std::string, long long> fixed;
+  for (const auto& [name, value] : o.inputOptions.macros) {
+    if (std::optional<long long> v = toInteger(trim(value))) fixed[name] = *v;
+  }
+  std::vector<ExploredVariant> variants(static_cast<size_t>(result.spaceSize));
+  for (long long i = 0; i < result.spaceSize; ++i) {
+    variants[static_cast<size_t>(i)].index = i;
+    variants[static_cast<size_t>(i)].values = o.space.point(i);
+  }
+  std::mutex tell;
+  long long done = 0;
+  parallelFor(
+      variants.size(),
+      [&](size_t i) {
+        runVariant(o, fixed, variants[i]);
+        if (o.onVariant) {
+          std::lock_guard<std::mutex> lock(tell);
+          o.onVariant(variants[i], ++done, result.spaceSize);
+        }
+      },
+      o.threads);
+  for (const ExploredVariant& v : variants) result.predicted += v.prediction ? 1 : 0;
+  if (result.predicted == 0) {
+    Error e = makeError("no variant could be predicted; the first: " + variants.front().error);
+    return e;
+  }
+  std::stable_sort(variants.begin(), variants.end(), [](const ExploredVariant& a, const ExploredVariant& b) {
+    if (a.prediction.has_value() != b.prediction.has_value()) return a.prediction.has_value();
+    if (!a.prediction) return false;
+    return a.prediction->seconds < b.prediction->seconds;
+  });
+  result.variants = std::move(variants);
+  return result;
+}
+
+}  // namespace foresight

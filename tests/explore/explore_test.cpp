@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "foresight/explore/explore.h"
+
+#include <gtest/gtest.h>
+
+#include "foresight/frontend/cuda/fixture_toolchain.h"
+#include "foresight/frontend/cuda/system_toolchain.h"
+#include "foresight/frontend/input.h"
+#include "foresight/gpu/presets.h"
+#include "foresight/model/default_model.h"
+#include "foresight/model/predict.h"
+
+namespace foresight {
+namespace {
+
+const std::string kFixtures = std::string(FORESIGHT_SOURCE_DIR) + "/tests/frontend/cuda/fixtures/";
+
+/// vecadd's stored SASS over block sizes 64..2048 (2048 is over CUDA's 1024 limit), grid
+/// cdiv(N, TX), n = N.
+ExploreOptions vecaddSearch(const Gpu& gpu) {
+  ExploreOptions o;
+  o.input = kFixtures + "vecadd.sm_90.sass";
+  o.inputOptions.gpu = &gpu;
+  o.inputOptions.macros = {{"N", "1048576"}};
+  EXPECT_TRUE(parseSpace("TX=64..2048:pow2", o.space));
+  o.launch.grid = {"cdiv(N, TX)"};
+  o.launch.block = {"TX"};
+  o.launch.args = {{"n", "N"}};
+  o.model = resolveDefaultModel(ModelOptions{}, InputKind::Cuda, &gpu);
+  return o;
+}
+
+TEST(Explore, RanksEveryLaunchVariantWithPredictsOwnTimes) {
+  const Gpu gpu = *loadPreset("h100");
+  ExploreOptions o = vecaddSearch(gpu);
+  long long told = 0;
+  o.onVariant = [&](const ExploredVariant&, long long done, long long total) {
+    EXPECT_EQ(total, 6);
+    told = std::max(told, done);
+  };
+  Expected<ExploreResult> r = explore(o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(told, 6);
+  EXPECT_EQ(r->spaceSize, 6);
+  ASSERT_EQ(r->predicted, 5);  // 64 … 1024
+  ASSERT_EQ(r->variants.size(), 6u);
+  for (int i = 0; i + 1 < 5; ++i) {
+    EXPECT_LE(r->variants[i].prediction->seconds, r->variants[i + 1].prediction->seconds);
+  }
+  // The infeasible block comes last with the launch-limit reason.
+  const ExploredVariant& bad = r->variants.back();
+  EXPECT_EQ(bad.values.at("TX"), 2048);
+  EXPECT_FALSE(bad.prediction);
+  EXPECT_NE(bad.error.find("1024"), std::string::npos) << bad.error;
+  // Every ranked time is predict()'s for the same kernel and launch: grid 1048576 / TX.
+  for (const ExploredVariant& v : r->variants) {
+    if (!v.prediction) continue;
+    const long long tx = v.values.at("TX");
+    InputOptions io;
+    io.gpu = &gpu;
+    io.launch = *v.launch;
+    Expected<LoadedInput> in = loadInput(o.input, io);
+    ASSERT_TRUE(in) << in.error().format();
+    EXPECT_EQ(v.launch->grid.x, 1048576 / tx);
+    EXPECT_EQ(v.launch->block.x, tx);
+    EXPECT_EQ(v.launch->args.at("n").integer, 1048576);
+    Expected<Prediction> p = predict(in->kernels.front(), *v.launch, gpu, o.model);
+    ASSERT_TRUE(p);
+    EXPECT_DOUBLE_EQ(p->seconds, v.prediction->seconds) << "TX=" << tx;
+  }
+}
+
+TEST(Explore, TheRankingDoesNotDependOnTheThreads) {
+  const Gpu gpu = *loadPreset("h100");
+  ExploreOptions o = vecaddSearch(gpu);
+  o.threads = 1;
+  Expected<ExploreResult> one = explore(o);
+  o.threads = 3;
+  Expected<ExploreResult> three = explore(o);
+  ASSERT_TRUE(one && three);
+  ASSERT_EQ(one->variants.size(), three->variants.size());
+  for (size_t i = 0; i < one->variants.size(); ++i) {
+    EXPECT_EQ(one->variants[i].index, three->variants[i].index);
+    EXPECT_EQ(one->variants[i].error, three->variants[i].error);
+  }
+}
+
+TEST(Explore, RefusesLargeSpacesAndReportsWhenNothingPredicts) {
+  const Gpu gpu = *loadPreset("h100");
+  ExploreOptions o = vecaddSearch(gpu);
+  o.maxVariants = 5;
+  Expected<ExploreResult> big = explore(o);
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().message, "the space has 6 variants, more than --max-variants 5 allows: narrow it or raise the limit");
+  // Every variant failing (a launch expression dividing by zero) is an Error with the reason.
+  o = vecaddSearch(gpu);
+  o.launch.grid = {"N / (TX - TX)"};
+  Expected<ExploreResult> none = explore(o);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("no variant could be predicted; the first: grid: "), std::string::npos)
+      << none.error().message;
+  // Grid without block.
+  o = vecaddSearch(gpu);
+  o.launch.block.clear();
+  Expected<ExploreResult> half = explore(o);
+  ASSERT_FALSE(half);
+  EXPECT_NE(half.error().message.find("both the grid and the block"), std::string::npos) << half.error().message;
+}
+
+TEST(Explore, CompilesEachMacroVariantOfACudaSource) {
+  auto tc = cuda::createSystemToolchain();
+  if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";
+  const Gpu gpu = *loadPreset("h100");
+  ExploreOptions o;
+  o.input = std::string(FORESIGHT_SOURCE_DIR) + "/tests/explore/fixtures/scale_coarsened.cu";
+  o.inputOptions.gpu = &gpu;
+  o.inputOptions.macros = {{"N", "4194304"}};
+  ASSERT_TRUE(parseSpace("COARSEN=1,4", o.space));
+  o.launch.grid = {"cdiv(N, 256 * COARSEN)"};
+  o.launch.block = {"256"};
+  o.launch.args = {{"n", "N"}, {"a", "2.5"}};
+  o.model = resolveDefaultModel(ModelOptions{}, InputKind::Cuda, &gpu);
+  Expected<ExploreResult> r = explore(o);
+  ASSERT_TRUE(r) << r.error().format();
+  ASSERT_EQ(r->predicted, 2) << r->variants.back().error;
+  EXPECT_EQ(r->variants[0].frontend, "cuda");
+  EXPECT_EQ(r->variants[0].kernel, "scale");
+  // Coarsening by 4 launches a quarter of the blocks; each variant's time is predict()'s on the
+  // source compiled with its macro.
+  for (const ExploredVariant& v : r->variants) {
+    const long long c = v.values.at("COARSEN");
+    EXPECT_EQ(v.launch->grid.x, 4194304 / (256 * c));
+    EXPECT_TRUE(v.launch->args.at("a").isReal);
+    InputOptions io = o.inputOptions;
+    io.macros.emplace_back("COARSEN", std::to_string(c));
+    io.launch = *v.launch;
+    Expected<LoadedInput> in = loadInput(o.input, io);
+    ASSERT_TRUE(in) << in.error().format();
+    Expected<Prediction> p = predict(in->kernels.front(), *v.launch, gpu, o.model);
+    ASSERT_TRUE(p);
+    EXPECT_DOUBLE_EQ(p->seconds, v.prediction->seconds) << "COARSEN=" << c;
+  }
+}
+
+TEST(Explore, DefineLine) {
+  EXPECT_EQ(defineLine({{"TX", 256}, {"UNROLL", 2}}), "-D TX=256 -D UNROLL=2");
+  EXPECT_EQ(defineLine({}), "");
+}
+
+}  // namespace
+}  // namespace foresight

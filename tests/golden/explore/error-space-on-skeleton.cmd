@@ -1,0 +1,2 @@
+# exit: 1
+explore examples/skeleton/hotspot.sk --gpu h100 --space "TX=64"
