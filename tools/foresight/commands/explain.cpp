@@ -11,14 +11,10 @@
 #include "../command.h"
 #include "../common_options.h"
 #include "../skeleton_report.h"
-#include "foresight/advise/sensitivity.h"
-#include "foresight/advise/whatif.h"
+#include "foresight/advise/explain.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
-#include "foresight/model/emulate/emulate_model.h"
-#include "foresight/model/floors.h"
-#include "foresight/model/predict.h"
 #include "foresight/report/explain_view.h"
 
 namespace foresight::cli {
@@ -59,37 +55,12 @@ int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& lau
   if (timing->model != ModelKind::Emulate) forced.variant = "auto";
   Expected<ModelOptions> modelOptions = toModelOptions(forced);
   if (!modelOptions) return reportError(modelOptions.error());
-  const EmulateOptions& eo = modelOptions->emulate;
-  Expected<emu::KernelEmulation> emulation = emu::KernelEmulation::create(kernel, launch, gpu, eo);
-  if (!emulation) return reportError(located(emulation.error(), o.input, gpu));
-  Expected<emu::KernelTiming> timingRun = emulation->run();
-  if (!timingRun) return reportError(located(timingRun.error(), o.input, gpu));
-  SensitivityOptions so;
-  so.central = eo.variant != EmulateVariant::Saake;  // the paper perturbs by +10% only
-  so.fit = so.central;
-  Expected<SensitivityReport> sensitivity = analyzeSensitivity(*emulation, so);
-  if (!sensitivity) return reportError(located(sensitivity.error(), o.input, gpu));
-  Expected<Prediction> emulated = emu::makeEmulatePrediction(*emulation, *timingRun, *sensitivity, gpu, eo);
-  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, emulated->cycles);
-  if (!whatIf) return reportError(located(whatIf.error(), o.input, gpu));
-  // The time is predict's: the emulation itself when emulate is the timing model (through the
-  // same floors as predict()), otherwise predict() with the timing model.
-  ModelOptions shared = *timing;
-  if (!eo.l1HitRate && !eo.l2HitRate) shared.emulate.memory = emulation->builder().sharedMemory();
-  Expected<Prediction> prediction = timing->model == ModelKind::Emulate
-                                         ? withFloors(std::move(*emulated), kernel, launch, gpu, emulation->builder().memory())
-                                         : predict(kernel, launch, gpu, shared);
-  if (!prediction) return reportError(located(prediction.error(), o.input, gpu));
-  if (timing->model != ModelKind::Emulate) {
-    prediction->warnings.push_back(fmt::format(
-        "explain: the time is the {} model's, as predict reports it; the sensitivity analysis, bottleneck and "
-        "what-ifs below run the emulate model ({} variant), which predicts {:.4g} us",
-        modelName(*timing), emulateVariantName(eo.variant), emulated->seconds * 1e6));
-  }
-  for (const std::string& note : notes) prediction->warnings.push_back(note);
-  std::vector<RegisterConflictLine> conflicts = registerConflictsByLine(kernel.ir, *whatIf);
-  const ExplainView view({o.input, frontend, kernel.ir.name, &gpu, launch}, std::move(*prediction),
-                         std::move(*sensitivity), std::move(*whatIf), std::move(conflicts));
+  ExplainOptions eo{*timing, modelOptions->emulate};
+  Expected<ExplainResult> r = explainKernel(kernel, launch, gpu, eo);
+  if (!r) return reportError(located(r.error(), o.input, gpu));
+  for (const std::string& note : notes) r->prediction.warnings.push_back(note);
+  const ExplainView view({o.input, frontend, kernel.ir.name, &gpu, launch}, std::move(r->prediction),
+                         std::move(r->sensitivity), std::move(r->whatIf), std::move(r->conflicts));
   return printView(view, o.json);
 }
 

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The explain pipeline (explain.h).
+#include "foresight/advise/explain.h"
+
+#include <fmt/format.h>
+
+#include "foresight/model/default_model.h"
+#include "foresight/model/emulate/emulate_model.h"
+#include "foresight/model/floors.h"
+#include "foresight/model/predict.h"
+
+namespace foresight {
+
+Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                      const ExplainOptions& options) {
+  const ModelOptions& timing = options.timing;
+  const EmulateOptions& eo = options.emulate;
+  Expected<emu::KernelEmulation> emulation = emu::KernelEmulation::create(kernel, launch, gpu, eo);
+  if (!emulation) return std::move(emulation).takeError();
+  Expected<emu::KernelTiming> timingRun = emulation->run();
+  if (!timingRun) return std::move(timingRun).takeError();
+  SensitivityOptions so;
+  so.central = eo.variant != EmulateVariant::Saake;  // the paper perturbs by +10% only
+  so.fit = so.central;
+  Expected<SensitivityReport> sensitivity = analyzeSensitivity(*emulation, so);
+  if (!sensitivity) return std::move(sensitivity).takeError();
+  Prediction emulated = emu::makeEmulatePrediction(*emulation, *timingRun, *sensitivity, gpu, eo);
+  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, emulated.cycles);
+  if (!whatIf) return std::move(whatIf).takeError();
+  // The time is predict's: the emulation itself when emulate is the timing model (through the
+  // same floors as predict()), otherwise predict() with the timing model and the emulation's
+  // memory analysis.
+  ModelOptions shared = timing;
+  if (!eo.l1HitRate && !eo.l2HitRate) shared.emulate.memory = emulation->builder().sharedMemory();
+  const double emulatedSeconds = emulated.seconds;
+  Expected<Prediction> prediction = timing.model == ModelKind::Emulate
+                                        ? withFloors(std::move(emulated), kernel, launch, gpu, emulation->builder().memory())
+                                        : predict(kernel, launch, gpu, shared);
+  if (!prediction) return std::move(prediction).takeError();
+  if (timing.model != ModelKind::Emulate) {
+    prediction->warnings.push_back(fmt::format(
+        "explain: the time is the {} model's, as predict reports it; the sensitivity analysis, bottleneck and "
+        "what-ifs below run the emulate model ({} variant), which predicts {:.4g} us",
+        modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
+  }
+  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}};
+  r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
+  return r;
+}
+
+}  // namespace foresight

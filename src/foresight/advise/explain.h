@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `explainKernel`: what `foresight explain` computes for one kernel launch, as a library call —
+/// predict's time (with the timing model, through the same floors), and from the emulate model
+/// SAAKE's sensitivity analysis (bottleneck resource and mode), TEG's what-if penalties and the
+/// register-bank conflicts by source line.
+#pragma once
+
+#include <vector>
+
+#include "foresight/advise/register_conflicts.h"
+#include "foresight/advise/sensitivity.h"
+#include "foresight/advise/whatif.h"
+#include "foresight/frontend/input.h"
+#include "foresight/model/model_options.h"
+#include "foresight/model/prediction.h"
+
+namespace foresight {
+
+/// Options of explainKernel().
+struct ExplainOptions {
+  /// The model whose time is reported: predict's for the same input (resolved, not Auto).
+  ModelOptions timing;
+  /// The emulation that the sensitivity analysis and the what-ifs run (variant, policy, hit
+  /// rates). When `timing` is the emulate model this emulation is also the time: pass
+  /// `timing.emulate`.
+  EmulateOptions emulate;
+};
+
+/// Everything an explain report shows.
+struct ExplainResult {
+  Prediction prediction;  ///< the time: predict()'s with `timing`
+  SensitivityReport sensitivity;
+  std::vector<WhatIfResult> whatIf;
+  std::vector<RegisterConflictLine> conflicts;
+};
+
+/// Emulates one launch, analyses it and predicts its time. When the timing model is not emulate,
+/// a warning in the prediction says so and gives the emulated time.
+[[nodiscard]] Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                                    const ExplainOptions& options);
+
+}  // namespace foresight
