@@ -247,52 +247,8 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 }
 
 Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {
-  ModelOptions m;
-  if (o.model == "auto") {
-    m.model = ModelKind::Auto;
-  } else if (o.model == "mwp-cwp") {
-    m.model = ModelKind::MwpCwp;
-  } else if (o.model == "emulate") {
-    m.model = ModelKind::Emulate;
-  } else {
-    return makeError("unknown model '" + o.model + "' (available: auto, mwp-cwp, emulate)");
-  }
-  m.emulate.roundRobin = o.policy == "rr";
-  if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
-  if (o.l2HitRate >= 0) m.emulate.l2HitRate = o.l2HitRate;
-  m.quantizeWaves = o.quantizeWaves;
-  if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
-  // auto with auto: the default model for this kind of input (model/default_model.h).
-  if (m.model == ModelKind::Auto && o.variant == "auto") m = resolveDefaultModel(m, inputKindOf(o.input), gpu);
-  if (m.model == ModelKind::Auto) m.model = ModelKind::MwpCwp;  // an explicit variant picks its family
-  if (m.model == ModelKind::Emulate) {
-    if (o.variant != "auto") {
-      const std::optional<EmulateVariant> ev = parseEmulateVariant(o.variant);
-      if (!ev) {
-        return makeError("variant '" + o.variant + "' belongs to the mwp-cwp model; the emulate variants are modern and saake");
-      }
-      m.emulate.variant = *ev;
-    }
-    return m;
-  }
-  // The emulate-only options would otherwise be ignored without a word.
-  if (o.l1HitRate >= 0 || o.l2HitRate >= 0 || o.policy != "gto") {
-    const char* option = o.l1HitRate >= 0 ? "--l1-hit-rate" : o.l2HitRate >= 0 ? "--l2-hit-rate" : "--policy";
-    return makeError(std::string(option) + " applies to the emulate model only; add --model emulate");
-  }
-  if (o.variant != "auto") {
-    const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(o.variant);
-    if (!variant) {
-      if (parseEmulateVariant(o.variant)) {
-        return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
-      }
-      return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict, modern)");
-    }
-    m.variant = *variant;
-  } else if (o.model == "mwp-cwp") {
-    m.variant = defaultModel(inputKindOf(o.input), gpu).mwpCwpVariant;  // --model mwp-cwp alone
-  }
-  return m;
+  return resolveModelNames({o.model, o.variant, o.policy, o.l1HitRate, o.l2HitRate, o.quantizeWaves, o.smemRule},
+                            inputKindOf(o.input), gpu);
 }
 
 Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launch>& fromInput) {

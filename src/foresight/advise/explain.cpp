@@ -12,6 +12,26 @@
 
 namespace foresight {
 
+Expected<ExplainOptions> explainOptions(const ModelNames& names, InputKind kind, const Gpu* gpu) {
+  ModelNames n = names;
+  if (n.model == "auto" && !parseMwpCwpVariant(n.variant) && parseEmulateVariant(n.variant)) n.model = "emulate";
+  Expected<ModelOptions> timing = resolveModelNames(n, kind, gpu);
+  if (!timing && n.model != "emulate") {
+    ModelNames plain = n;
+    plain.policy = "gto";
+    plain.l1HitRate = plain.l2HitRate = -1;
+    Expected<ModelOptions> without = resolveModelNames(plain, kind, gpu);
+    if (without && without->model != ModelKind::Emulate) timing = std::move(without);  // else the original error
+  }
+  if (!timing) return std::move(timing).takeError();
+  ModelNames forced = names;
+  forced.model = "emulate";
+  if (timing->model != ModelKind::Emulate) forced.variant = "auto";
+  Expected<ModelOptions> emulate = resolveModelNames(forced, kind, nullptr);
+  if (!emulate) return std::move(emulate).takeError();
+  return ExplainOptions{std::move(*timing), emulate->emulate};
+}
+
 Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                                       const ExplainOptions& options) {
   const ModelOptions& timing = options.timing;

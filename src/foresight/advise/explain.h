@@ -12,6 +12,7 @@
 #include "foresight/advise/sensitivity.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
+#include "foresight/model/default_model.h"
 #include "foresight/model/model_options.h"
 #include "foresight/model/prediction.h"
 
@@ -26,6 +27,13 @@ struct ExplainOptions {
   /// `timing.emulate`.
   EmulateOptions emulate;
 };
+
+/// The options explain runs with for model names as a user gives them: the timing model is
+/// predict's for the same names — an emulate variant alone selects emulate, and the emulate-only
+/// options (policy, hit rates), which configure the analysis' emulation, are left out of an
+/// MWP-CWP timing model instead of refused — and the emulation is emulate with the names'
+/// variant when the timing model is emulate, else its default variant, with those options.
+[[nodiscard]] Expected<ExplainOptions> explainOptions(const ModelNames& names, InputKind kind, const Gpu* gpu);
 
 /// Everything an explain report shows.
 struct ExplainResult {

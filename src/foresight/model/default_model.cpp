@@ -5,6 +5,7 @@
 #include "foresight/model/default_model.h"
 
 #include <filesystem>
+#include <optional>
 
 namespace foresight {
 
@@ -65,6 +66,55 @@ ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind, const Gpu
   options.variant = d.mwpCwpVariant;
   options.emulate.variant = d.emulateVariant;
   return options;
+}
+
+Expected<ModelOptions> resolveModelNames(const ModelNames& o, InputKind kind, const Gpu* gpu) {
+  ModelOptions m;
+  if (o.model == "auto") {
+    m.model = ModelKind::Auto;
+  } else if (o.model == "mwp-cwp") {
+    m.model = ModelKind::MwpCwp;
+  } else if (o.model == "emulate") {
+    m.model = ModelKind::Emulate;
+  } else {
+    return makeError("unknown model '" + o.model + "' (available: auto, mwp-cwp, emulate)");
+  }
+  m.emulate.roundRobin = o.policy == "rr";
+  if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
+  if (o.l2HitRate >= 0) m.emulate.l2HitRate = o.l2HitRate;
+  m.quantizeWaves = o.quantizeWaves;
+  if (const std::optional<SmemRule> rule = parseSmemRule(o.smemRule)) m.smemRule = *rule;
+  // auto with auto: the default model for this kind of input (model/default_model.h).
+  if (m.model == ModelKind::Auto && o.variant == "auto") m = resolveDefaultModel(m, kind, gpu);
+  if (m.model == ModelKind::Auto) m.model = ModelKind::MwpCwp;  // an explicit variant picks its family
+  if (m.model == ModelKind::Emulate) {
+    if (o.variant != "auto") {
+      const std::optional<EmulateVariant> ev = parseEmulateVariant(o.variant);
+      if (!ev) {
+        return makeError("variant '" + o.variant + "' belongs to the mwp-cwp model; the emulate variants are modern and saake");
+      }
+      m.emulate.variant = *ev;
+    }
+    return m;
+  }
+  // The emulate-only options would otherwise be ignored without a word.
+  if (o.l1HitRate >= 0 || o.l2HitRate >= 0 || o.policy != "gto") {
+    const char* option = o.l1HitRate >= 0 ? "--l1-hit-rate" : o.l2HitRate >= 0 ? "--l2-hit-rate" : "--policy";
+    return makeError(std::string(option) + " applies to the emulate model only; add --model emulate");
+  }
+  if (o.variant != "auto") {
+    const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(o.variant);
+    if (!variant) {
+      if (parseEmulateVariant(o.variant)) {
+        return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
+      }
+      return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict, modern)");
+    }
+    m.variant = *variant;
+  } else if (o.model == "mwp-cwp") {
+    m.variant = defaultModel(kind, gpu).mwpCwpVariant;  // --model mwp-cwp alone
+  }
+  return m;
 }
 
 }  // namespace foresight

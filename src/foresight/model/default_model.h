@@ -9,6 +9,7 @@
 
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/model_options.h"
+#include "foresight/support/error.h"
 
 namespace foresight {
 
@@ -42,5 +43,22 @@ struct DefaultModel {
 /// options (emulate settings, waves, shared-memory rule) are kept. Unchanged when the model is
 /// not Auto.
 [[nodiscard]] ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind, const Gpu* gpu = nullptr);
+
+/// A model as named on a command line or by a script (`--model`, `--variant`, the emulate
+/// options): the names, before they are checked.
+struct ModelNames {
+  std::string model = "auto";    ///< auto | mwp-cwp | emulate
+  std::string variant = "auto";  ///< auto | hong-kim | grophecy | cgpredict | modern | saake
+  std::string policy = "gto";    ///< emulate: gto | rr
+  double l1HitRate = -1;         ///< emulate: measured L1 hit rate overriding the prediction; < 0 = predict
+  double l2HitRate = -1;
+  bool quantizeWaves = false;
+  std::string smemRule = "paper_fitted";  ///< cgpredict shared-memory rule
+};
+
+/// The ModelOptions the names mean for an input of `kind` (`auto` resolved here, with the GPU
+/// when known). An unknown model or variant, a variant of the other model, or an emulate-only
+/// option with an MWP-CWP model is an Error that says what to write instead.
+[[nodiscard]] Expected<ModelOptions> resolveModelNames(const ModelNames& names, InputKind kind, const Gpu* gpu = nullptr);
 
 }  // namespace foresight

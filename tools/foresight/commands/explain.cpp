@@ -29,34 +29,17 @@ Error located(Error e, const std::string& input, const Gpu& gpu) {
   return e;
 }
 
-/// The options of the time explain reports: predict's for the same input and options. The
-/// emulate-only options (--policy, hit rates) configure the emulation of the sensitivity
-/// analysis; when the timing model is not emulate they do not apply to it.
-Expected<ModelOptions> timingOptions(const CommonOptions& in, const Gpu* gpu) {
-  CommonOptions o = in;
-  // explain has always taken the emulate variants without --model: they select emulate.
-  if (o.model == "auto" && !parseMwpCwpVariant(o.variant) && parseEmulateVariant(o.variant)) o.model = "emulate";
-  Expected<ModelOptions> m = toModelOptions(o, gpu);
-  if (m || o.model == "emulate") return m;
-  CommonOptions plain = o;
-  plain.policy = "gto";
-  plain.l1HitRate = plain.l2HitRate = -1;
-  Expected<ModelOptions> without = toModelOptions(plain, gpu);
-  if (!without || without->model == ModelKind::Emulate) return m;  // the original error
-  return without;
+/// The options explain runs with (advise/explain.h).
+Expected<ExplainOptions> runOptions(const CommonOptions& o, const Gpu* gpu) {
+  return explainOptions({o.model, o.variant, o.policy, o.l1HitRate, o.l2HitRate, o.quantizeWaves, o.smemRule},
+                        inputKindOf(o.input), gpu);
 }
 
 int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
             const std::string& frontend, const std::vector<std::string>& notes) {
-  Expected<ModelOptions> timing = timingOptions(o, &gpu);
-  if (!timing) return reportError(timing.error());
-  CommonOptions forced = o;
-  forced.model = "emulate";
-  if (timing->model != ModelKind::Emulate) forced.variant = "auto";
-  Expected<ModelOptions> modelOptions = toModelOptions(forced);
-  if (!modelOptions) return reportError(modelOptions.error());
-  ExplainOptions eo{*timing, modelOptions->emulate};
-  Expected<ExplainResult> r = explainKernel(kernel, launch, gpu, eo);
+  Expected<ExplainOptions> eo = runOptions(o, &gpu);
+  if (!eo) return reportError(eo.error());
+  Expected<ExplainResult> r = explainKernel(kernel, launch, gpu, *eo);
   if (!r) return reportError(located(r.error(), o.input, gpu));
   for (const std::string& note : notes) r->prediction.warnings.push_back(note);
   const ExplainView view({o.input, frontend, kernel.ir.name, &gpu, launch}, std::move(r->prediction),
@@ -67,10 +50,10 @@ int explain(const CommonOptions& o, const KernelInput& kernel, const Launch& lau
 int runExplain(const CommonOptions& o) {
   if (isSkeletonInput(o.input)) {
     // The best layout predict reports (searched with the timing model), then emulated.
-    Expected<ModelOptions> timing = timingOptions(o, nullptr);  // skeletons: GROPHECY's default on any GPU
-    if (!timing) return reportError(timing.error());
+    Expected<ExplainOptions> eo = runOptions(o, nullptr);  // skeletons: GROPHECY's default on any GPU
+    if (!eo) return reportError(eo.error());
     CommonOptions search = o;
-    if (timing->model != ModelKind::Emulate) {
+    if (eo->timing.model != ModelKind::Emulate) {
       search.policy = "gto";
       search.l1HitRate = search.l2HitRate = -1;
     }
