@@ -12,6 +12,8 @@ packages=(
   llvm-14-dev clang-14
   # Sanitizer and libFuzzer runtimes for scripts/sanitize.sh and scripts/fuzz.sh (docs/robustness.md).
   libclang-rt-14-dev
+  # The Python module and its tests (docs/python.md).
+  pybind11-dev python3-dev python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

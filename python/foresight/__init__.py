@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Foresight: predict, explain and explore GPU kernels without running them on a GPU.
+
+Every function returns a dict: exactly the object the command line prints with ``--json``
+(``foresight predict``, ``explain``, ``explore``; keys in docs/usage.md and docs/python.md).
+Errors of the input, the GPU or the options raise :class:`Error`.
+
+    import foresight
+    r = foresight.predict("vecadd.cu", gpu="h100", grid=4096, block=256, args={"n": 1 << 20})
+    r["time_s"], r["bound"]["resource"]
+
+A kernel can also be given as source text (``source=``); it is written to a temporary ``.cu``
+file for nvcc, which the compile cache makes cheap to repeat.
+"""
+import json
+import os
+import tempfile
+
+from . import _foresight
+from ._foresight import Error
+
+__all__ = ["Error", "gpus", "predict", "explain", "explore", "__version__"]
+__version__ = _foresight.__version__
+
+
+def gpus():
+    """The GPU presets: a dict with one entry per GPU (``foresight gpus --json``)."""
+    return json.loads(_foresight.gpus())
+
+
+def _request(path, source, kernel, gpu, defines, model, variant, options):
+    if (path is None) == (source is None):
+        raise Error("give a file path or source=, not both or neither")
+    request = {"kernel": kernel or "", "gpu": gpu, "model": model, "variant": variant}
+    if defines:
+        request["defines"] = {str(k): v for k, v in defines.items()}
+    for key, value in options.items():
+        if value is not None:
+            request[key] = value
+    if path is not None:
+        request["path"] = os.fspath(path)
+    return request
+
+
+def _call(function, request, source):
+    if source is None:
+        return json.loads(function(json.dumps(request)))
+    with tempfile.TemporaryDirectory(prefix="foresight-") as folder:
+        request["path"] = os.path.join(folder, "kernel.cu")
+        with open(request["path"], "w", encoding="utf-8") as f:
+            f.write(source)
+        return json.loads(function(json.dumps(request)))
+
+
+def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
+            defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
+            include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
+            policy=None, l1_hit_rate=None, l2_hit_rate=None):
+    """Predicts one kernel launch: time, occupancy, bound, model values (``predict --json``).
+
+    ``path``: a ``.cu``, ``.ptx``, ``.cubin``, ``.sass`` or workload-summary ``.toml`` file;
+    or ``source``: CUDA source text. ``grid`` and ``block``: an int or up to three ints
+    (omitted: the input's own launch). ``args``: scalar kernel arguments by name (ints, floats,
+    bools). ``defines``: ``-D`` macros. ``trips`` / ``branches``: hints by ``"file.cu:LINE"``.
+    """
+    request = _request(path, source, kernel, gpu, defines, model, variant, {
+        "grid": grid, "block": block, "args": args, "dynamic_shared": dynamic_shared,
+        "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
+        "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
+        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
+    return _call(_foresight.predict, request, source)
+
+
+def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
+            defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
+            include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
+            policy=None, l1_hit_rate=None, l2_hit_rate=None):
+    """Predict's time with the emulate model's bottleneck (sensitivity analysis), the time each
+    resource alone would need and the what-if penalties (``explain --json``). Arguments as
+    :func:`predict`."""
+    request = _request(path, source, kernel, gpu, defines, model, variant, {
+        "grid": grid, "block": block, "args": args, "dynamic_shared": dynamic_shared,
+        "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
+        "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
+        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
+    return _call(_foresight.explain, request, source)
+
+
+def explore(path=None, *, space, source=None, kernel=None, gpu="h100", grid=None, block=None,
+            args=None, defines=None, dynamic_shared=None, model="auto", variant="auto",
+            include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
+            max_variants=10000, jobs=0):
+    """Predicts every variant of a space of macros and launch expressions and ranks them
+    (``explore --json``).
+
+    ``space``: a ``--space`` string (``"TX=32..1024:pow2,UNROLL=1,2,4"``) or a dict of value
+    lists (``{"TX": [128, 256]}``). ``grid`` / ``block``: expressions over the macros and the
+    space (``"cdiv(N, TX)"``, ``["TX", 4]``). ``args``: numbers or expressions (``{"n": "N"}``).
+    """
+    request = _request(path, source, kernel, gpu, defines, model, variant, {
+        "space": space, "grid": grid, "block": block, "args": args,
+        "include_dirs": include_dirs, "nvcc_flags": nvcc_flags, "trips": trips,
+        "branches": branches, "tool_timeout": tool_timeout, "max_variants": max_variants,
+        "jobs": jobs})
+    if dynamic_shared is not None:
+        request["dynamic_shared"] = dynamic_shared
+    return _call(_foresight.explore, request, source)
