@@ -165,6 +165,16 @@ args = ["a"]
   EXPECT_TRUE(m->rotate);
   EXPECT_FALSE(m->reinit);
   EXPECT_FALSE(m->flush);
+  EXPECT_TRUE(m->alternatives);
+  // A sweep of different problems says so; the resolved variant carries it.
+  std::string sweep = text;
+  sweep.replace(sweep.find("description"), 0, "alternatives = \"no\"\n");
+  Expected<Manifest> s = loadManifestFromString(sweep, "x.toml");
+  ASSERT_TRUE(s.ok()) << s.error().format();
+  EXPECT_FALSE(s->alternatives);
+  Expected<ResolvedExperiment> r = resolveVariant(*s, s->variants[0]);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->alternatives);
 }
 
 TEST(Manifest, UnlaunchableVariantIsRefused) {

@@ -83,6 +83,23 @@ TEST(ValidateScore, GroupsAreSeparatedByGpuAndTiesGiveNoRho) {
   EXPECT_NEAR(*s[0].maxRegret, 2.0, 1e-12);
 }
 
+TEST(ValidateScore, RegretCountsOnlyAlternatives) {
+  // Group g: x and y are alternatives (x predicted fastest at 1, measured 3 against y's 2:
+  // regret 1.5); z is a different problem (alternatives = "no"), measured fastest and predicted
+  // slowest: it moves rho but not the regret. Group h has one alternative only: no regret.
+  std::vector<ValidationRow> rows = {row("h100", "x", "g", "m", 3, 1), row("h100", "y", "g", "m", 2, 2),
+                                     row("h100", "z", "g", "m", 1, 3), row("h100", "u", "h", "m", 1, 1),
+                                     row("h100", "w", "h", "m", 2, 2)};
+  rows[2].alternative = false;
+  rows[4].alternative = false;
+  const std::vector<ModelSummary> s = scoreRows(rows, {"m"});
+  ASSERT_EQ(s[0].groups.size(), 2u);
+  EXPECT_NEAR(*s[0].groups[0].regret, 1.5, 1e-12);
+  EXPECT_NEAR(*s[0].groups[0].rho, -1.0, 1e-12);  // measured 3 2 1, predicted 1 2 3
+  EXPECT_FALSE(s[0].groups[1].regret.has_value());
+  EXPECT_NEAR(*s[0].meanRegret, 1.5, 1e-12);
+}
+
 TEST(ValidateScore, BySourceGpuAndModelCountsPointsBeyondTwice) {
   // Source s1 on a100: errors +10 %, -60 % (less than half), +150 % (more than twice); one
   // refused. Source s2 on a100: -10 %. Rows without a source are left out of this breakdown.

@@ -147,6 +147,7 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
     if (t->get("rotate")) m.rotate = r.choice("rotate", {"yes", "no"}) == "yes";
     if (t->get("reinit")) m.reinit = r.choice("reinit", {"yes", "no"}) == "yes";
     if (t->get("flush")) m.flush = r.choice("flush", {"yes", "no"}) == "yes";
+    if (t->get("alternatives")) m.alternatives = r.choice("alternatives", {"yes", "no"}) == "yes";
     sequenceNode = t->get("sequence");
     sequence = r.stringArray("sequence");
     for (const char* key : {"trips", "branches"}) {
@@ -402,6 +403,7 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
   out.experiment = m.name;
   out.variant = variant.name;
   out.group = m.group;
+  out.alternatives = m.alternatives;
   out.source = m.source;
   out.manifestPath = m.path;
   out.rotate = m.rotate;

@@ -84,6 +84,10 @@ struct Manifest {
   std::string source;  ///< the .cu file, resolved against the manifest's directory
   std::string suite;   ///< polybench, rodinia, matmul, transpose, reduction, spmv, stencil, micro
   std::string group;   ///< variant group for rank correlation (default: name)
+  /// The variants are alternative ways to solve one problem (block shapes, tiles, coarsening), so
+  /// choosing among them is a tuning decision and validate reports the model's regret; false for
+  /// sweeps of different problems (sizes, inputs, microbenchmark parameters).
+  bool alternatives = true;
   std::string description;
   bool rotate = true;   ///< rotate buffer copies between samples so caches do not flatter
   bool reinit = false;  ///< re-upload every buffer before each sample (stateful kernels, e.g. bfs)
@@ -169,6 +173,7 @@ struct ResolvedExperiment {
   std::string experiment;
   std::string variant;
   std::string group;
+  bool alternatives = true;  ///< Manifest::alternatives
   std::string source;
   std::string manifestPath;
   bool rotate = true;

@@ -105,6 +105,10 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
     std::map<std::pair<std::string, std::string>,
              std::pair<std::vector<double>, std::vector<double>>>
         groups;
+    // the same over the rows that are alternatives, for the regret
+    std::map<std::pair<std::string, std::string>,
+             std::pair<std::vector<double>, std::vector<double>>>
+        choices;
     for (const ValidationRow& r : rows) {
       if (r.model != model) continue;
       if (!r.error) {
@@ -117,6 +121,11 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
       auto& g = groups[{r.gpu, r.group}];
       g.first.push_back(r.measuredSeconds);
       g.second.push_back(*r.predictedSeconds);
+      if (r.alternative) {
+        auto& c = choices[{r.gpu, r.group}];
+        c.first.push_back(r.measuredSeconds);
+        c.second.push_back(*r.predictedSeconds);
+      }
     }
     s.geomeanAbsError = geomeanAbs(errors);
     s.medianAbsError = medianAbs(errors);
@@ -130,7 +139,10 @@ std::vector<ModelSummary> scoreRows(const std::vector<ValidationRow>& rows,
     for (const auto& [key, pairs] : groups) {
       if (pairs.first.size() < 2) continue;
       GroupCorrelation g{key.first, key.second, static_cast<int>(pairs.first.size()),
-                         spearman(pairs.first, pairs.second), regret(pairs.first, pairs.second)};
+                         spearman(pairs.first, pairs.second), std::nullopt};
+      if (auto c = choices.find(key); c != choices.end() && c->second.first.size() >= 2) {
+        g.regret = regret(c->second.first, c->second.second);
+      }
       if (g.rho) {
         rhoSum += *g.rho;
         ++rhoCount;
@@ -296,9 +308,11 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
                     : "experiment not in the corpus" + didYouMean(m.experiment, experimentNames);
         } else if (!gpu) {
           row.group = it->second.group;
+          row.alternative = it->second.alternatives;
           row.reason = "no GPU description: " + gpu.error().message;
         } else {
           row.group = it->second.group;
+          row.alternative = it->second.alternatives;
           const Expected<double>& p = predictions.at(mi);
           if (!p) {
             row.reason = p.error().message;

@@ -59,6 +59,7 @@ struct ValidationRow {
   std::optional<double> error;  ///< (predicted - measured) / measured
   std::string reason;           ///< why there is no prediction
   std::string source;           ///< the measurement's source (published sets); empty otherwise
+  bool alternative = true;      ///< one of its group's alternatives (Manifest::alternatives): counts in the regret
 };
 
 /// Ranking quality of one variant group on one GPU: Spearman's rho and the regret of the
@@ -68,7 +69,9 @@ struct GroupCorrelation {
   std::string group;
   int n = 0;                     ///< predicted variants in the group
   std::optional<double> rho;     ///< nullopt when n < 2 or all tied
-  std::optional<double> regret;  ///< t(predicted fastest) / t(measured fastest)
+  /// t(predicted fastest) / t(measured fastest) over the group's alternatives (rows of
+  /// experiments whose variants are different problems left out); nullopt below two.
+  std::optional<double> regret;
 };
 
 /// The score of one model.
