@@ -1,33 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// `foresight._foresight`: the library's predict, explain and explore for Python (pybind11).
-/// Requests and results cross as JSON text, so a result is exactly the CLI's `--json` object
-/// (the same views print both); `python/foresight/__init__.py` turns keyword arguments into a
-/// request and the result into a dict. Library errors raise `foresight.Error`. The GIL is
-/// released while the library works, so Python threads can predict in parallel.
+/// `foresight._foresight`: the library's JSON requests (api/requests.h) for Python (pybind11).
+/// A result is exactly the CLI's `--json` object; `python/foresight/__init__.py` turns keyword
+/// arguments into a request and the result into a dict. Library errors raise `foresight.Error`
+/// with the message after its file and line when known. The GIL is released while the library
+/// works, so Python threads can predict in parallel.
 #include <pybind11/pybind11.h>
 
-#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
-#include <vector>
 
-#include "foresight/advise/explain.h"
-#include "foresight/explore/explore.h"
-#include "foresight/frontend/input.h"
-#include "foresight/gpu/presets.h"
-#include "foresight/model/default_model.h"
-#include "foresight/model/predict.h"
-#include "foresight/report/explain_view.h"
-#include "foresight/report/explore_view.h"
-#include "foresight/report/gpu_views.h"
-#include "foresight/report/prediction_view.h"
-#include "foresight/support/expression.h"
-#include "foresight/support/strings.h"
+#include "foresight/api/requests.h"
 
 namespace py = pybind11;
-using nlohmann::json;
-
-namespace foresight::python {
 
 namespace {
 
@@ -36,220 +21,29 @@ struct ForesightError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The message, after its file and line when known ("k.cu:7: error: …").
-[[noreturn]] void fail(const Error& e) { throw ForesightError(e.file.empty() ? e.message : e.format()); }
-
-template <class T>
-T take(Expected<T> e) {  // NOLINT(performance-unnecessary-value-param): consumed
-  if (!e) fail(e.error());
-  return std::move(*e);
-}
-
-/// 1 to 3 integers, from a number or a list.
-Dim3 dim3(const json& j, const char* what) {
-  std::vector<long long> v;
-  if (j.is_number_integer()) {
-    v.push_back(j.get<long long>());
-  } else if (j.is_array()) {
-    for (const json& x : j) {
-      if (!x.is_number_integer()) fail(makeError(std::string(what) + ": extents are integers"));
-      v.push_back(x.get<long long>());
-    }
-  }
-  if (v.empty() || v.size() > 3) fail(makeError(std::string(what) + " takes 1 to 3 integers"));
-  return Dim3{v[0], v.size() > 1 ? v[1] : 1, v.size() > 2 ? v[2] : 1};
-}
-
-/// "FILE:LINE" → SourceHint (the value filled in).
-SourceHint hint(const std::string& key, double value, const char* what) {
-  const size_t colon = key.rfind(':');
-  std::optional<long long> line = colon == std::string::npos ? std::nullopt : toInteger(key.substr(colon + 1));
-  if (!line || *line < 1 || colon == 0) fail(makeError(std::string(what) + " key '" + key + "': expected FILE:LINE"));
-  return {key.substr(0, colon), static_cast<int>(*line), value};
-}
-
-/// The object at `key` (an empty object when absent). Keep it in a named variable before
-/// iterating: `items()` of a temporary in a range-for outlives it.
-json object(const json& j, const char* key) {
-  json o = j.value(key, json::object());
-  if (!o.is_object()) fail(makeError(std::string(key) + ": a dict"));
-  return o;
-}
-
-/// What every request shares: the input, its GPU and the model.
-struct Request {
-  std::string path;
-  Gpu gpu;
-  InputOptions input;
-  ModelNames names;
-  json raw;
-  /// The model predict and explore use.
-  [[nodiscard]] ModelOptions model() const { return take(resolveModelNames(names, inputKindOf(path), &gpu)); }
-};
-
-Request parseRequest(const std::string& text) {
-  Request r;
-  r.raw = json::parse(text);
-  const json& j = r.raw;
-  r.path = j.value("path", std::string());
-  if (r.path.empty()) fail(makeError("no input: pass a file path or source="));
-  r.gpu = take(resolveGpu(j.value("gpu", std::string("h100"))));
-  r.input.gpu = &r.gpu;
-  r.input.kernel = j.value("kernel", std::string());
-  const json definesField = object(j, "defines");
-  for (const auto& [name, value] : definesField.items()) {
-    r.input.macros.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
-  }
-  r.input.includeDirs = j.value("include_dirs", std::vector<std::string>());
-  r.input.nvccFlags = j.value("nvcc_flags", std::vector<std::string>());
-  const json tripsField = object(j, "trips");
-  for (const auto& [key, value] : tripsField.items()) r.input.trips.push_back(hint(key, value.get<double>(), "trips"));
-  const json branchesField = object(j, "branches");
-  for (const auto& [key, value] : branchesField.items()) {
-    r.input.branches.push_back(hint(key, value.get<double>(), "branches"));
-  }
-  r.input.toolTimeoutSeconds = j.value("tool_timeout", 0.0);
-  r.names.model = j.value("model", std::string("auto"));
-  r.names.variant = j.value("variant", std::string("auto"));
-  r.names.policy = j.value("policy", std::string("gto"));
-  r.names.l1HitRate = j.value("l1_hit_rate", -1.0);
-  r.names.l2HitRate = j.value("l2_hit_rate", -1.0);
-  return r;
-}
-
-/// The launch of predict/explain: grid and block with the scalar args, or the input's.
-std::optional<Launch> requestLaunch(const Request& r) {
-  const json& j = r.raw;
-  const bool grid = j.contains("grid") && !j["grid"].is_null(), block = j.contains("block") && !j["block"].is_null();
-  if (grid != block) fail(makeError("give both grid and block, or neither (the input's launch)"));
-  if (!grid) return std::nullopt;
-  Launch l;
-  l.grid = dim3(j["grid"], "grid");
-  l.block = dim3(j["block"], "block");
-  l.dynamicSharedBytes = j.value("dynamic_shared", 0LL);
-  if (j.contains("carveout") && !j["carveout"].is_null()) l.carveoutPercent = j["carveout"].get<int>();
-  const json argsField = object(j, "args");
-  for (const auto& [name, value] : argsField.items()) {
-    if (value.is_number_integer() || value.is_boolean()) {
-      l.args[name] = value.is_boolean() ? static_cast<long long>(value.get<bool>()) : value.get<long long>();
-    } else if (value.is_number()) {
-      l.args[name] = ArgValue::fromReal(value.get<double>());
-    } else {
-      fail(makeError("args['" + name + "']: a number"));
-    }
-  }
-  for (const auto& [name, value] : r.input.macros) {
-    if (std::optional<long long> v = toInteger(value)) l.macros[name] = *v;
-  }
-  return l;
-}
-
-/// The loaded input, its chosen kernel and the launch.
-struct Loaded {
-  LoadedInput input;
-  const KernelInput* kernel = nullptr;
-  Launch launch;
-};
-
-Loaded load(Request& r) {
-  const std::optional<Launch> given = requestLaunch(r);
-  if (given) r.input.launch = *given;
-  Loaded out{take(loadInput(r.path, r.input)), nullptr, {}};
-  out.kernel = take(selectKernel(out.input, r.input.kernel));
-  if (given) {
-    out.launch = *given;
-  } else if (out.input.launch) {
-    out.launch = *out.input.launch;
-  } else {
-    fail(makeError("the input gives no launch; pass grid= and block=", r.path, 0));
-  }
-  return out;
-}
-
-std::string gpus() {
-  std::vector<Gpu> all;
-  for (const std::string& name : presetNames()) all.push_back(take(loadPreset(name)));
-  return GpuListView(std::move(all)).toJson().dump();
-}
-
-std::string predictJson(const std::string& text) {
-  Request r = parseRequest(text);
-  const ModelOptions model = r.model();
-  py::gil_scoped_release unlocked;
-  Loaded l = load(r);
-  Prediction p = take(predict(*l.kernel, l.launch, r.gpu, model));
-  for (const std::string& note : l.input.notes) p.warnings.push_back(note);
-  return PredictionView({r.path, l.input.frontend, l.kernel->ir.name, &r.gpu, l.launch}, std::move(p)).toJson().dump();
-}
-
-std::string explainJson(const std::string& text) {
-  Request r = parseRequest(text);
-  const ExplainOptions eo = take(explainOptions(r.names, inputKindOf(r.path), &r.gpu));
-  py::gil_scoped_release unlocked;
-  Loaded l = load(r);
-  ExplainResult x = take(explainKernel(*l.kernel, l.launch, r.gpu, eo));
-  for (const std::string& note : l.input.notes) x.prediction.warnings.push_back(note);
-  return ExplainView({r.path, l.input.frontend, l.kernel->ir.name, &r.gpu, l.launch}, std::move(x.prediction),
-                     std::move(x.sensitivity), std::move(x.whatIf), std::move(x.conflicts))
-      .toJson()
-      .dump();
-}
-
-/// Launch expressions: a string ("cdiv(N, TX), 4"), a number, or a list of either.
-std::vector<std::string> expressions(const json& j) {
-  if (j.is_null()) return {};
-  if (j.is_string()) return splitExpressionList(j.get<std::string>());
-  if (j.is_number_integer()) return {j.dump()};
-  std::vector<std::string> out;
-  for (const json& x : j) out.push_back(x.is_string() ? x.get<std::string>() : x.dump());
-  return out;
-}
-
-std::string exploreJson(const std::string& text) {
-  Request r = parseRequest(text);
-  ExploreOptions o;
-  o.input = r.path;
-  o.inputOptions = r.input;
-  o.model = r.model();
-  const json space = r.raw.value("space", json());
-  if (space.is_string()) {
-    if (Expected<void> ok = parseSpace(space.get<std::string>(), o.space); !ok) fail(ok.error());
-  } else if (space.is_object()) {
-    for (const auto& [name, values] : space.items()) {
-      SpaceDimension d;
-      d.name = name;
-      d.values = values.get<std::vector<long long>>();
-      d.text = name + "=" + values.dump();
-      o.space.dimensions.push_back(std::move(d));
-    }
-  } else {
-    fail(makeError("explore needs space= (a --space string or a dict of value lists)"));
-  }
-  o.launch.grid = expressions(r.raw.value("grid", json()));
-  o.launch.block = expressions(r.raw.value("block", json()));
-  const json argsField = object(r.raw, "args");
-  for (const auto& [name, value] : argsField.items()) {
-    o.launch.args.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
-  }
-  if (r.raw.contains("dynamic_shared")) o.launch.dynamicShared = r.raw["dynamic_shared"].dump();
-  o.maxVariants = r.raw.value("max_variants", 10000LL);
-  o.threads = r.raw.value("jobs", 0U);
-  py::gil_scoped_release unlocked;
-  ExploreResult result = take(explore(o));
-  return ExploreView(r.path, &r.gpu, o.space, std::move(result), 0).toJson().dump();
+/// Calls a request without the GIL; its Error becomes a ForesightError.
+template <class F>
+std::string call(F&& request) {
+  foresight::Expected<std::string> r = [&] {
+    py::gil_scoped_release unlocked;
+    return request();
+  }();
+  if (!r) throw ForesightError(r.error().file.empty() ? r.error().message : r.error().format());
+  return *r;
 }
 
 }  // namespace
 
-}  // namespace foresight::python
-
 PYBIND11_MODULE(_foresight, m) {
-  using namespace foresight::python;
   m.doc() = "Foresight's library: predict, explain and explore GPU kernels without a GPU (JSON in, JSON out).";
   py::register_exception<ForesightError>(m, "Error", PyExc_RuntimeError);
-  m.def("gpus", &gpus, "The GPU presets as JSON (the CLI's `gpus --json`).");
-  m.def("predict", &predictJson, py::arg("request"), "Predicts one launch; request and result are JSON text.");
-  m.def("explain", &explainJson, py::arg("request"), "Explains one launch; request and result are JSON text.");
-  m.def("explore", &exploreJson, py::arg("request"), "Searches a space of macros and launches; JSON text.");
+  m.def("gpus", [] { return call([] { return foresight::gpusRequest(); }); },
+        "The GPU presets as JSON (the CLI's `gpus --json`).");
+  m.def("predict", [](const std::string& r) { return call([&] { return foresight::predictRequest(r); }); },
+        py::arg("request"), "Predicts one launch; request and result are JSON text.");
+  m.def("explain", [](const std::string& r) { return call([&] { return foresight::explainRequest(r); }); },
+        py::arg("request"), "Explains one launch; request and result are JSON text.");
+  m.def("explore", [](const std::string& r) { return call([&] { return foresight::exploreRequest(r); }); },
+        py::arg("request"), "Searches a space of macros and launches; JSON text.");
   m.attr("__version__") = "0.1.0";
 }

@@ -3,12 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "foresight/frontend/cuda/fixture_toolchain.h"
 #include "foresight/frontend/cuda/system_toolchain.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
 #include "foresight/model/predict.h"
+#include "foresight/report/explore_view.h"
 
 namespace foresight {
 namespace {
@@ -91,7 +95,7 @@ TEST(Explore, RefusesLargeSpacesAndReportsWhenNothingPredicts) {
   o.maxVariants = 5;
   Expected<ExploreResult> big = explore(o);
   ASSERT_FALSE(big);
-  EXPECT_EQ(big.error().message, "the space has 6 variants, more than --max-variants 5 allows: narrow it or raise the limit");
+  EXPECT_EQ(big.error().message, "the space has 6 variants, more than --max-variants 5 allows: narrow it, raise the limit or split it with --shard");
   // Every variant failing (a launch expression dividing by zero) is an Error with the reason.
   o = vecaddSearch(gpu);
   o.launch.grid = {"N / (TX - TX)"};
@@ -145,6 +149,58 @@ TEST(Explore, CompilesEachMacroVariantOfACudaSource) {
 TEST(Explore, DefineLine) {
   EXPECT_EQ(defineLine({{"TX", 256}, {"UNROLL", 2}}), "-D TX=256 -D UNROLL=2");
   EXPECT_EQ(defineLine({}), "");
+}
+
+}  // namespace
+}  // namespace foresight
+
+namespace foresight {
+namespace {
+
+/// The --json report of one search (or shard) of vecadd over block and problem sizes.
+nlohmann::json report(const Gpu& gpu, long long shard, long long shards) {
+  ExploreOptions o = vecaddSearch(gpu);
+  o.space = {};
+  o.inputOptions.macros.clear();
+  EXPECT_TRUE(parseSpace("TX=32..2048:pow2,N=1048576,2097152,4194304", o.space));  // block and problem size
+  o.shard = shard;
+  o.shards = shards;
+  Expected<ExploreResult> r = explore(o);
+  EXPECT_TRUE(r) << r.error().message;
+  return ExploreView(o.input, &gpu, o.space, std::move(*r), 0).toJson();
+}
+
+TEST(ExploreShards, TwoShardsMergeIntoTheUnsplitSearch) {
+  const Gpu gpu = *loadPreset("h100");
+  const nlohmann::json whole = report(gpu, 0, 1);
+  const nlohmann::json a = report(gpu, 0, 2), b = report(gpu, 1, 2);
+  // 7 x 3 = 21 variants: indices 0, 2, …, 20 (11) and 1, 3, …, 19 (10).
+  EXPECT_EQ(a["variants"].size(), 11u);
+  EXPECT_EQ(b["variants"].size(), 10u);
+  EXPECT_EQ(a["shard"], nlohmann::json({0, 2}));
+  Expected<nlohmann::json> merged = mergeExploreReports({b, a});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_EQ(*merged, whole);  // every key: ranking, ranks, best, counts
+  std::ostringstream x, y;
+  printExploreText(*merged, 5, x);
+  printExploreText(whole, 5, y);
+  EXPECT_EQ(x.str(), y.str());
+}
+
+TEST(ExploreShards, MergeRefusesIncompleteOrForeignShards) {
+  const Gpu gpu = *loadPreset("h100");
+  const nlohmann::json a = report(gpu, 0, 2), b = report(gpu, 1, 2);
+  EXPECT_EQ(mergeExploreReports({a}).error().message, "shard 1 of 2 is missing");
+  EXPECT_EQ(mergeExploreReports({a, a}).error().message, "shard 0 is given twice");
+  nlohmann::json other = b;
+  other["gpu"] = "a100";
+  EXPECT_EQ(mergeExploreReports({a, other}).error().message, "report 2 is of another search: its 'gpu' differs from the first's");
+  EXPECT_EQ(mergeExploreReports({report(gpu, 0, 1)}).error().message,
+            "report 1 is not the --json report of `explore --shard i/n`");
+  ExploreOptions o = vecaddSearch(gpu);
+  o.shard = 2;
+  o.shards = 2;
+  EXPECT_EQ(explore(o).error().message, "shard 2/2: the shard index runs from 0 to the shard count - 1");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "progress_line.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
+#include "foresight/support/strings.h"
 #include "foresight/report/view.h"
 
 namespace foresight::cli {
@@ -151,6 +152,16 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
     in.launch = launch;
   }
   return in;
+}
+
+Expected<std::pair<long long, long long>> parseShard(const std::string& text) {
+  const size_t slash = text.find('/');
+  const std::optional<long long> i = slash == std::string::npos ? std::nullopt : toInteger(text.substr(0, slash));
+  const std::optional<long long> n = slash == std::string::npos ? std::nullopt : toInteger(text.substr(slash + 1));
+  if (!i || !n || *n < 1 || *i < 0 || *i >= *n) {
+    return makeError("--shard '" + text + "': expected I/N with 0 <= I < N (e.g. 0/4 ... 3/4)");
+  }
+  return std::pair<long long, long long>{*i, *n};
 }
 
 std::vector<std::string> splitGpuList(const std::string& list) {

@@ -79,6 +79,9 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 /// for a malformed NAME=VALUE or FILE:LINE=VALUE.
 [[nodiscard]] Expected<InputOptions> toInputOptions(const CommonOptions& options, const Gpu& gpu);
 
+/// "I/N" (`--shard`): 0 <= I < N; an Error otherwise.
+[[nodiscard]] Expected<std::pair<long long, long long>> parseShard(const std::string& text);
+
 /// Prints "foresight: <error>" on stderr and returns kExitError.
 int reportError(const Error& error);
 

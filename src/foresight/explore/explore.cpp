@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "foresight/frontend/input.h"
+#include "foresight/model/default_model.h"
 #include "foresight/model/predict.h"
 #include "foresight/support/expression.h"
 #include "foresight/support/parallel.h"
@@ -138,20 +139,29 @@ Expected<ExploreResult> explore(const ExploreOptions& o) {
   if (!o.inputOptions.gpu) return makeError("explore needs a GPU");
   ExploreResult result;
   result.spaceSize = o.space.size();
+  result.shard = o.shard;
+  result.shards = o.shards;
+  if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards) {
+    return makeError("shard " + std::to_string(o.shard) + "/" + std::to_string(o.shards) +
+                     ": the shard index runs from 0 to the shard count - 1");
+  }
   if (result.spaceSize == 0) return makeError("the search space is empty");
-  if (result.spaceSize > o.maxVariants) {
-    return makeError("the space has " + std::to_string(result.spaceSize) + " variants, more than --max-variants " +
-                     std::to_string(o.maxVariants) + " allows: narrow it or raise the limit");
+  const long long mine = (result.spaceSize - o.shard + o.shards - 1) / o.shards;  // indices shard, shard + n, ...
+  if (mine > o.maxVariants) {
+    return makeError("the space has " + std::to_string(result.spaceSize) + " variants" +
+                     (o.shards > 1 ? " (" + std::to_string(mine) + " in this shard)" : std::string()) +
+                     ", more than --max-variants " + std::to_string(o.maxVariants) +
+                     " allows: narrow it, raise the limit or split it with --shard");
   }
   // Integer fixed macros are variables of the launch expressions too.
   std::map<std::string, long long> fixed;
   for (const auto& [name, value] : o.inputOptions.macros) {
     if (std::optional<long long> v = toInteger(trim(value))) fixed[name] = *v;
   }
-  std::vector<ExploredVariant> variants(static_cast<size_t>(result.spaceSize));
-  for (long long i = 0; i < result.spaceSize; ++i) {
-    variants[static_cast<size_t>(i)].index = i;
-    variants[static_cast<size_t>(i)].values = o.space.point(i);
+  std::vector<ExploredVariant> variants(static_cast<size_t>(std::max(0LL, mine)));
+  for (size_t k = 0; k < variants.size(); ++k) {
+    variants[k].index = o.shard + static_cast<long long>(k) * o.shards;
+    variants[k].values = o.space.point(variants[k].index);
   }
   std::mutex tell;
   long long done = 0;
@@ -161,14 +171,30 @@ Expected<ExploreResult> explore(const ExploreOptions& o) {
         runVariant(o, fixed, variants[i]);
         if (o.onVariant) {
           std::lock_guard<std::mutex> lock(tell);
-          o.onVariant(variants[i], ++done, result.spaceSize);
+          o.onVariant(variants[i], ++done, static_cast<long long>(variants.size()));
         }
       },
       o.threads);
-  for (const ExploredVariant& v : variants) result.predicted += v.prediction ? 1 : 0;
-  if (result.predicted == 0) {
-    Error e = makeError("no variant could be predicted; the first: " + variants.front().error);
-    return e;
+  for (const ExploredVariant& v : variants) {
+    result.predicted += v.prediction ? 1 : 0;
+    if (result.kernel.empty() && !v.kernel.empty()) {
+      result.kernel = v.kernel;
+      result.frontend = v.frontend;
+    }
+    if (result.model.empty() && v.prediction) {
+      result.model = v.prediction->model;
+      result.variant = v.prediction->variant;
+    }
+  }
+  if (result.model.empty()) {
+    // No prediction in this shard: the model's name as predict() resolves it.
+    const std::string name = modelName(o.model.model == ModelKind::Auto ? resolveDefaultModel(o.model, InputKind::Cuda, o.inputOptions.gpu) : o.model);
+    const size_t slash = name.find('/');
+    result.model = name.substr(0, slash);
+    result.variant = slash == std::string::npos ? "" : name.substr(slash + 1);
+  }
+  if (result.predicted == 0 && o.shards == 1) {
+    return makeError("no variant could be predicted; the first: " + variants.front().error);
   }
   std::stable_sort(variants.begin(), variants.end(), [](const ExploredVariant& a, const ExploredVariant& b) {
     if (a.prediction.has_value() != b.prediction.has_value()) return a.prediction.has_value();

@@ -60,6 +60,10 @@ struct ExploreOptions {
   ModelOptions model;
   long long maxVariants = 10000;  ///< a larger space is refused before any work
   unsigned threads = 0;           ///< 0 = every core
+  /// Only the variants whose index i has i % shards == shard (`--shard shard/shards`): a search
+  /// split over processes or machines, put back together by mergeExploreReports().
+  long long shard = 0;
+  long long shards = 1;
   /// Told as each variant is done (from the worker threads, one call at a time): the variant,
   /// how many are done and how many there are.
   std::function<void(const ExploredVariant&, long long done, long long total)> onVariant;
@@ -68,13 +72,18 @@ struct ExploreOptions {
 /// The search's outcome.
 struct ExploreResult {
   long long spaceSize = 0;
+  long long shard = 0, shards = 1;  ///< which part of the space this is
+  std::string frontend, kernel;      ///< of the input (from the first variant that loaded)
+  std::string model, variant;        ///< the model predicted with ("mwp-cwp", "modern")
   /// Predicted variants fastest first (ties in enumeration order), then the others in
   /// enumeration order.
   std::vector<ExploredVariant> variants;
   int predicted = 0;
 };
 
-/// Builds, launches and predicts every variant of the space (exhaustive search).
+/// Builds, launches and predicts every variant of the space (exhaustive search), or of one
+/// shard of it. Unsharded, a search in which no variant predicts is an Error; a shard may
+/// come back with none predicted.
 [[nodiscard]] Expected<ExploreResult> explore(const ExploreOptions& options);
 
 /// "-D TX=256 -D UNROLL=2": a variant's values as nvcc/foresight macro flags.

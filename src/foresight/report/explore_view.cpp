@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Rendering of ExploreView as text and JSON.
+/// Rendering of ExploreView as JSON, the text from that JSON, and the merge of shard reports.
 #include "foresight/report/explore_view.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 
 #include "foresight/report/prediction_view.h"
 
@@ -13,26 +15,38 @@ namespace foresight {
 
 namespace {
 
-std::string dimText(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+using nlohmann::json;
 
-std::string boundText(const Prediction& p) {
-  return fmt::format("{} ({})", resourceName(p.bound.resource), boundModeName(p.bound.mode));
+std::string dimText(const json& d) { return fmt::format("{}x{}x{}", d[0].get<long long>(), d[1].get<long long>(), d[2].get<long long>()); }
+
+std::string valuesText(const json& values) {
+  std::string s;
+  for (const auto& [name, value] : values.items()) s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, value.get<long long>());
+  return s;
 }
 
-std::string valuesText(const std::map<std::string, long long>& values) {
-  std::string s;
-  for (const auto& [name, value] : values) s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, value);
-  return s;
+/// Ranked first (by time, then enumeration index), the unpredicted after in index order.
+void rank(json& variants) {
+  std::vector<json> v(variants.begin(), variants.end());
+  std::stable_sort(v.begin(), v.end(), [](const json& a, const json& b) {
+    const bool pa = a["error"].is_null(), pb = b["error"].is_null();
+    if (pa != pb) return pa;
+    if (pa && a["time_s"].get<double>() != b["time_s"].get<double>()) return a["time_s"].get<double>() < b["time_s"].get<double>();
+    return a["index"].get<long long>() < b["index"].get<long long>();
+  });
+  int r = 0;
+  for (json& x : v) x["rank"] = x["error"].is_null() ? json(++r) : json(nullptr);
+  variants = json(v);
 }
 
 }  // namespace
 
 nlohmann::json exploredVariantJson(const ExploredVariant& v, int rank) {
-  nlohmann::json j;
+  json j;
   j["index"] = v.index;
   j["values"] = v.values;
   j["defines"] = defineLine(v.values);
-  j["rank"] = v.prediction && rank > 0 ? nlohmann::json(rank) : nlohmann::json(nullptr);
+  j["rank"] = v.prediction && rank > 0 ? json(rank) : json(nullptr);
   if (v.launch) {
     j["grid"] = {v.launch->grid.x, v.launch->grid.y, v.launch->grid.z};
     j["block"] = {v.launch->block.x, v.launch->block.y, v.launch->block.z};
@@ -50,86 +64,155 @@ nlohmann::json exploredVariantJson(const ExploredVariant& v, int rank) {
   return j;
 }
 
-void ExploreView::printText(std::ostream& os) const {
-  const ExploredVariant& b = best();
-  const Prediction& bp = *b.prediction;
-  os << fmt::format("input      {} ({} frontend)\n", input_, b.frontend);
-  os << fmt::format("kernel     {}\n", b.kernel);
-  os << fmt::format("gpu        {}: {}, {} SMs at {:.3f} GHz\n", gpu_->name, gpu_->fullName, gpu_->smCount.value,
-                    gpu_->clockGhz.value);
-  os << fmt::format("model      {} ({} variant)\n", bp.model, bp.variant);
-  os << fmt::format("space      {}: {} variants, {} predicted\n", space_.describe(), result_.spaceSize, result_.predicted);
-  os << "\n";
-  // Columns: rank, one per parameter, grid, block, time, vs best, occupancy, bound.
-  std::vector<std::string> header = {"rank"};
-  for (const SpaceDimension& d : space_.dimensions) header.push_back(d.name);
-  for (const char* h : {"grid", "block", "time", "vs best", "occupancy", "bound"}) header.emplace_back(h);
-  std::vector<std::vector<std::string>> rows;
-  int rank = 0;
-  for (const ExploredVariant& v : result_.variants) {
-    if (!v.prediction) break;
-    ++rank;
-    if (top_ > 0 && rank > top_) continue;
-    const Prediction& p = *v.prediction;
-    std::vector<std::string> row = {std::to_string(rank)};
-    for (const SpaceDimension& d : space_.dimensions) row.push_back(std::to_string(v.values.at(d.name)));
-    row.push_back(dimText(v.launch->grid));
-    row.push_back(dimText(v.launch->block));
-    row.push_back(timeText(p.seconds));
-    row.push_back(fmt::format("{:.2f}x", p.seconds / bp.seconds));
-    row.push_back(fmt::format("{:.1f}%", 100.0 * p.occupancy.fraction));
-    row.push_back(boundText(p));
-    rows.push_back(std::move(row));
+void printExploreText(const nlohmann::json& j, long long top, std::ostream& os) {
+  const json& variants = j["variants"];
+  const json& best = j["best"];
+  os << fmt::format("input      {} ({} frontend)\n", j["input"].get<std::string>(), j["frontend"].get<std::string>());
+  os << fmt::format("kernel     {}\n", j["kernel"].get<std::string>());
+  os << fmt::format("gpu        {}: {}, {} SMs at {:.3f} GHz\n", j["gpu"].get<std::string>(),
+                    j["gpu_full_name"].get<std::string>(), j["sms"].get<int>(), j["clock_ghz"].get<double>());
+  os << fmt::format("model      {} ({} variant)\n", j["model"].get<std::string>(), j["variant"].get<std::string>());
+  std::string space;
+  for (const json& d : j["space"]) {
+    const size_t n = d["values"].size();
+    space += fmt::format("{}{} ({} {})", space.empty() ? "" : ", ", d["text"].get<std::string>(), n, n == 1 ? "value" : "values");
   }
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  const long long predicted = j["predicted"].get<long long>();
+  os << fmt::format("space      {}: {} variants", space, j["space_size"].get<long long>());
+  if (j.contains("shard")) {
+    os << fmt::format(", shard {} of {}: {} of them", j["shard"][0].get<long long>(), j["shard"][1].get<long long>(), variants.size());
   }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string s;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      const bool last = c + 1 == cells.size();
-      // Numbers right-aligned (rank and the parameters), text left-aligned.
-      const bool right = c <= space_.dimensions.size();
-      if (c) s += "  ";
-      s += right ? fmt::format("{:>{}}", cells[c], width[c]) : last ? cells[c] : fmt::format("{:<{}}", cells[c], width[c]);
+  os << fmt::format(", {} predicted\n\n", predicted);
+  if (best.is_null()) {
+    os << "no variant of this shard could be predicted\n";
+  } else {
+    const double bestTime = best["time_s"].get<double>();
+    // Columns: rank, one per parameter, grid, block, time, vs best, occupancy, bound.
+    std::vector<std::string> header = {"rank"};
+    for (const json& d : j["space"]) header.push_back(d["name"].get<std::string>());
+    for (const char* h : {"grid", "block", "time", "vs best", "occupancy", "bound"}) header.emplace_back(h);
+    const size_t numbers = j["space"].size() + 1;  // right-aligned columns
+    std::vector<std::vector<std::string>> rows;
+    for (const json& v : variants) {
+      if (v["rank"].is_null()) continue;
+      if (top > 0 && v["rank"].get<long long>() > top) continue;
+      std::vector<std::string> row = {std::to_string(v["rank"].get<long long>())};
+      for (const json& d : j["space"]) row.push_back(std::to_string(v["values"][d["name"].get<std::string>()].get<long long>()));
+      row.push_back(dimText(v["grid"]));
+      row.push_back(dimText(v["block"]));
+      row.push_back(timeText(v["time_s"].get<double>()));
+      row.push_back(fmt::format("{:.2f}x", v["time_s"].get<double>() / bestTime));
+      row.push_back(fmt::format("{:.1f}%", 100.0 * v["occupancy"].get<double>()));
+      row.push_back(fmt::format("{} ({})", v["bound"]["resource"].get<std::string>(), v["bound"]["mode"].get<std::string>()));
+      rows.push_back(std::move(row));
     }
-    os << s << "\n";
-  };
-  line(header);
-  for (const auto& r : rows) line(r);
-  if (top_ > 0 && result_.predicted > top_) os << fmt::format("({} more; --top 0 shows all)\n", result_.predicted - top_);
-  if (result_.predicted < result_.spaceSize) {
+    std::vector<size_t> width(header.size());
+    for (size_t c = 0; c < header.size(); ++c) {
+      width[c] = header[c].size();
+      for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+    }
+    auto line = [&](const std::vector<std::string>& cells) {
+      std::string s;
+      for (size_t c = 0; c < cells.size(); ++c) {
+        if (c) s += "  ";
+        if (c < numbers) {
+          s += fmt::format("{:>{}}", cells[c], width[c]);
+        } else {
+          s += c + 1 == cells.size() ? cells[c] : fmt::format("{:<{}}", cells[c], width[c]);
+        }
+      }
+      os << s << "\n";
+    };
+    line(header);
+    for (const auto& r : rows) line(r);
+    if (top > 0 && predicted > top) os << fmt::format("({} more; --top 0 shows all)\n", predicted - top);
+  }
+  if (predicted < static_cast<long long>(variants.size())) {
     os << "\nnot predicted\n";
-    for (const ExploredVariant& v : result_.variants) {
-      if (!v.prediction) os << fmt::format("  {}: {}\n", valuesText(v.values), v.error);
+    for (const json& v : variants) {
+      if (!v["error"].is_null()) os << fmt::format("  {}: {}\n", valuesText(v["values"]), v["error"].get<std::string>());
     }
   }
-  os << "\n";
-  os << fmt::format("best       {} ({}; grid {}, block {})\n", defineLine(b.values), timeText(bp.seconds),
-                    dimText(b.launch->grid), dimText(b.launch->block));
+  if (!best.is_null()) {
+    os << "\n";
+    os << fmt::format("best       {} ({}; grid {}, block {})\n", best["defines"].get<std::string>(),
+                      timeText(best["time_s"].get<double>()), dimText(best["grid"]), dimText(best["block"]));
+  }
 }
 
+Expected<nlohmann::json> mergeExploreReports(const std::vector<nlohmann::json>& reports) {
+  if (reports.empty()) return makeError("merge needs the reports of the shards");
+  static const char* kSame[] = {"input", "frontend", "kernel", "gpu", "model", "variant", "space", "space_size"};
+  const json& first = reports.front();
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const json& r = reports[i];
+    if (!r.is_object() || !r.contains("shard") || !r.contains("variants")) {
+      return makeError("report " + std::to_string(i + 1) + " is not the --json report of `explore --shard i/n`");
+    }
+    for (const char* key : kSame) {
+      if (r.value(key, json()) != first.value(key, json())) {
+        return makeError("report " + std::to_string(i + 1) + " is of another search: its '" + key + "' differs from the first's");
+      }
+    }
+  }
+  const long long shards = first["shard"][1].get<long long>();
+  std::set<long long> seen;
+  for (const json& r : reports) {
+    if (r["shard"][1].get<long long>() != shards) return makeError("the reports split the space into different shard counts");
+    if (!seen.insert(r["shard"][0].get<long long>()).second) {
+      return makeError("shard " + std::to_string(r["shard"][0].get<long long>()) + " is given twice");
+    }
+  }
+  for (long long s = 0; s < shards; ++s) {
+    if (!seen.count(s)) return makeError("shard " + std::to_string(s) + " of " + std::to_string(shards) + " is missing");
+  }
+  json merged = first;
+  merged.erase("shard");
+  json variants = json::array();
+  long long predicted = 0;
+  for (const json& r : reports) {
+    for (const json& v : r["variants"]) {
+      variants.push_back(v);
+      predicted += v["error"].is_null() ? 1 : 0;
+    }
+  }
+  if (static_cast<long long>(variants.size()) != first["space_size"].get<long long>()) {
+    return makeError("the shards hold " + std::to_string(variants.size()) + " variants, the space " +
+                     std::to_string(first["space_size"].get<long long>()));
+  }
+  if (predicted == 0) return makeError("no variant of any shard could be predicted");
+  rank(variants);
+  merged["variants"] = variants;
+  merged["predicted"] = predicted;
+  merged["best"] = variants[0];
+  return merged;
+}
+
+void ExploreView::printText(std::ostream& os) const { printExploreText(toJson(), top_, os); }
+
 nlohmann::json ExploreView::toJson() const {
-  const ExploredVariant& b = best();
-  nlohmann::json j;
+  const ExploredVariant* b = best();
+  json j;
   j["input"] = input_;
-  j["frontend"] = b.frontend;
-  j["kernel"] = b.kernel;
+  j["frontend"] = result_.frontend;
+  j["kernel"] = result_.kernel;
   j["gpu"] = gpu_->name;
-  j["model"] = b.prediction->model;
-  j["variant"] = b.prediction->variant;
-  nlohmann::json space = nlohmann::json::array();
-  for (const SpaceDimension& d : space_.dimensions) space.push_back({{"name", d.name}, {"values", d.values}});
+  j["gpu_full_name"] = gpu_->fullName;
+  j["sms"] = gpu_->smCount.value;
+  j["clock_ghz"] = gpu_->clockGhz.value;
+  j["model"] = result_.model;
+  j["variant"] = result_.variant;
+  json space = json::array();
+  for (const SpaceDimension& d : space_.dimensions) space.push_back({{"name", d.name}, {"values", d.values}, {"text", d.text}});
   j["space"] = space;
   j["space_size"] = result_.spaceSize;
+  if (result_.shards > 1) j["shard"] = {result_.shard, result_.shards};
   j["predicted"] = result_.predicted;
-  nlohmann::json variants = nlohmann::json::array();
+  json variants = json::array();
   int rank = 0;
   for (const ExploredVariant& v : result_.variants) variants.push_back(exploredVariantJson(v, v.prediction ? ++rank : 0));
   j["variants"] = variants;
-  j["best"] = exploredVariantJson(b, 1);
+  j["best"] = b ? exploredVariantJson(*b, 1) : json(nullptr);
   return j;
 }
 

@@ -33,6 +33,7 @@ struct ExploreCliOptions {
   bool jsonl = false;
   std::string seedFile;            ///< --opentuner-seed FILE
   unsigned threads = 0;
+  std::string shard;               ///< --shard I/N
   bool maxVariantsGiven = false;  ///< --max-variants typed (kernels default to 10000)
 };
 
@@ -77,6 +78,12 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
   x.model = *model;
   x.maxVariants = e.maxVariantsGiven ? o.maxVariants : 10000;
   x.threads = e.threads;
+  if (!e.shard.empty()) {
+    Expected<std::pair<long long, long long>> sh = parseShard(e.shard);
+    if (!sh) return reportError(sh.error());
+    x.shard = sh->first;
+    x.shards = sh->second;
+  }
   const bool progress = progressWanted();
   x.onVariant = [&](const ExploredVariant& v, long long done, long long total) {
     if (e.jsonl) std::cout << exploredVariantJson(v, 0).dump() << std::endl;
@@ -89,14 +96,14 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
     return reportError(err);
   }
   const ExploreView view(o.input, &*gpu, x.space, std::move(*result), e.top);
-  if (!e.seedFile.empty()) {
+  if (!e.seedFile.empty() && view.best()) {
     std::ofstream seed(e.seedFile);
-    nlohmann::json config(view.best().values);
+    nlohmann::json config(view.best()->values);
     if (!(seed << config.dump(2) << "\n")) return reportError(makeError("--opentuner-seed '" + e.seedFile + "': cannot write the file"));
   }
   if (e.jsonl) {
     nlohmann::json last;
-    last["best"] = exploredVariantJson(view.best(), 1);
+    last["best"] = view.best() ? exploredVariantJson(*view.best(), 1) : nlohmann::json(nullptr);
     std::cout << last.dump() << "\n";
     return kExitOk;
   }
@@ -121,12 +128,15 @@ std::function<int()> setupExplore(CLI::App& sub) {
   sub.add_option("--opentuner-seed", e->seedFile, "Kernels: write the best variant's values as an OpenTuner seed configuration (JSON)");
   sub.add_option("--jobs", e->threads, "Kernels: variants built and predicted at once (default: every core)")
       ->check(CLI::PositiveNumber);
+  sub.add_option("--shard", e->shard,
+                 "Kernels: only the variants whose index i has i % N == I (I/N, 0 <= I < N); merge the --json reports "
+                 "with `foresight merge`");
   CLI::Option* maxVariants = sub.get_option("--max-variants");
   return [options, e, maxVariants] {
     e->maxVariantsGiven = maxVariants->count() > 0;
     if (isSkeletonInput(options->input)) {
-      if (!e->space.empty() || e->jsonl || !e->seedFile.empty()) {
-        return reportError(makeError("--space, --jsonl and --opentuner-seed are for kernel inputs; a skeleton's "
+      if (!e->space.empty() || e->jsonl || !e->seedFile.empty() || !e->shard.empty()) {
+        return reportError(makeError("--space, --jsonl, --opentuner-seed and --shard are for kernel inputs; a skeleton's "
                                      "layouts are its own space"));
       }
       return runSkeletonExplore(*options, e->top, e->csv);

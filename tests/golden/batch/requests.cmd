@@ -1,0 +1,2 @@
+# exit: 1
+batch tests/golden/batch/requests.jsonl --jobs 2

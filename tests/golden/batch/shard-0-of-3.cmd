@@ -1,0 +1,2 @@
+# exit: 1
+batch tests/golden/batch/requests.jsonl --shard 0/3
