@@ -31,6 +31,7 @@
 #include "foresight/gpu/presets.h"
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/validation/manifest.h"
+#include "corpus_manifests.h"
 
 namespace {
 
@@ -183,19 +184,8 @@ bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gp
 
 /// Registers BM_ExplainCorpus/<experiment> for every manifest of the corpus.
 const bool kCorpusRegistered = [] {
-  const std::filesystem::path root = std::filesystem::path(FORESIGHT_SOURCE_DIR) / "validation";
-  std::error_code ec;
-  std::vector<std::string> manifests;
-  for (auto it = std::filesystem::recursive_directory_iterator(root, ec); !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->path().extension() == ".toml" && it->path().string().find("/measurements/") == std::string::npos &&
-        it->path().string().find("/runner/") == std::string::npos) {
-      manifests.push_back(it->path().string());
-    }
-  }
-  std::sort(manifests.begin(), manifests.end());
-  for (const std::string& path : manifests) {
-    const std::string name = "BM_ExplainCorpus/" + std::filesystem::path(path).parent_path().filename().string() + "/" +
-                             std::filesystem::path(path).stem().string();
+  for (const std::string& path : bench::corpusManifests()) {
+    const std::string name = "BM_ExplainCorpus/" + bench::corpusName(path);
     benchmark::RegisterBenchmark(name.c_str(), [path](benchmark::State& s) { explainExperiment(s, path); })
         ->Unit(benchmark::kMillisecond)
         ->Iterations(1);
