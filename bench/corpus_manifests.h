@@ -4,10 +4,15 @@
 /// less measurements/ and runner/), sorted, and a benchmark name for each ("group/experiment").
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "foresight/validation/manifest.h"
 
 namespace foresight::bench {
 
@@ -30,6 +35,22 @@ inline std::vector<std::string> corpusManifests() {
 inline std::string corpusName(const std::string& manifest) {
   const std::filesystem::path p(manifest);
   return p.parent_path().filename().string() + "/" + p.stem().string();
+}
+
+/// The first variant of a manifest with every expression evaluated; nullopt (the benchmark
+/// skipped with the error) when it does not load.
+inline std::optional<ResolvedExperiment> firstVariant(benchmark::State& state, const std::string& manifest) {
+  Expected<Manifest> m = loadManifest(manifest);
+  if (!m) {
+    state.SkipWithError(m.error().message.c_str());
+    return std::nullopt;
+  }
+  Expected<ResolvedExperiment> e = resolveVariant(*m, m->variants.front());
+  if (!e) {
+    state.SkipWithError(e.error().message.c_str());
+    return std::nullopt;
+  }
+  return std::move(*e);
 }
 
 }  // namespace foresight::bench

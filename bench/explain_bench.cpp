@@ -31,6 +31,7 @@
 #include "foresight/gpu/presets.h"
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/validation/manifest.h"
+#include "foresight/validation/validate.h"
 #include "corpus_manifests.h"
 
 namespace {
@@ -125,16 +126,8 @@ bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gp
 
 /// One corpus experiment: every launch of its first variant.
 void explainExperiment(benchmark::State& state, const std::string& manifestPath) {
-  Expected<Manifest> m = loadManifest(manifestPath);
-  if (!m) {
-    state.SkipWithError(m.error().message.c_str());
-    return;
-  }
-  Expected<ResolvedExperiment> e = resolveVariant(*m, m->variants.front());
-  if (!e) {
-    state.SkipWithError(e.error().message.c_str());
-    return;
-  }
+  const std::optional<ResolvedExperiment> e = bench::firstVariant(state, manifestPath);
+  if (!e) return;
   const Gpu gpu = *loadPreset("h100");
   bool warm = false;  // one untimed pass fills the compile cache
   for (auto _ : state) {
@@ -156,13 +149,7 @@ bool run(benchmark::State& state, const ResolvedExperiment& experiment, const Gp
   const ResolvedExperiment* e = &experiment;
   {
     for (const ResolvedLaunch& l : e->launches) {
-      InputOptions options;
-      options.gpu = &gpu;
-      options.launch = l.launch;
-      options.kernel = l.kernel;
-      for (const auto& [name, value] : e->defines) options.macros.emplace_back(name, std::to_string(value));
-      for (const ResolvedHint& h : e->trips) options.trips.push_back({h.file, h.line, h.value});
-      for (const ResolvedHint& h : e->branches) options.branches.push_back({h.file, h.line, h.value});
+      const InputOptions options = launchInputOptions(*e, l, gpu);
       Expected<LoadedInput> input = loadInput(e->source, options);
       if (!input) {
         state.SkipWithError(input.error().message.c_str());

@@ -21,6 +21,7 @@
 #include "foresight/gpu/presets.h"
 #include "foresight/model/predict.h"
 #include "foresight/validation/manifest.h"
+#include "foresight/validation/validate.h"
 
 namespace {
 
@@ -33,13 +34,7 @@ double msSince(std::chrono::steady_clock::time_point start) {
 /// Loads and predicts every launch of `e`; adds the phases' wall times. An error message or "".
 std::string predictLaunches(const ResolvedExperiment& e, const Gpu& gpu, double& loadMs, double& predictMs) {
   for (const ResolvedLaunch& l : e.launches) {
-    InputOptions options;
-    options.gpu = &gpu;
-    options.launch = l.launch;
-    options.kernel = l.kernel;
-    for (const auto& [name, value] : e.defines) options.macros.emplace_back(name, std::to_string(value));
-    for (const ResolvedHint& h : e.trips) options.trips.push_back({h.file, h.line, h.value});
-    for (const ResolvedHint& h : e.branches) options.branches.push_back({h.file, h.line, h.value});
+    const InputOptions options = launchInputOptions(e, l, gpu);
     auto start = std::chrono::steady_clock::now();
     Expected<LoadedInput> input = loadInput(e.source, options);
     if (!input) return input.error().message;
@@ -56,16 +51,8 @@ std::string predictLaunches(const ResolvedExperiment& e, const Gpu& gpu, double&
 }
 
 void predictExperiment(benchmark::State& state, const std::string& manifestPath) {
-  Expected<Manifest> m = loadManifest(manifestPath);
-  if (!m) {
-    state.SkipWithError(m.error().message.c_str());
-    return;
-  }
-  Expected<ResolvedExperiment> e = resolveVariant(*m, m->variants.front());
-  if (!e) {
-    state.SkipWithError(e.error().message.c_str());
-    return;
-  }
+  const std::optional<ResolvedExperiment> e = bench::firstVariant(state, manifestPath);
+  if (!e) return;
   const Gpu gpu = *loadPreset("h100");
   double load = 0, pred = 0;
   if (std::string err = predictLaunches(*e, gpu, load, pred); !err.empty()) {  // fills the compile cache

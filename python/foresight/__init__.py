@@ -52,6 +52,18 @@ def _call(function, request, source):
         return json.loads(function(json.dumps(request)))
 
 
+def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dynamic_shared, carveout,
+            model, variant, include_dirs, nvcc_flags, trips, branches, tool_timeout, policy,
+            l1_hit_rate, l2_hit_rate):
+    """One launch through `function` (predict or explain)."""
+    request = _request(path, source, kernel, gpu, defines, model, variant, {
+        "grid": grid, "block": block, "args": args, "dynamic_shared": dynamic_shared,
+        "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
+        "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
+        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
+    return _call(function, request, source)
+
+
 def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
@@ -63,12 +75,9 @@ def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block
     (omitted: the input's own launch). ``args``: scalar kernel arguments by name (ints, floats,
     bools). ``defines``: ``-D`` macros. ``trips`` / ``branches``: hints by ``"file.cu:LINE"``.
     """
-    request = _request(path, source, kernel, gpu, defines, model, variant, {
-        "grid": grid, "block": block, "args": args, "dynamic_shared": dynamic_shared,
-        "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
-        "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
-        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
-    return _call(_foresight.predict, request, source)
+    return _kernel(_foresight.predict, path, source, kernel, gpu, grid, block, args, defines,
+                   dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate)
 
 
 def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
@@ -78,12 +87,9 @@ def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block
     """Predict's time with the emulate model's bottleneck (sensitivity analysis), the time each
     resource alone would need and the what-if penalties (``explain --json``). Arguments as
     :func:`predict`."""
-    request = _request(path, source, kernel, gpu, defines, model, variant, {
-        "grid": grid, "block": block, "args": args, "dynamic_shared": dynamic_shared,
-        "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
-        "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
-        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
-    return _call(_foresight.explain, request, source)
+    return _kernel(_foresight.explain, path, source, kernel, gpu, grid, block, args, defines,
+                   dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate)
 
 
 def explore(path=None, *, space, source=None, kernel=None, gpu="h100", grid=None, block=None,

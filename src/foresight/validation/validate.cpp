@@ -21,6 +21,17 @@
 
 namespace foresight {
 
+InputOptions launchInputOptions(const ResolvedExperiment& e, const ResolvedLaunch& l, const Gpu& gpu) {
+  InputOptions options;
+  options.gpu = &gpu;
+  options.launch = l.launch;
+  options.kernel = l.kernel;
+  for (const auto& [name, value] : e.defines) options.macros.emplace_back(name, std::to_string(value));
+  for (const ResolvedHint& h : e.trips) options.trips.push_back({h.file, h.line, h.value});
+  for (const ResolvedHint& h : e.branches) options.branches.push_back({h.file, h.line, h.value});
+  return options;
+}
+
 std::vector<ModelChoice> applicableModels() {
   std::vector<ModelChoice> out;
   // "default": what `--model auto` means for the experiment's input kind and GPU (default_model.h),
@@ -48,17 +59,8 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
   std::vector<double> seconds(models.size(), 0.0);
   std::vector<std::optional<Error>> errors(models.size());
   for (const ResolvedLaunch& l : e.launches) {
-    // Frontends that compile (CUDA) need the target GPU, the launch, the kernel and the -D macros
-    // of this variant; frontends that read everything from the file ignore them.
-    InputOptions options;
-    options.gpu = &gpu;
-    options.launch = l.launch;
-    options.kernel = l.kernel;
+    InputOptions options = launchInputOptions(e, l, gpu);
     options.toolTimeoutSeconds = toolTimeoutSeconds;
-    for (const auto& [name, value] : e.defines)
-      options.macros.emplace_back(name, std::to_string(value));
-    for (const ResolvedHint& h : e.trips) options.trips.push_back({h.file, h.line, h.value});
-    for (const ResolvedHint& h : e.branches) options.branches.push_back({h.file, h.line, h.value});
     Expected<LoadedInput> input = loadInput(e.source, options);
     Expected<const KernelInput*> kernel =
         input ? selectKernel(*input, l.kernel) : Expected<const KernelInput*>(input.error());

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "foresight/frontend/input_options.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/model_options.h"
 #include "foresight/support/error.h"
@@ -39,6 +40,12 @@ using PredictFn = std::function<std::vector<Expected<double>>(
     const ResolvedExperiment&, const std::vector<ModelChoice>&, const Gpu&)>;
 /// A GPU description for a measurement file's `<gpu>` stem (default: resolveGpu).
 using GpuFn = std::function<Expected<Gpu>(const std::string&)>;
+
+/// What loadInput() needs for one launch of an experiment variant: the GPU, the launch, the kernel,
+/// the variant's -D macros and its trip and branch hints (frontends that read everything from the
+/// file ignore them).
+[[nodiscard]] InputOptions launchInputOptions(const ResolvedExperiment& experiment, const ResolvedLaunch& launch,
+                                              const Gpu& gpu);
 
 /// The real predictor: per launch, loadInput(source, {gpu, launch, kernel, -D macros, hints}) →
 /// selectKernel → predict() with every model. `toolTimeoutSeconds` limits each nvcc, ptxas,
