@@ -147,6 +147,19 @@ TEST(GpuLoader, SameAddressAtomicIsAPositiveTime) {
   EXPECT_EQ(e.line, lineOf(text, "same_address_atomic"));
 }
 
+TEST(GpuLoader, SectorRmwIsAPositiveTime) {
+  // "0.0115 ns" in the file, µs inside; written back the same (writer round trip elsewhere).
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->memoryForResource("l2")->sectorRmwUs);
+  EXPECT_DOUBLE_EQ(g->memoryForResource("l2")->sectorRmwUs->value, 0.0000115);
+  const std::string text = replaced(h100, "sector_rmw = { value = 0.0115,", "sector_rmw = { value = 0,");
+  const Error e = loadError(text);
+  EXPECT_EQ(e.message, "'memory.l2.sector_rmw' must be positive");
+  EXPECT_EQ(e.line, lineOf(text, "sector_rmw = "));
+}
+
 TEST(GpuLoader, BarrierUnitHasAPositiveArrival) {
   const std::string h100 = testing_support::sourceText("gpus/h100.toml");
   Expected<Gpu> g = loadGpuFromString(h100, kName);

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,26 @@ std::vector<long long> strided(long long base, long long strideBytes, int lanes 
 }
 
 // ---- sm_70+ sectors ----------------------------------------------------------------------------
+
+TEST(PartialSectors, StoresThatLeavePartOfASectorUnwritten) {
+  auto lanes = [](long long first, long long stride) {
+    std::vector<long long> v;
+    for (int l = 0; l < 32; ++l) v.push_back(first + l * stride);
+    return v;
+  };
+  EXPECT_EQ(partialSectors(lanes(0, 4), 4, 32), 0);     // 4 sectors, 32 B each
+  EXPECT_EQ(partialSectors(lanes(0, 8), 4, 32), 8);     // 8 sectors of 16 B
+  EXPECT_EQ(partialSectors(lanes(0, 128), 4, 32), 32);  // a column: 4 B in each of 32 sectors
+  EXPECT_EQ(partialSectors(lanes(4, 4), 4, 32), 2);     // misaligned: the first and the last of 5
+  EXPECT_EQ(partialSectors(lanes(0, 8), 8, 32), 0);     // 8-B lanes back to back: full again
+  // Lanes in any order, inactive lanes left out: 16 active lanes of one 64-B run, reversed.
+  std::vector<long long> v = lanes(0, 4);
+  std::reverse(v.begin(), v.end());
+  for (int l = 0; l < 16; ++l) v[static_cast<size_t>(l)] = kInactiveLane;
+  EXPECT_EQ(partialSectors(v, 4, 32), 0);  // bytes 0..63: two full sectors
+  v[31] = kInactiveLane;                   // byte 0..3 unwritten now
+  EXPECT_EQ(partialSectors(v, 4, 32), 1);
+}
 
 TEST(CountSectors, UnitStrideFourBytes) {
   auto r = countSectors(strided(0, 4), 4);

@@ -143,13 +143,14 @@ class StridedSource : public WarpStreamSource {
   long long stride_;
 };
 
-/// One load per warp, lanes `strideBytes` apart (StridedSource).
-KernelIR stridedKernel(long long strideBytes) {
+/// One load (or store) per warp, lanes `strideBytes` apart (StridedSource).
+KernelIR stridedKernel(long long strideBytes, bool store = false) {
   KernelIR ir;
   ir.name = "strided";
   BasicBlock b;
-  Instruction ld{"LDG", InstrClass::Ldst};
+  Instruction ld{store ? "STG" : "LDG", InstrClass::Ldst};
   ld.memory = MemoryAccess{};
+  ld.memory->isStore = store;
   b.instructions.push_back(ld);
   ir.blocks.push_back(b);
   ir.resources.registers = 32;
@@ -173,6 +174,27 @@ TEST(MemoryHierarchy, ARequestTakesOneL1WavefrontPerDistinctLine) {
     EXPECT_NEAR(t->loadWavefronts / t->loadRequests, c.lines, 1e-9) << "stride " << c.stride;
     EXPECT_NEAR(t->sites[0].wavefronts, t->loadWavefronts, 1e-9);
   }
+}
+
+TEST(MemoryHierarchy, StoresCountTheSectorsTheyWriteOnlyPartly) {
+  // 32 lanes x 4 B stores: unit stride fills 4 sectors (none partial); 8 B apart, 8 sectors of
+  // 16 B each; 32 B or more apart, a sector per lane holding 4 of its 32 B: 32 partial.
+  const Gpu gpu = loadPreset("h100").value();
+  const struct {
+    long long stride;
+    double partial;
+  } cases[] = {{4, 0}, {8, 8}, {32, 32}, {4096, 32}};
+  for (const auto& c : cases) {
+    Expected<MemoryTraffic> t = analyzeMemory(stridedKernel(c.stride, true), nullptr, fullWave(), gpu);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    ASSERT_GT(t->storeRequests, 0);
+    EXPECT_NEAR(t->partialStoreSectors / t->storeRequests, c.partial, 1e-9) << "stride " << c.stride;
+    EXPECT_NEAR(t->sites[0].partialSectors, t->partialStoreSectors, 1e-9);
+  }
+  // Loads are never partial writes.
+  Expected<MemoryTraffic> loads = analyzeMemory(stridedKernel(4096), nullptr, fullWave(), gpu);
+  ASSERT_TRUE(loads.ok());
+  EXPECT_EQ(loads->partialStoreSectors, 0);
 }
 
 TEST(MemoryHierarchy, AMissReadsTheL2FetchGranularityFromDram) {

@@ -127,6 +127,34 @@ TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
   EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).atomicSeconds, 0.0);
 }
 
+/// Partial writes: transpose_naive 8192 x 8192 (b32x8) writes each 4-B element into a sector of
+/// its own per request: 67,108,864 partly written sectors x 0.0115 ns (the h100 preset's L2
+/// sector read-modify-write) = 771.75 us. Without `sector_rmw`, no floor.
+TEST(PhysicalFloors, PartlyWrittenSectorsTakeTheL2sReadModifyWrite) {
+  const Gpu h100 = loadPreset("h100").value();
+  ASSERT_TRUE(h100.memoryForResource("l2")->sectorRmwUs);
+  MemoryTraffic t;
+  t.partialStoreSectors = 8192.0 * 8192.0;
+  KernelInput k;
+  k.ir.name = "transpose_naive";
+  Launch l;
+  l.grid = {256, 1024, 1};
+  l.block = {32, 8, 1};
+  const PhysicalFloors f = computeFloors(k, l, h100, t);
+  EXPECT_NEAR(f.partialWriteSeconds * 1e6, 771.7519, 1e-3);
+  EXPECT_EQ(f.largest().first, "partial-writes");
+  Prediction p;
+  p.model = "m";
+  p.seconds = 216e-6;
+  p.cycles = 216e-6 * 1.98e9;
+  applyFloors(p, f, h100);
+  EXPECT_NEAR(p.seconds * 1e6, 771.7519, 1e-3);
+  EXPECT_EQ(p.bound.resource, Resource::L2);
+  Gpu without = h100;
+  for (MemoryLevel& m : without.memory) m.sectorRmwUs.reset();
+  EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).partialWriteSeconds, 0.0);
+}
+
 /// Block barriers: barrier_heavy/b256 (1056 blocks x 8 warps, 2048 barriers per warp) on the hand
 /// GPU with arrival 2, block 0.92, latency 12.75 cycles. Unit: 2048 x 1056 x (0.92 + 2 x 8) / 132
 /// = 277,217.28 cycles = 184.811 us at 1.5 GHz; one block's chain 2048 x (12.75 + 16) = 58,880

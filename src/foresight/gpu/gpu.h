@@ -103,6 +103,11 @@ struct MemoryLevel {
   /// f64, min/max, CAS, exchange), µs; absent = no floor for them. f32 adds and integer adds
   /// differ by 2.4x on Hopper, so one time for both would not be a floor.
   std::optional<Param<double>> sameAddressAtomicIntUs;
+  /// Time this level takes, for the whole chip, per read-modify-write of one sector: a store
+  /// that writes part of a sector (the L2 keeps whole sectors and their ECC), as an atomic onto
+  /// a line of its own does, µs. A launch takes at least its partly written store sectors ×
+  /// this. Absent = unknown (no partial-writes floor).
+  std::optional<Param<double>> sectorRmwUs;
   std::vector<std::string> lower;          ///< Next levels on a miss (PORPLE lowerLevels).
 };
 

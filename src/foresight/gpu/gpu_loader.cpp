@@ -225,6 +225,7 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.farLatency = m.optionalParam<double>("far_latency", Dim::Cycles);
       level.sameAddressAtomicUs = m.optionalParam<double>("same_address_atomic", Dim::Duration);
       level.sameAddressAtomicIntUs = m.optionalParam<double>("same_address_atomic_int", Dim::Duration);
+      level.sectorRmwUs = m.optionalParam<double>("sector_rmw", Dim::Duration);
       level.lower = m.stringArray("lower");
       m.finish();
       if (m.failed()) break;
@@ -257,6 +258,8 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
         m.failAtKey("same_address_atomic", "'memory." + name + ".same_address_atomic' must be positive");
       } else if (level.sameAddressAtomicIntUs && !(level.sameAddressAtomicIntUs->value > 0)) {
         m.failAtKey("same_address_atomic_int", "'memory." + name + ".same_address_atomic_int' must be positive");
+      } else if (level.sectorRmwUs && !(level.sectorRmwUs->value > 0)) {
+        m.failAtKey("sector_rmw", "'memory." + name + ".sector_rmw' must be positive");
       }
       gpu.memory.push_back(std::move(level));
     }

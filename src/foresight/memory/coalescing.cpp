@@ -131,6 +131,35 @@ void touchedSectors(const std::vector<long long>& lanes, int width, long long se
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
+int partialSectors(const std::vector<long long>& lanes, int width, long long sector) {
+  if (sector <= 0) return 0;
+  // Bytes per sector: each lane's bytes split at sector boundaries, collected as (sector, bytes)
+  // runs (lanes in address order make one run per sector; others are sorted first).
+  thread_local std::vector<std::pair<long long, long long>> parts;  // no allocation per request
+  parts.clear();
+  const long long w = std::max(1, width);
+  bool ascending = true;
+  for (long long a : lanes) {
+    if (a < 0) continue;
+    for (long long lo = a; lo < a + w;) {
+      const long long s = lo / sector, end = std::min(a + w, (s + 1) * sector);
+      ascending = ascending && (parts.empty() || parts.back().first <= s);
+      parts.emplace_back(s, end - lo);
+      lo = end;
+    }
+  }
+  if (!ascending) std::sort(parts.begin(), parts.end());
+  int partial = 0;
+  for (size_t i = 0; i < parts.size();) {
+    long long bytes = 0;
+    size_t j = i;
+    for (; j < parts.size() && parts[j].first == parts[i].first; ++j) bytes += parts[j].second;
+    partial += bytes < sector ? 1 : 0;
+    i = j;
+  }
+  return partial;
+}
+
 Expected<SectorCount> countSectors(std::span<const long long> addresses, int accessBytes,
                                    const SectorOptions& options) {
   if (auto ok = checkWarpAccess(addresses, accessBytes); !ok) return std::move(ok).takeError();

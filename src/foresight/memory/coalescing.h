@@ -59,6 +59,13 @@ struct SectorCount {
 void touchedSectors(const std::vector<long long>& lanes, int accessBytes, long long sectorBytes,
                     std::vector<long long>& out);
 
+/// Sectors a store request writes only partly: the distinct sectors its active lanes (address
+/// ≥ 0, `accessBytes` each, distinct addresses) touch that receive fewer than `sectorBytes`
+/// bytes. A partly written sector costs the L2 a read-modify-write (a full one is overwritten).
+/// Examples for 32 lanes × 4 B: unit stride from 0 → 0 (4 full sectors); stride 8 B → 8; a
+/// column (stride ≥ 32 B) → 32; unit stride from byte 4 → 2 (the first and the last).
+[[nodiscard]] int partialSectors(const std::vector<long long>& lanes, int accessBytes, long long sectorBytes);
+
 // ---- Compute capability 1.x (GROPHECY footnote 3) --------------------------------------------
 
 /// Memory transactions of one warp request on a CC 1.x device.

@@ -701,8 +701,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Per site of one analysis: requests, sectors with known addresses, and sectors of requests
   // with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
   struct SiteTotals {
-    std::vector<double> requests, sectors, unknown, wavefronts;
-    explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0) {}
+    std::vector<double> requests, sectors, unknown, wavefronts, partial;
+    explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0) {}
   };
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // sampled at `rate` (sampledRegion): a block of wave v runs from v to v + 1, its warps'
@@ -731,6 +731,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
           totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, static_cast<long long>(sectorsPerLine))) * weight;
+          // The base block's lanes: a shifted block writes its sectors the same way.
+          if (m.isStore) totals.partial[site] += partialSectors(a.lanes, m.widthBytes, sectorBytes) * weight;
           const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
           tally.generated(m.isStore, touched->size());
           long long region = LLONG_MIN;
@@ -981,12 +983,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     st.requests = requests[s];
     st.sectors = known + dark;
     st.wavefronts = wavefronts[s] * scale;
+    st.partialSectors = window.partial[s] * scale;
     if (m.isStore) {
       st.l2Hits = st.sectors;
       st.dramSectors = writeBacks[s] * scale + dark;
       t.storeRequests += st.requests;
       t.storeSectors += st.sectors;
       t.storeWavefronts += st.wavefronts;
+      t.partialStoreSectors += st.partialSectors;
       t.dramWriteSectors += st.dramSectors;
       continue;
     }

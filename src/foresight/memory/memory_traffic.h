@@ -31,6 +31,9 @@ struct SiteTraffic {
   /// granularity.
   double dramFetchPerMiss = 1;
   double wavefronts = 0;    ///< L1 wavefronts: distinct L1 lines per request, summed (0 = unknown)
+  /// Stores: sectors written only partly (partialSectors(), coalescing.h), each a read-modify-
+  /// write at the L2; 0 for loads and for stores of unknown address.
+  double partialSectors = 0;
 
   [[nodiscard]] double l1HitRate() const { return sectors > 0 ? l1Hits / sectors : 0; }
   /// Share of the L1 misses that hit in L2.
@@ -53,6 +56,9 @@ struct MemoryTraffic {
   /// line it touches (an uncoalesced request of 32 lines takes 32); 0 = not computed (summary
   /// inputs without addresses).
   double loadWavefronts = 0, storeWavefronts = 0;
+  /// Store sectors written only partly (SiteTraffic::partialSectors, summed): the L2 reads,
+  /// merges and writes back each one (the partial-writes floor).
+  double partialStoreSectors = 0;
   /// Distinct bytes the launch reads / writes (its footprint): with a cold L2 every one of them
   /// crosses the DRAM interface at least once.
   double compulsoryReadBytes = 0;

@@ -21,6 +21,7 @@ std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
   out.emplace_back("shared", sharedSeconds);
   out.emplace_back("sgemm-mix", mixSeconds);
   out.emplace_back("atomics", atomicSeconds);
+  out.emplace_back("partial-writes", partialWriteSeconds);
   out.emplace_back("barriers", barrierSeconds);
   return out;
 }
@@ -28,7 +29,7 @@ std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
 Resource floorResource(std::string_view name) {
   if (name == "ldst") return resourceOfPipe(InstrClass::Ldst);
   if (name == "sgemm-mix") return Resource::Fp32;
-  if (name == "atomics") return Resource::L2;
+  if (name == "atomics" || name == "partial-writes") return Resource::L2;
   if (name == "barriers") return Resource::Barrier;
   return parseResource(name).value_or(Resource::Issue);  // dram, shared, issue and the pipes
 }
@@ -119,6 +120,8 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     const double floatOps = std::min(traffic.hotAtomicFloatOps, f.hotAtomicOps);
     if (l2->sameAddressAtomicUs) f.atomicSeconds += floatOps * l2->sameAddressAtomicUs->value * 1e-6;
     if (l2->sameAddressAtomicIntUs) f.atomicSeconds += (f.hotAtomicOps - floatOps) * l2->sameAddressAtomicIntUs->value * 1e-6;
+    f.partialStoreSectors = traffic.partialStoreSectors;
+    if (l2->sectorRmwUs) f.partialWriteSeconds = f.partialStoreSectors * l2->sectorRmwUs->value * 1e-6;
   }
   if (gpu.barrier && f.barriersPerWarp > 0 && clockHz > 0) {
     const double warpsPerBlock = std::ceil(static_cast<double>(launch.threadsPerBlock()) / warpSize);
@@ -148,6 +151,10 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
   add("floor_shared_us", f.sharedSeconds * 1e6, "shared bank wavefronts / the shared bandwidth's wavefronts");
   if (f.hotAtomicOps > 0) {
     add("floor_atomics_us", f.atomicSeconds * 1e6, "atomics to the most-updated address x the L2's same-address atomic time");
+  }
+  if (f.partialWriteSeconds > 0) {
+    add("partial_store_sectors", f.partialStoreSectors, "store sectors written only partly (memory engine)");
+    add("floor_partial_writes_us", f.partialWriteSeconds * 1e6, "partly written store sectors x the L2's sector read-modify-write time");
   }
   if (f.barriersPerWarp > 0 && gpu.barrier) {
     add("floor_barriers_us", f.barrierSeconds * 1e6,

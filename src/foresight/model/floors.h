@@ -16,6 +16,8 @@
 ///  - atomics (GPUs with `same_address_atomic`/`same_address_atomic_int` on the L2): the global
 ///    atomics to the launch's most-updated address x the L2's time per atomic of their kind
 ///    (f32 adds; every other kind), since the L2 applies them one after another;
+///  - partial writes (GPUs with `sector_rmw` on the L2): the store sectors written only partly
+///    (MemoryTraffic::partialStoreSectors) x the L2's time per sector read-modify-write;
 ///  - barriers (GPUs with `[barrier]`): the block barriers of the launch x the cycles each keeps
 ///    the SM's barrier unit busy (`block + arrival x warps per block`) / SMs, or one block's own
 ///    barriers one after another (`latency + arrival x warps` each), whichever is longer.
@@ -61,11 +63,13 @@ struct PhysicalFloors {
   double mixSeconds = 0;
   double hotAtomicOps = 0;       ///< atomics to the most-updated address (MemoryTraffic::hotAtomicOps)
   double atomicSeconds = 0;
+  double partialStoreSectors = 0;  ///< MemoryTraffic::partialStoreSectors
+  double partialWriteSeconds = 0;
   double barriersPerWarp = 0;    ///< block barriers each warp (and so each block) passes
   double barrierSeconds = 0;
 
   /// Every floor by name, in report order: "dram", the pipes of kFloorPipes, "issue", "ldst",
-  /// "shared", "sgemm-mix", "atomics", "barriers" (0 where nothing bounds).
+  /// "shared", "sgemm-mix", "atomics", "partial-writes", "barriers" (0 where nothing bounds).
   [[nodiscard]] std::vector<std::pair<std::string, double>> named() const;
   /// The largest floor and its name; {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;
