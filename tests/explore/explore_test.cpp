@@ -197,6 +197,12 @@ TEST(ExploreShards, MergeRefusesIncompleteOrForeignShards) {
   EXPECT_EQ(mergeExploreReports({a, other}).error().message, "report 2 is of another search: its 'gpu' differs from the first's");
   EXPECT_EQ(mergeExploreReports({report(gpu, 0, 1)}).error().message,
             "report 1 is not the --json report of `explore --shard i/n`");
+  nlohmann::json cut = b;
+  cut.erase("gpu_full_name");
+  EXPECT_EQ(mergeExploreReports({a, cut}).error().message, "report 2 lacks 'gpu_full_name' (not a report of this foresight?)");
+  cut = b;
+  cut["variants"][0].erase("time_s");
+  EXPECT_EQ(mergeExploreReports({a, cut}).error().message, "report 2 has a malformed variant");
   ExploreOptions o = vecaddSearch(gpu);
   o.shard = 2;
   o.shards = 2;

@@ -149,6 +149,21 @@ Expected<nlohmann::json> mergeExploreReports(const std::vector<nlohmann::json>& 
     if (!r.is_object() || !r.contains("shard") || !r.contains("variants")) {
       return makeError("report " + std::to_string(i + 1) + " is not the --json report of `explore --shard i/n`");
     }
+    static const char* kKeys[] = {"input", "frontend", "kernel", "gpu", "gpu_full_name", "sms", "clock_ghz", "model",
+                                  "variant", "space", "space_size", "predicted", "best"};
+    for (const char* key : kKeys) {
+      if (!r.contains(key)) return makeError("report " + std::to_string(i + 1) + " lacks '" + key + "' (not a report of this foresight?)");
+    }
+    const json& sh = r["shard"];
+    if (!sh.is_array() || sh.size() != 2 || !sh[0].is_number_integer() || !sh[1].is_number_integer() || !r["variants"].is_array()) {
+      return makeError("report " + std::to_string(i + 1) + " has a malformed 'shard' or 'variants'");
+    }
+    for (const json& v : r["variants"]) {
+      if (!v.is_object() || !v.contains("index") || !v.contains("values") || !v.contains("error") ||
+          (v["error"].is_null() && !(v.contains("time_s") && v.contains("grid") && v.contains("block")))) {
+        return makeError("report " + std::to_string(i + 1) + " has a malformed variant");
+      }
+    }
     for (const char* key : kSame) {
       if (r.value(key, json()) != first.value(key, json())) {
         return makeError("report " + std::to_string(i + 1) + " is of another search: its '" + key + "' differs from the first's");

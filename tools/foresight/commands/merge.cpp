@@ -31,12 +31,16 @@ int runMerge(const MergeOptions& o) {
     if (j.is_discarded()) return reportError(makeError("not a JSON report (explore --json --shard I/N)", file, 0));
     reports.push_back(std::move(j));
   }
-  Expected<nlohmann::json> merged = mergeExploreReports(reports);
-  if (!merged) return reportError(merged.error());
-  if (o.json) {
-    std::cout << merged->dump(2) << "\n";
-  } else {
-    printExploreText(*merged, o.top, std::cout);
+  try {
+    Expected<nlohmann::json> merged = mergeExploreReports(reports);
+    if (!merged) return reportError(merged.error());
+    if (o.json) {
+      std::cout << merged->dump(2) << "\n";
+    } else {
+      printExploreText(*merged, o.top, std::cout);
+    }
+  } catch (const nlohmann::json::exception& e) {  // a report edited by hand: a value of the wrong type
+    return reportError(makeError(std::string("a report holds a value of the wrong type: ") + e.what()));
   }
   return kExitOk;
 }
