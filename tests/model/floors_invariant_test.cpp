@@ -89,6 +89,8 @@ std::vector<Case> exampleCases() {
   cuda("stencil2d.sm_90.sass", "", launch(32, 32, 32, 8, {{"nx", 1024}, {"ny", 256}}));
   cuda("transpose.sm_90.sass", "transpose_naive", launch(32, 32, 32, 8, {{"n", 1024}}));
   cuda("spill.sm_90.sass", "spill", launch(512, 1, 256, 1, {{"n", 131072}}));
+  // A template instantiation (examples/cuda/block_sum.cu's kernel, as the templates fixture has it).
+  cuda("templates.sm_90.sass", "block_sum<256>", launch(4096, 1, 256, 1, {}));
   // The bound examples (examples/bound/README.md), from their stored sm_90 fixtures.
   const auto bound = [&](const char* file, const char* kernel, Launch l) {
     Case c{file, kRoot + "/tests/examples/fixtures/bound/" + file};
