@@ -42,17 +42,6 @@ Expected<Dim3> parseDim3(const std::string& text, const char* what) {
   return makeError(std::string("--") + what + " '" + text + "' has more than three extents");
 }
 
-/// "NAME=VALUE" → (NAME, VALUE); VALUE may be empty when `valueOptional`.
-Expected<std::pair<std::string, std::string>> splitAssignment(const std::string& text, const char* what,
-                                                              bool valueOptional) {
-  const size_t eq = text.find('=');
-  if (eq == 0 || (eq == std::string::npos && !valueOptional) || (eq != std::string::npos && eq + 1 == text.size())) {
-    return makeError(std::string(what) + " '" + text + "' must be NAME=VALUE");
-  }
-  if (eq == std::string::npos) return std::make_pair(text, std::string());
-  return std::make_pair(text.substr(0, eq), text.substr(eq + 1));
-}
-
 std::optional<long long> parseInteger(const std::string& text) {
   try {
     size_t used = 0;
@@ -104,6 +93,17 @@ Expected<SourceHint> parseHint(const std::string& text, const char* what) {
 }
 
 }  // namespace
+
+/// "NAME=VALUE" → (NAME, VALUE); VALUE may be empty when `valueOptional`.
+Expected<std::pair<std::string, std::string>> splitAssignment(const std::string& text, const char* what,
+                                                              bool valueOptional) {
+  const size_t eq = text.find('=');
+  if (eq == 0 || (eq == std::string::npos && !valueOptional) || (eq != std::string::npos && eq + 1 == text.size())) {
+    return makeError(std::string(what) + " '" + text + "' must be NAME=VALUE");
+  }
+  if (eq == std::string::npos) return std::make_pair(text, std::string());
+  return std::make_pair(text.substr(0, eq), text.substr(eq + 1));
+}
 
 Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
   InputOptions in;

@@ -79,6 +79,11 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 /// for a malformed NAME=VALUE or FILE:LINE=VALUE.
 [[nodiscard]] Expected<InputOptions> toInputOptions(const CommonOptions& options, const Gpu& gpu);
 
+/// "NAME=VALUE" (`-D`, `--arg`) → (NAME, VALUE); VALUE may be empty when `valueOptional`. An
+/// Error names the option (`what`) and the text otherwise.
+[[nodiscard]] Expected<std::pair<std::string, std::string>> splitAssignment(const std::string& text, const char* what,
+                                                                            bool valueOptional);
+
 /// "I/N" (`--shard`): 0 <= I < N; an Error otherwise.
 [[nodiscard]] Expected<std::pair<long long, long long>> parseShard(const std::string& text);
 

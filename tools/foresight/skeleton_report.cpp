@@ -199,11 +199,6 @@ int runSkeletonPredict(const CommonOptions& o) {
 }
 
 int runSkeletonExplore(const CommonOptions& o, long long top, bool csv) {
-  if (!isSkeletonInput(o.input)) {
-    return reportError(
-        makeError("explore searches GPU code layouts of skeletons (.sk); '" + o.input +
-                  "' is not one (parameter search for CUDA kernels is not implemented yet)"));
-  }
   if (csv && o.json) return reportError(makeError("choose one of --json and --csv"));
   Expected<Prepared> p = prepare(o);
   if (!p) return reportError(p.error());

@@ -26,6 +26,7 @@ struct SkeletonKernel {
 int runSkeletonPredict(const CommonOptions& options);
 
 /// foresight explore FILE.sk: all layouts ranked; `top` rows per GPU (0 = all); CSV or JSON.
+/// Only for skeleton inputs (commands/explore.cpp sends the others to the kernel search).
 int runSkeletonExplore(const CommonOptions& options, long long top, bool csv);
 
 }  // namespace foresight::cli

@@ -17,10 +17,6 @@ namespace foresight {
 
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 /// A Dim3 from 1 to 3 expressions; `what` names it in errors ("grid").
 Expected<Dim3> evalDim(const std::vector<std::string>& exprs, const std::map<std::string, long long>& vars,
                        const char* what) {
@@ -80,7 +76,7 @@ void runVariant(const ExploreOptions& o, const std::map<std::string, long long>&
   }
   InputOptions io = o.inputOptions;
   io.progress = {};  // one progress line for the whole search, not one per variant
-  if (endsWith(o.input, ".cu")) {
+  if (o.input.ends_with(".cu")) {
     // The variant's values as -D macros, replacing fixed macros of the same name.
     std::erase_if(io.macros, [&](const auto& m) { return out.values.count(m.first) > 0; });
     for (const auto& [name, value] : out.values) io.macros.emplace_back(name, std::to_string(value));

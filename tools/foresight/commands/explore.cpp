@@ -64,9 +64,9 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
   x.launch.block = splitExpressionList(o.block);
   if (o.dynamicShared >= 0) x.launch.dynamicShared = std::to_string(o.dynamicShared);
   for (const std::string& a : o.args) {
-    const size_t eq = a.find('=');
-    if (eq == std::string::npos || eq == 0) return reportError(makeError("--arg '" + a + "': expected NAME=VALUE"));
-    x.launch.args.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--arg", false);
+    if (!kv) return reportError(kv.error());
+    x.launch.args.push_back(std::move(*kv));
   }
   for (const SpaceDimension& d : x.space.dimensions) {
     for (const auto& [name, value] : x.inputOptions.macros) {
