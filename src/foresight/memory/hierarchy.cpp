@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <map>
@@ -19,6 +20,7 @@
 #include "foresight/ir/warp_stream.h"
 #include "foresight/memory/coalescing.h"
 #include "foresight/memory/reuse_distance.h"
+#include "foresight/support/radix_sort.h"
 
 namespace foresight {
 
@@ -34,6 +36,19 @@ long long unitOf(long long sector, long long per) {
 
 /// Distinct lines of `sectorsPerLine` sectors among a request's sectors (ascending, distinct).
 long long distinctLines(const std::vector<long long>& sectors, long long sectorsPerLine) {
+  if (sectorsPerLine > 0 && (sectorsPerLine & (sectorsPerLine - 1)) == 0) {
+    // A power of two (every GPU described): the line is an arithmetic shift, which rounds down
+    // for negative sectors as unitOf() does. The engine calls this for every sampled access.
+    const int shift = std::countr_zero(static_cast<unsigned long long>(sectorsPerLine));
+    long long lines = 0, line = 0;
+    for (long long sec : sectors) {
+      const long long l = sec >> shift;
+      if (lines > 0 && l == line) continue;  // ascending: still in the current line
+      ++lines;
+      line = l;
+    }
+    return lines;
+  }
   long long lines = 0, end = LLONG_MIN;  // first sector past the current line
   for (long long sec : sectors) {
     if (lines > 0 && sec < end) continue;  // ascending: still in the current line
@@ -93,6 +108,8 @@ struct WarpAccess {
   double weight = 1;   ///< accesses of the full stream it stands for (the window's stratum / length)
   int window = -1;     ///< window of the sample; -1: a whole stream
   bool warm = false;   ///< first half of its window: it only warms the caches (not counted)
+  /// Partially written sectors of a store (partialSectors()), computed on first use.
+  mutable int partialSectors = -1;
 };
 
 /// The sector number seen by the reuse analysis: sectors of different windows of a sampled
@@ -128,14 +145,45 @@ ReuseResult analyzeFetched(const std::vector<SampledAccess>& stream, SamplePopul
 /// warp access.
 constexpr int kRegionShift = 3;  // 8 sectors: 256 B
 
-bool sampledRegion(long long region, double rate) {
-  if (rate >= 1) return true;
+/// The region's hash, uniform over 64 bits.
+unsigned long long regionHash(long long region) {
   unsigned long long h = static_cast<unsigned long long>(region) * 0x9E3779B97F4A7C15ULL;
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ULL;
   h ^= h >> 29;
-  return static_cast<double>(h) < rate * 18446744073709551615.0;
+  return h;
 }
+
+/// Which regions a rate keeps: those whose hash h has double(h) < rate · (2^64 − 1). The
+/// conversion to double is monotone, so they are the hashes below one integer threshold, found
+/// once per rate by bisection; the test per region is then one integer compare.
+class RegionSampler {
+ public:
+  explicit RegionSampler(double rate) : all_(rate >= 1) {
+    if (all_) return;
+    const double limit = rate * 18446744073709551615.0;
+    // The least h with double(h) >= limit; every hash below it is kept.
+    unsigned long long lo = 0, hi = ~0ULL;
+    if (static_cast<double>(hi) < limit) {
+      all_ = true;
+      return;
+    }
+    while (lo < hi) {
+      const unsigned long long mid = lo + (hi - lo) / 2;
+      if (static_cast<double>(mid) >= limit) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    threshold_ = lo;
+  }
+  [[nodiscard]] bool keeps(long long region) const { return all_ || regionHash(region) < threshold_; }
+
+ private:
+  bool all_;
+  unsigned long long threshold_ = 0;
+};
 
 
 /// Sector accesses a spatially sampled analysis generated and kept, loads and stores apart.
@@ -671,12 +719,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Orders accesses by time, ties in their order (as std::stable_sort would), sorting keys and
   // moving each access once.
   auto sortByTime = [](std::vector<Timed>& v) {
-    std::vector<std::pair<double, size_t>> key(v.size());
-    for (size_t i = 0; i < v.size(); ++i) key[i] = {v[i].time, i};
-    std::sort(key.begin(), key.end());
+    std::vector<std::uint64_t> key(v.size());
+    for (size_t i = 0; i < v.size(); ++i) key[i] = radixKey(v[i].time);
     std::vector<Timed> out;
     out.reserve(v.size());
-    for (const auto& k : key) out.push_back(std::move(v[k.second]));
+    for (const std::uint32_t k : stableOrder(key)) out.push_back(std::move(v[k]));
     v = std::move(out);
   };
   // Distinct sectors of a time-ordered sample, for windowed streams: a sector first touched in
@@ -686,15 +733,19 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // re-read in every window counts once.
   auto windowFootprint = [](const std::vector<Timed>& sample, bool firstHalfOnly) {
     // First touch of each sector: (sector, time order) sorted, the first of each sector.
-    std::vector<std::pair<long long, size_t>> touch;
-    touch.reserve(sample.size());
+    std::vector<size_t> index;
+    std::vector<std::uint64_t> key;
+    index.reserve(sample.size());
+    key.reserve(sample.size());
     for (size_t i = 0; i < sample.size(); ++i) {
-      if (!firstHalfOnly || sample[i].firstHalf) touch.emplace_back(sample[i].sector, i);
+      if (firstHalfOnly && !sample[i].firstHalf) continue;
+      index.push_back(i);
+      key.push_back(radixKey(sample[i].sector));
     }
-    std::sort(touch.begin(), touch.end());
     double d = 0;
-    for (size_t k = 0; k < touch.size(); ++k) {
-      if (k == 0 || touch[k].first != touch[k - 1].first) d += sample[touch[k].second].extrapolate;
+    const std::vector<std::uint32_t> order = stableOrder(key);  // by sector, then time
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (k == 0 || key[order[k]] != key[order[k - 1]]) d += sample[index[order[k]]].extrapolate;
     }
     return d;
   };
@@ -705,10 +756,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0) {}
   };
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
-  // sampled at `rate` (sampledRegion): a block of wave v runs from v to v + 1, its warps'
+  // the sampler keeps (RegionSampler): a block of wave v runs from v to v + 1, its warps'
   // accesses spread evenly over that interval (or at their place in a windowed stream).
   auto collect = [&](const std::array<long long, 3>& c, int cluster, int& warpCounter, double wave, bool firstHalf,
-                     double rate, std::vector<Timed>& out, SiteTotals& totals, SampleTally& tally) -> Expected<void> {
+                     const RegionSampler& sampler, std::vector<Timed>& out, SiteTotals& totals,
+                     SampleTally& tally) -> Expected<void> {
     const int firstWarp = warpCounter;
     warpCounter += warpsPerBlock;
     auto strideOf = [&](size_t n) {
@@ -732,7 +784,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
           totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, static_cast<long long>(sectorsPerLine))) * weight;
           // The base block's lanes: a shifted block writes its sectors the same way.
-          if (m.isStore) totals.partial[site] += partialSectors(a.lanes, m.widthBytes, sectorBytes) * weight;
+          if (m.isStore) {
+            // The same base access recurs in every shifted block: its count is kept with it.
+            if (a.partialSectors < 0) a.partialSectors = partialSectors(a.lanes, m.widthBytes, sectorBytes);
+            totals.partial[site] += a.partialSectors * weight;
+          }
           const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
           tally.generated(m.isStore, touched->size());
           long long region = LLONG_MIN;
@@ -740,7 +796,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           for (long long sec : *touched) {
             if ((sec >> kRegionShift) != region) {
               region = sec >> kRegionShift;
-              kept = sampledRegion(region, rate);
+              kept = sampler.keeps(region);
             }
             if (!kept) continue;
             tally.kept(m.isStore);
@@ -765,10 +821,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     SiteTotals ignored(sites.size());
     SampleTally collected;
     int warpCounter = 0, sampled = 0;
+    const RegionSampler sampler(collectRate);
     for (int i = 0; i < maxBlocks; ++i) {
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
-      Expected<void> ok = collect(coords(b), sampled++, warpCounter, 0.0, false, collectRate, timed, ignored, collected);
+      Expected<void> ok = collect(coords(b), sampled++, warpCounter, 0.0, false, sampler, timed, ignored, collected);
       if (!ok) return std::move(ok).takeError();
     }
     sortByTime(timed);
@@ -827,9 +884,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   SampleTally windowTally;
   int warpCounter = 0;
   const long long half = windowBlocks / 2;
+  const RegionSampler windowSampler(rate);
+  timed.reserve(static_cast<size_t>(std::min(expected * rate * 1.25, 4.0 * kSampledAccesses)));
   for (long long b = 0; b < windowBlocks; ++b) {
     const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-    Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, rate, timed, window, windowTally);
+    Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, windowSampler, timed, window, windowTally);
     if (!ok) return std::move(ok).takeError();
   }
   std::vector<double>& requests = window.requests;
@@ -901,6 +960,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                                     std::max(1.0, static_cast<double>(wanted) * clusterBlocks *
                                                       static_cast<double>(perBlockAccesses) * sectorsPerAccess));
     int warps = 0, sampled = 0;
+    const RegionSampler sampler(collectRate);
+    spread.reserve(static_cast<size_t>(std::min(static_cast<double>(wanted) * clusterBlocks * static_cast<double>(perBlockAccesses) *
+                                                    sectorsPerAccess * collectRate * 1.25,
+                                                4.0 * kSampledAccesses)));
     for (int k = 0; k < wanted; ++k) {
       // Origins spread over the grid (golden-ratio steps in x against even steps in y, so they
       // do not all fall in one column of a 2-D grid).
@@ -919,7 +982,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         for (int dx = 0; dx < clusterX; ++dx) {
           const long long b = streams.linear(c[0] + dx, c[1] + dy, c[2]);
           const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-          Expected<void> ok = collect({c[0] + dx, c[1] + dy, c[2]}, sampled, warps, wave, false, collectRate, spread, ignored, collected);
+          Expected<void> ok = collect({c[0] + dx, c[1] + dy, c[2]}, sampled, warps, wave, false, sampler, spread, ignored, collected);
           if (!ok) return std::move(ok).takeError();
         }
       }

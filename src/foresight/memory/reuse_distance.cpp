@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "foresight/support/radix_sort.h"
+
 namespace foresight {
 
 namespace {
@@ -57,20 +59,20 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   std::vector<int> id(n);
   std::vector<UnitState> units;
   {
-    std::vector<std::pair<long long, size_t>> order(n);
+    std::vector<std::uint64_t> keys(n);
     int lo = 0, hi = 0;  // cluster range
     for (size_t i = 0; i < n; ++i) {
-      order[i] = {stream[i].unit, i};
+      keys[i] = radixKey(stream[i].unit);
       lo = std::min(lo, stream[i].cluster);
       hi = std::max(hi, stream[i].cluster);
     }
-    std::sort(order.begin(), order.end());
+    const std::vector<std::uint32_t> order = stableOrder(keys);  // by unit, then position
     std::vector<int> seenBy(static_cast<size_t>(hi - lo) + 1, -1);  // per cluster, the last unit that counted it
     for (size_t j = 0; j < n; ++j) {
-      if (j == 0 || order[j].first != order[j - 1].first) units.emplace_back();
+      if (j == 0 || keys[order[j]] != keys[order[j - 1]]) units.emplace_back();
       const int uid = static_cast<int>(units.size()) - 1;
-      const SampledAccess& a = stream[order[j].second];
-      id[order[j].second] = uid;
+      const SampledAccess& a = stream[order[j]];
+      id[order[j]] = uid;
       UnitState& u = units.back();
       u.written = u.written || a.store;
       int& seen = seenBy[static_cast<size_t>(a.cluster - lo)];

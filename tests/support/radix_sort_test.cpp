@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// stableOrder(): the order std::stable_sort gives, by radix; keys of signed integers and doubles.
+#include "foresight/support/radix_sort.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+namespace foresight {
+namespace {
+
+/// What stableOrder() promises: std::stable_sort of the indices by key.
+std::vector<std::uint32_t> reference(const std::vector<std::uint64_t>& keys) {
+  std::vector<std::uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+  return order;
+}
+
+TEST(RadixSort, SmallHandWorkedOrder) {
+  // Keys 5, 1, 5, 0: ascending, the two 5s in index order: indices 3, 1, 0, 2.
+  const std::vector<std::uint64_t> keys = {5, 1, 5, 0};
+  EXPECT_EQ(stableOrder(keys), (std::vector<std::uint32_t>{3, 1, 0, 2}));
+}
+
+TEST(RadixSort, EmptyOneAndConstantKeepIndexOrder) {
+  EXPECT_TRUE(stableOrder({}).empty());
+  EXPECT_EQ(stableOrder(std::vector<std::uint64_t>{7}), (std::vector<std::uint32_t>{0}));
+  const std::vector<std::uint64_t> same(100, 42);
+  EXPECT_EQ(stableOrder(same), reference(same));
+}
+
+TEST(RadixSort, MatchesStableSortOnRandomKeysWithDuplicates) {
+  std::mt19937_64 rng(7);
+  for (const std::uint64_t range : {std::uint64_t{16}, std::uint64_t{1} << 20, ~std::uint64_t{0}}) {
+    std::vector<std::uint64_t> keys(50000);
+    for (std::uint64_t& k : keys) k = range == ~std::uint64_t{0} ? rng() : rng() % range;
+    EXPECT_EQ(stableOrder(keys), reference(keys)) << "range " << range;
+  }
+}
+
+TEST(RadixSort, SignedAndDoubleKeysOrderAsTheyCompare) {
+  const std::vector<long long> ints = {3, -1, 0, -1LL << 40, 1LL << 52, -2};
+  std::vector<std::uint64_t> keys;
+  for (long long v : ints) keys.push_back(radixKey(v));
+  // Ascending: -2^40 (3), -2 (5), -1 (1), 0 (2), 3 (0), 2^52 (4).
+  EXPECT_EQ(stableOrder(keys), (std::vector<std::uint32_t>{3, 5, 1, 2, 0, 4}));
+  const std::vector<double> reals = {1.5, -0.25, 0.0, 1e300, -3.0, 0.5};
+  keys.clear();
+  for (double v : reals) keys.push_back(radixKey(v));
+  // Ascending: -3 (4), -0.25 (1), 0 (2), 0.5 (5), 1.5 (0), 1e300 (3).
+  EXPECT_EQ(stableOrder(keys), (std::vector<std::uint32_t>{4, 1, 2, 5, 0, 3}));
+}
+
+}  // namespace
+}  // namespace foresight
