@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "foresight/support/radix_sort.h"
 
@@ -12,22 +13,42 @@ namespace foresight {
 
 namespace {
 
-/// Prefix sums over positions 0..n-1 with point updates (Fenwick tree).
+/// Prefix sums over positions 0..n-1 with point updates (Fenwick tree) of `T`.
+template <class T>
 class Fenwick {
  public:
-  explicit Fenwick(size_t n) : tree_(n + 1, 0.0) {}
-  void add(size_t pos, double v) {
+  explicit Fenwick(size_t n) : tree_(n + 1, T{0}) {}
+  void add(size_t pos, T v) {
     for (size_t i = pos + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += v;
   }
-  /// Sum over positions [0, pos).
-  [[nodiscard]] double prefix(size_t pos) const {
-    double s = 0;
-    for (size_t i = pos; i > 0; i -= i & (~i + 1)) s += tree_[i];
-    return s;
+  /// Sum over positions [lo, hi). Integer sums walk both ends down only to where their paths
+  /// meet (short reuse distances are cheap); floating sums take the two prefixes whole, so
+  /// that they round the same whatever the distance.
+  [[nodiscard]] T range(size_t lo, size_t hi) const {
+    T s{0};
+    if constexpr (std::is_integral_v<T>) {
+      while (hi != lo) {
+        if (hi > lo) {
+          s += tree_[hi];
+          hi -= hi & (~hi + 1);
+        } else {
+          s -= tree_[lo];
+          lo -= lo & (~lo + 1);
+        }
+      }
+      return s;
+    } else {
+      return prefix(hi) - prefix(lo);
+    }
   }
 
  private:
-  std::vector<double> tree_;
+  [[nodiscard]] T prefix(size_t pos) const {
+    T s{0};
+    for (size_t i = pos; i > 0; i -= i & (~i + 1)) s += tree_[i];
+    return s;
+  }
+  std::vector<T> tree_;
 };
 
 struct UnitState {
@@ -91,35 +112,47 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
     (u.written ? out.distinctWrittenUnits : out.distinctReadUnits) += u.weight;
   }
 
-  // Pass 1: distances of re-touches; cold accesses are resolved in pass 2.
-  Fenwick tree(n);
-  for (size_t i = 0; i < n; ++i) {
-    const SampledAccess& a = stream[i];
-    UnitState& u = units[static_cast<size_t>(id[i])];
-    AccessOutcome& o = out.outcomes[i];
-    out.weights[i] = u.weight;
-    bool hit = false;
-    if (u.pos >= 0) {
-      o.distance = tree.prefix(i) - tree.prefix(static_cast<size_t>(u.pos) + 1);
-      hit = o.distance < capacityUnits;
-      o.hit = hit ? 1.0 : 0.0;
-      if (a.counted && a.warp != u.lastWarp) {
-        u.crossHits += o.hit;
-        u.crossCount += 1;
+  // Pass 1: distances of re-touches; cold accesses are resolved in pass 2. With every unit of
+  // weight 1 (an unsampled population) the distances are counts, kept in integers: the same
+  // values, faster.
+  auto pass1 = [&](auto& tree) {
+    using T = std::decay_t<decltype(tree.range(0, 0))>;
+    for (size_t i = 0; i < n; ++i) {
+      const SampledAccess& a = stream[i];
+      UnitState& u = units[static_cast<size_t>(id[i])];
+      AccessOutcome& o = out.outcomes[i];
+      out.weights[i] = u.weight;
+      bool hit = false;
+      if (u.pos >= 0) {
+        o.distance = static_cast<double>(tree.range(static_cast<size_t>(u.pos) + 1, i));
+        hit = o.distance < capacityUnits;
+        o.hit = hit ? 1.0 : 0.0;
+        if (a.counted && a.warp != u.lastWarp) {
+          u.crossHits += o.hit;
+          u.crossCount += 1;
+        }
       }
+      if (a.store) {
+        o.writeBack = u.dirty && hit ? 0.0 : 1.0;
+        u.dirty = true;
+      } else if (!hit && u.pos >= 0) {
+        u.dirty = false;  // evicted (and written back) since
+      }
+      if (a.allocates || hit) {
+        const auto w = static_cast<T>(u.weight);
+        if (u.pos >= 0) tree.add(static_cast<size_t>(u.pos), -w);
+        tree.add(i, w);
+        u.pos = static_cast<long long>(i);
+      }
+      u.lastWarp = a.warp;
     }
-    if (a.store) {
-      o.writeBack = u.dirty && hit ? 0.0 : 1.0;
-      u.dirty = true;
-    } else if (!hit && u.pos >= 0) {
-      u.dirty = false;  // evicted (and written back) since
-    }
-    if (a.allocates || hit) {
-      if (u.pos >= 0) tree.add(static_cast<size_t>(u.pos), -u.weight);
-      tree.add(i, u.weight);
-      u.pos = static_cast<long long>(i);
-    }
-    u.lastWarp = a.warp;
+  };
+  if (std::all_of(units.begin(), units.end(), [](const UnitState& u) { return u.weight == 1.0; })) {
+    Fenwick<int> tree(n);
+    pass1(tree);
+  } else {
+    Fenwick<double> tree(n);
+    pass1(tree);
   }
 
   // Pass 2: a unit's first touch in the sample is the population's first with chance k/n̂;
