@@ -23,13 +23,13 @@
 #include <chrono>
 #include <filesystem>
 
-#include "foresight/advise/sensitivity.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/cuda/cuda_frontend.h"
 #include "foresight/frontend/cuda/fixture_toolchain.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/emulate/emulate_model.h"
+#include "foresight/model/emulate/sensitivity.h"
 #include "foresight/validation/manifest.h"
 #include "foresight/validation/validate.h"
 #include "corpus_manifests.h"

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "foresight/advise/sensitivity.h"
 #include "foresight/frontend/cuda/cuda_frontend.h"
 #include "foresight/frontend/cuda/fixture_toolchain.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/emulate/emu_listeners.h"
 #include "foresight/model/emulate/emulate_model.h"
+#include "foresight/model/emulate/sensitivity.h"
 
 namespace foresight {
 namespace {

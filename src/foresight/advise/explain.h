@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "foresight/advise/register_conflicts.h"
-#include "foresight/advise/sensitivity.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
 #include "foresight/model/default_model.h"
+#include "foresight/model/emulate/sensitivity.h"
 #include "foresight/model/model_options.h"
 #include "foresight/model/prediction.h"
 

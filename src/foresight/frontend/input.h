@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "foresight/frontend/input_options.h"
+#include "foresight/ir/kernel_input.h"
 #include "foresight/ir/launch.h"
-#include "foresight/model/predict.h"
 #include "foresight/support/error.h"
 
 namespace foresight {

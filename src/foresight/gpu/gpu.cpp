@@ -12,17 +12,6 @@ constexpr const char* kInstrClassNames[kNumInstrClasses] = {"fp32", "fp64", "int
                                                              "tensor", "ldst", "control"};
 }  // namespace
 
-std::string Provenance::str() const {
-  switch (kind) {
-    case Kind::Datasheet: return "datasheet";
-    case Kind::Paper: return "paper:" + detail;
-    case Kind::Measured: return "measured:" + detail;
-    case Kind::Published: return "published:" + detail;
-    case Kind::Estimate: return detail.empty() ? "estimate" : "estimate:" + detail;
-  }
-  return "estimate";
-}
-
 const char* instrClassName(InstrClass c) { return kInstrClassNames[static_cast<int>(c)]; }
 
 std::optional<InstrClass> parseInstrClass(const std::string& name) {

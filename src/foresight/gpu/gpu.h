@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "foresight/gpu/quantity.h"
+#include "foresight/support/quantity.h"
 
 namespace foresight {
 

@@ -19,8 +19,4 @@ namespace foresight {
 /// Reads and parses a GPU description file.
 [[nodiscard]] Expected<Gpu> loadGpuFile(const std::string& path);
 
-/// Parses "datasheet", "paper:<seed>", "measured:<YYYY-MM-DD>", "published:<source>",
-/// "estimate[:<note>]".
-[[nodiscard]] Expected<Provenance> parseProvenance(std::string_view text);
-
 }  // namespace foresight

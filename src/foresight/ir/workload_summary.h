@@ -2,13 +2,13 @@
 /// \file
 /// `WorkloadSummary`: the per-thread instruction and memory statistics the closed-form models
 /// (MWP-CWP, roofline) consume — GROPHECY's Table 2 and CGPredict's kernel parameters. It is
-/// derived from a KernelIR (ir/summarize.h) or given directly by the summary frontend.
+/// derived from a KernelIR (memory/summarize.h) or given directly by the summary frontend.
 #pragma once
 
 #include <array>
 
 #include "foresight/gpu/gpu.h"
-#include "foresight/memory/access_class.h"
+#include "foresight/ir/access_class.h"
 
 namespace foresight {
 

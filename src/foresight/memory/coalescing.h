@@ -15,7 +15,7 @@
 #include <span>
 #include <vector>
 
-#include "foresight/memory/access_class.h"
+#include "foresight/ir/access_class.h"
 #include "foresight/support/error.h"
 
 namespace foresight {

@@ -16,10 +16,10 @@
 #include <unordered_map>
 
 #include "foresight/gpu/occupancy.h"
-#include "foresight/ir/summarize.h"
 #include "foresight/ir/warp_stream.h"
 #include "foresight/memory/coalescing.h"
 #include "foresight/memory/reuse_distance.h"
+#include "foresight/memory/summarize.h"
 #include "foresight/support/radix_sort.h"
 
 namespace foresight {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-#include "foresight/ir/summarize.h"
+#include "foresight/memory/summarize.h"
 
 namespace foresight {
 

@@ -4,8 +4,8 @@
 /// calls the model, and raises the result to the launch's physical floors (floors.h).
 #include "foresight/model/predict.h"
 
-#include "foresight/ir/summarize.h"
 #include "foresight/memory/hierarchy.h"
+#include "foresight/memory/summarize.h"
 #include "foresight/model/default_model.h"
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/floors.h"

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "foresight/advise/register_conflicts.h"
-#include "foresight/advise/sensitivity.h"
 #include "foresight/advise/whatif.h"
+#include "foresight/model/emulate/sensitivity.h"
 #include "foresight/report/prediction_view.h"
 
 namespace foresight {

@@ -17,10 +17,9 @@
 #include <toml++/toml.h>
 #include <vector>
 
-#include "foresight/gpu/gpu_loader.h"
-#include "foresight/gpu/quantity.h"
 #include "foresight/support/edit_distance.h"
 #include "foresight/support/error.h"
+#include "foresight/support/quantity.h"
 
 namespace foresight {
 

@@ -19,7 +19,7 @@
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
-#include "foresight/ir/summarize.h"
+#include "foresight/memory/summarize.h"
 #include "foresight/model/predict.h"
 
 namespace foresight::cuda {

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "foresight/ir/summarize.h"
+#include "foresight/memory/summarize.h"
 #include "skeleton_test_util.h"
 
 namespace foresight::skeleton {

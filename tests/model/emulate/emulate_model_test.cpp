@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include "foresight/advise/sensitivity.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/model/emulate/sensitivity.h"
 #include "foresight/model/predict.h"
 
 namespace foresight {

@@ -11,8 +11,8 @@
 #include "../command.h"
 #include "../common_options.h"
 #include "foresight/frontend/cuda/cuda_input.h"
-#include "foresight/frontend/cuda/cuda_program_view.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/report/cuda_program_view.h"
 
 namespace foresight::cli {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "foresight/frontend/cloop/program.h"
-#include "foresight/memory/access_class.h"
+#include "foresight/ir/access_class.h"
 #include "foresight/support/error.h"
 
 namespace foresight::cloop {

@@ -10,8 +10,8 @@
 
 #include "foresight/frontend/skeleton/characterizer.h"
 #include "foresight/frontend/skeleton/layout.h"
+#include "foresight/ir/kernel_input.h"
 #include "foresight/ir/launch.h"
-#include "foresight/model/predict.h"
 #include "foresight/support/error.h"
 
 namespace foresight::skeleton {

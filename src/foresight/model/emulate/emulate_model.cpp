@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "foresight/advise/sensitivity.h"
 #include "foresight/model/emulate/emu_listeners.h"
+#include "foresight/model/emulate/sensitivity.h"
 
 namespace foresight::emu {
 

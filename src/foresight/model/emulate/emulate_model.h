@@ -8,7 +8,7 @@
 /// pipeline fill and drain count once, not once per emulated group. T = T_SM + launch overhead. Saake: T = T_SM(M) x
 /// ceil(blocks / (M x SMs)), every wave starting empty (saake.md ambiguity 7). A stream cap multiplies
 /// T_SM by (full dynamic instructions / emulated). The bound is the sensitivity analysis's
-/// (advise/sensitivity.h): the parameter whose +10% moves T most.
+/// (sensitivity.h): the parameter whose +10% moves T most.
 #pragma once
 
 #include <optional>
@@ -21,7 +21,7 @@
 #include "foresight/model/prediction.h"
 
 namespace foresight {
-struct SensitivityReport;  // advise/sensitivity.h
+struct SensitivityReport;  // sensitivity.h
 }  // namespace foresight
 
 namespace foresight::emu {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Perturbation runs, elasticities, bottleneck, region drill-down and per-resource bounds.
-#include "foresight/advise/sensitivity.h"
+#include "foresight/model/emulate/sensitivity.h"
 
 #include "foresight/support/parallel.h"
 

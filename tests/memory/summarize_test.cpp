@@ -5,7 +5,7 @@
 /// load, an FFMA, a shared load and a barrier. Counted under the CC 1.0 half-warp rule (fx5600),
 /// the CC 1.2/1.3 segment rule, and the sm_70+ sector rule (fx5600 edited to CC 9.0 with a
 /// 32-byte DRAM sector), with the arithmetic next to each assertion.
-#include "foresight/ir/summarize.h"
+#include "foresight/memory/summarize.h"
 
 #include <gtest/gtest.h>
 

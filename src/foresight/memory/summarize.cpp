@@ -5,7 +5,7 @@
 /// transaction count come from the lane addresses under the serialization rule the GPU
 /// description gives the memory (segment-cc1.0, segment-cc1.2, line, sector, address), or from the
 /// instruction's pattern summary.
-#include "foresight/ir/summarize.h"
+#include "foresight/memory/summarize.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Text and JSON rendering of `foresight ir`.
-#include "foresight/frontend/cuda/cuda_program_view.h"
+#include "foresight/report/cuda_program_view.h"
 
 #include <fmt/format.h>
 

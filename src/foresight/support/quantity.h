@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// `Param<T>`: a number of a GPU description together with where it came from. Every number of a
-/// `Gpu` is a Param, so reports can say which values are datasheet facts and which are guesses.
+/// `Param<T>`: a number together with where it came from. Every number of a GPU description
+/// (`Gpu`) is a Param, so reports can say which values are datasheet facts and which are guesses.
 #pragma once
 
 #include <string>
+#include <string_view>
+
+#include "foresight/support/error.h"
 
 namespace foresight {
 
@@ -29,5 +32,9 @@ struct Param {
   Provenance source;
   std::string unit;  ///< Unit as written in the file ("" for dimensionless counts).
 };
+
+/// Parses "datasheet", "paper:<seed>", "measured:<YYYY-MM-DD>", "published:<source>",
+/// "estimate[:<note>]".
+[[nodiscard]] Expected<Provenance> parseProvenance(std::string_view text);
 
 }  // namespace foresight

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Sensitivity analysis on a two-region kernel with no clear winner: elasticities by hand,
 // Σ = 1, and region-wise elasticities that add up to the whole-kernel ones.
-#include "foresight/advise/sensitivity.h"
+#include "foresight/model/emulate/sensitivity.h"
 
 #include <gtest/gtest.h>
 
