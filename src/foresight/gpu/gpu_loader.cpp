@@ -5,7 +5,6 @@
 #include "foresight/gpu/gpu_loader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>

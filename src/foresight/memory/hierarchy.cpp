@@ -36,24 +36,17 @@ long long unitOf(long long sector, long long per) {
 
 /// Distinct lines of `sectorsPerLine` sectors among a request's sectors (ascending, distinct).
 long long distinctLines(const std::vector<long long>& sectors, long long sectorsPerLine) {
-  if (sectorsPerLine > 0 && (sectorsPerLine & (sectorsPerLine - 1)) == 0) {
-    // A power of two (every GPU described): the line is an arithmetic shift, which rounds down
-    // for negative sectors as unitOf() does. The engine calls this for every sampled access.
-    const int shift = std::countr_zero(static_cast<unsigned long long>(sectorsPerLine));
-    long long lines = 0, line = 0;
-    for (long long sec : sectors) {
-      const long long l = sec >> shift;
-      if (lines > 0 && l == line) continue;  // ascending: still in the current line
-      ++lines;
-      line = l;
-    }
-    return lines;
-  }
-  long long lines = 0, end = LLONG_MIN;  // first sector past the current line
+  // A power of two (every GPU described) takes the line by an arithmetic shift, which rounds
+  // down for negative sectors as unitOf() does: the engine calls this for every sampled access.
+  const int shift = sectorsPerLine > 0 && (sectorsPerLine & (sectorsPerLine - 1)) == 0
+                        ? std::countr_zero(static_cast<unsigned long long>(sectorsPerLine))
+                        : -1;
+  long long lines = 0, line = 0;
   for (long long sec : sectors) {
-    if (lines > 0 && sec < end) continue;  // ascending: still in the current line
+    const long long l = shift >= 0 ? sec >> shift : unitOf(sec, sectorsPerLine);
+    if (lines > 0 && l == line) continue;  // ascending: still in the current line
     ++lines;
-    end = (unitOf(sec, sectorsPerLine) + 1) * sectorsPerLine;
+    line = l;
   }
   return lines;
 }
@@ -66,6 +59,11 @@ double patternWavefronts(double n, bool coalesced, double sectorsPerLine) {
 
 /// Sector accesses analysed for L2 at most (spatial sampling keeps a share of the sectors).
 constexpr long long kSampledAccesses = 1 << 17;
+/// Room for the sample of a view that would generate `expected` sector accesses unsampled: the
+/// kept ones are about min(expected, kSampledAccesses), with a margin for the hash's noise.
+size_t sampleCapacity(double expected) {
+  return static_cast<size_t>(1.25 * std::min(std::max(expected, 0.0), static_cast<double>(kSampledAccesses)));
+}
 /// Lane addresses generated for the L2 window at most (extrapolated blocks).
 constexpr long long kGeneratedLanes = 1LL << 25;
 /// Dynamic instructions the frontend may run for the chip-wide sample (exact blocks).
@@ -162,12 +160,9 @@ class RegionSampler {
   explicit RegionSampler(double rate) : all_(rate >= 1) {
     if (all_) return;
     const double limit = rate * 18446744073709551615.0;
-    // The least h with double(h) >= limit; every hash below it is kept.
+    // The least h with double(h) >= limit (double(2^64 − 1) = 2^64 exceeds it for rate < 1);
+    // every hash below it is kept.
     unsigned long long lo = 0, hi = ~0ULL;
-    if (static_cast<double>(hi) < limit) {
-      all_ = true;
-      return;
-    }
     while (lo < hi) {
       const unsigned long long mid = lo + (hi - lo) / 2;
       if (static_cast<double>(mid) >= limit) {
@@ -885,7 +880,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   int warpCounter = 0;
   const long long half = windowBlocks / 2;
   const RegionSampler windowSampler(rate);
-  timed.reserve(static_cast<size_t>(std::min(expected * rate * 1.25, 4.0 * kSampledAccesses)));
+  timed.reserve(sampleCapacity(expected));
   for (long long b = 0; b < windowBlocks; ++b) {
     const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
     Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, windowSampler, timed, window, windowTally);
@@ -956,14 +951,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     std::vector<Timed> spread;
     SiteTotals ignored(sites.size());
     SampleTally collected;
-    const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
-                                    std::max(1.0, static_cast<double>(wanted) * clusterBlocks *
-                                                      static_cast<double>(perBlockAccesses) * sectorsPerAccess));
+    const double spreadExpected =
+        static_cast<double>(wanted) * clusterBlocks * static_cast<double>(perBlockAccesses) * sectorsPerAccess;
+    const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) / std::max(1.0, spreadExpected));
     int warps = 0, sampled = 0;
     const RegionSampler sampler(collectRate);
-    spread.reserve(static_cast<size_t>(std::min(static_cast<double>(wanted) * clusterBlocks * static_cast<double>(perBlockAccesses) *
-                                                    sectorsPerAccess * collectRate * 1.25,
-                                                4.0 * kSampledAccesses)));
+    spread.reserve(sampleCapacity(spreadExpected));
     for (int k = 0; k < wanted; ++k) {
       // Origins spread over the grid (golden-ratio steps in x against even steps in y, so they
       // do not all fall in one column of a 2-D grid).
