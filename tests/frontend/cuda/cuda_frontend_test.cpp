@@ -1048,5 +1048,53 @@ TEST(CudaFrontendSass, UnhintedDataDependentBranchIsAnError) {
   EXPECT_EQ(p.error().line, 11);
 }
 
+TEST(CudaFrontendSass, DataDependentExitFollowsTheBranchHint) {
+  // data_exit.cu line 9, `if (m) { ... }` around the whole body: the PTX branches to the exit
+  // block (`@%p2 bra $L__BB0_3`), ptxas exits (`@!P0 EXIT` at /*00d0*/). The hint is the
+  // probability of that branch, so P = 0 runs the body in both: SASS /*0000*/–/*01f0*/, 32
+  // instructions; P = 1 leaves at /*00d0*/: 14. (Before, the SASS run treated the EXIT as an
+  // if-converted body instruction and ran it in 1 − P of the lanes: 14 for P = 0.)
+  auto run = [](double p) {
+    return analyse("data_exit.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90", {}, true,
+                   {{"data_exit.cu", 9, p}});
+  };
+  Expected<CudaProgram> body = run(0.0);
+  ASSERT_TRUE(body) << body.error().format();
+  EXPECT_EQ(body->isa, "sass (memory from ptx)");
+  EXPECT_DOUBLE_EQ(*body->kernels[0].sass->dynamicInstructionsPerWarp, 32);
+  EXPECT_DOUBLE_EQ(irCount(body->kernels[0].ir), 32);
+  Expected<CudaProgram> none = run(1.0);
+  ASSERT_TRUE(none) << none.error().format();
+  EXPECT_DOUBLE_EQ(*none->kernels[0].sass->dynamicInstructionsPerWarp, 14);
+  // Without the hint the branch is an error at its line, never an exit of every lane.
+  Expected<CudaProgram> unhinted = analyse("data_exit.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90", {}, true);
+  ASSERT_FALSE(unhinted);
+  EXPECT_EQ(unhinted.error().line, 9);
+}
+
+TEST(CudaFrontend, EveryUnhintedBranchInOneError) {
+  // frontier_edges.cu: the `if` on mask[tid] (line 11), the edge loop (line 12) and the `if` on
+  // cost[id] (line 14) all depend on loaded data. One run reports the three, each with its fix:
+  // --branch for the ifs, --trip for the loop; the error points at the first.
+  const Launch l = launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}});
+  Expected<CudaProgram> p = analyse("frontier_edges.cu", "", l);
+  ASSERT_FALSE(p);
+  const std::string& m = p.error().message;
+  EXPECT_EQ(p.error().line, 11);
+  EXPECT_NE(m.find("3 branches depend on data"), std::string::npos) << m;
+  EXPECT_NE(m.find("--branch frontier_edges.cu:11=P"), std::string::npos) << m;
+  EXPECT_NE(m.find("--trip frontier_edges.cu:12=N"), std::string::npos) << m;
+  EXPECT_NE(m.find("--branch frontier_edges.cu:14=P"), std::string::npos) << m;
+  EXPECT_EQ(m.find("--trip frontier_edges.cu:11"), std::string::npos) << m;
+  // With the two ifs hinted, the loop alone is left: the one-branch message.
+  Expected<CudaProgram> q = analyse("frontier_edges.cu", "", l, "sm_90", {}, false,
+                                    {{"frontier_edges.cu", 11, 0.0}, {"frontier_edges.cu", 14, 0.5}});
+  ASSERT_FALSE(q);
+  EXPECT_EQ(q.error().line, 12);
+  EXPECT_EQ(q.error().message,
+            "kernel 'frontier_edges': the branch at frontier_edges.cu:12 depends on values loaded from memory; give the "
+            "loop's trip count with --trip frontier_edges.cu:12=N");
+}
+
 }  // namespace
 }  // namespace foresight::cuda

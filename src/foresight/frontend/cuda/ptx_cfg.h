@@ -46,18 +46,35 @@ struct PtxCfg {
 /// the SASS CFG); `mayExit[b]` says that block b can leave the kernel.
 void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit);
 
-/// Whether `block` lies in a loop whose exit test is on source line `line`: some block of the
-/// loop has an edge out of it and ends with an instruction of that line (`lineOf(i)` gives
-/// instruction i's line). Loads inside such a loop are its body's data, not its bounds.
+/// Whether `loop` has its exit test on source line `line`: some block of the loop has an edge
+/// out of it and ends with an instruction of that line (`lineOf(i)` gives instruction i's line).
+template <class LineOf>
+[[nodiscard]] bool loopTestedOnLine(const PtxCfg& cfg, const PtxLoop& loop, int line, LineOf&& lineOf) {
+  for (int b : loop.blocks) {
+    if (lineOf(cfg.blocks[b].end - 1) != line) continue;
+    for (int succ : cfg.blocks[b].successors) {
+      if (!loop.contains(succ)) return true;
+    }
+  }
+  return false;
+}
+
+/// Whether `block` lies in a loop tested on line `line`. Loads inside such a loop are its
+/// body's data, not its bounds.
 template <class LineOf>
 [[nodiscard]] bool inLoopTestedOnLine(const PtxCfg& cfg, int block, int line, LineOf&& lineOf) {
   for (int l = cfg.blocks[block].loop; l >= 0; l = cfg.loops[l].parent) {
-    for (int b : cfg.loops[l].blocks) {
-      if (lineOf(cfg.blocks[b].end - 1) != line) continue;
-      for (int succ : cfg.blocks[b].successors) {
-        if (!cfg.loops[l].contains(succ)) return true;
-      }
-    }
+    if (loopTestedOnLine(cfg, cfg.loops[l], line, lineOf)) return true;
+  }
+  return false;
+}
+
+/// Whether some loop of the kernel is tested on line `line`: the branch of that line wants a
+/// trip count, not a probability.
+template <class LineOf>
+[[nodiscard]] bool lineTestsLoop(const PtxCfg& cfg, int line, LineOf&& lineOf) {
+  for (const PtxLoop& l : cfg.loops) {
+    if (loopTestedOnLine(cfg, l, line, lineOf)) return true;
   }
   return false;
 }

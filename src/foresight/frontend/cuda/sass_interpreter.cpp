@@ -1054,7 +1054,21 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           else if ((p.v != 0) != in.guardNegated) g |= 1u << lane;
         }
       }
-      if (unknown && !(op == Op::kBRA && !(mods & kModDIV))) {
+      const bool leaves = op == Op::kEXIT || op == Op::kRET;
+      if (unknown && leaves) {
+        // A data-dependent EXIT is ptxas's form of the PTX branch to the kernel's exit block
+        // (`if (c) { body }` at the end of a kernel: `@!P0 EXIT`), so the hint on its line is
+        // the probability that it is taken, as for that branch; library code falls through.
+        if (in.library) {
+          note(i, "the default for library code (" + in.inlinedFrom + "): falls through");
+          unknown = 0;
+        } else if (const BranchHint* h = branchHintAt(o.branches, in.sourceFile, in.sourceLine)) {
+          g |= probabilityLanes(unknown, h->takenProbability);
+          unknown = 0;
+          note(i, "probability " + std::to_string(h->takenProbability) + " (exit)");
+        }
+      }
+      if (unknown && !leaves && !(op == Op::kBRA && !(mods & kModDIV))) {
         // nvcc if-converts short data-dependent `if` bodies into predicated instructions. The
         // hint on the line gives the probability P that the branch over the body is taken (as
         // in the PTX, where `if (c) body` is `@!c bra skip`), so a predicated body instruction

@@ -960,6 +960,14 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
 
   // Hint-driven resolution of a branch whose predicate is unknown for some lanes ----------------
   std::map<int, long long> stayCounts;
+  struct Unresolved {
+    std::string where;  // FILE:LINE as hints name it
+    std::string file;
+    int line = 0;
+    int origin = 0;
+    bool loop = false;  // the line holds a loop's exit test
+  };
+  std::vector<Unresolved> unresolved;
   auto resolveUnknown = [&](int blockIndex, const PtxInstruction& inst, int index, int origin,
                             std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
     ++resolvedCount;
@@ -996,12 +1004,42 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       return {};
     }
- Error e = makeError("kernel '" + kernelName + "': the branch at " + where(inst) + " depends on " +
-                            originText(origin) +
-                            (origin > 0 ? "" : "; give the loop's trip count with --trip " + where(inst) +
-                                                   "=N (or a branch probability with --branch " + where(inst) + "=P)"),
-                        errorFile(inst), inst.sourceLine);
-    return e;
+    // No hint: remember it, so that one error lists every such branch of the warp's path with
+    // the option that resolves it, and go on as library code does (a loop is left, any other
+    // branch falls through).
+    const std::string at = where(inst);
+    if (std::none_of(unresolved.begin(), unresolved.end(), [&](const Unresolved& u) { return u.where == at; })) {
+      const auto lineOf = [&](int k) {
+        const PtxInstruction& x = kernel_.instructions[k];
+        return sourcePath(x) == sourcePath(inst) ? x.sourceLine : -1;
+      };
+      unresolved.push_back({at, errorFile(inst), inst.sourceLine, origin, lineTestsLoop(cfg_, inst.sourceLine, lineOf)});
+    }
+    const PtxLoop* loop = exitedLoop(cfg_, blockIndex);
+    const int target = cfg_.blocks[blockIndex].taken;
+    if (loop && target >= 0 && !loop->contains(target)) taken |= unknownLanes;
+    return {};
+  };
+  // The one error for the branches no hint resolved: each with its fix (--arg, --trip for a
+  // loop test, --branch otherwise).
+  auto unresolvedError = [&]() -> Error {
+    const auto fix = [&](const Unresolved& u) {
+      if (u.origin > 0) return originText(u.origin);
+      return originText(u.origin) + "; give " +
+             (u.loop ? "the loop's trip count with --trip " + u.where + "=N"
+                     : "the probability that the branch is taken with --branch " + u.where + "=P");
+    };
+    const Unresolved& first = unresolved.front();
+    if (unresolved.size() == 1) {
+      return makeError("kernel '" + kernelName + "': the branch at " + first.where + " depends on " + fix(first), first.file,
+                       first.line);
+    }
+    std::string message = "kernel '" + kernelName + "': " + std::to_string(unresolved.size()) +
+                          " branches depend on data the launch does not give:";
+    for (size_t k = 0; k < unresolved.size(); ++k) {
+      message += (k ? "; (" : " (") + std::to_string(k + 1) + ") the branch at " + unresolved[k].where + " depends on " + fix(unresolved[k]);
+    }
+    return makeError(std::move(message), first.file, first.line);
   };
 
   // SIMT execution with a reconvergence stack -------------------------------------------------------
@@ -1176,6 +1214,14 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         }
         continue;
       }
+      if (unknownGuard && (decodedOps[i] == PtxOp::kRet || decodedOps[i] == PtxOp::kExit)) {
+        // A data-dependent return is a branch to the exit: resolved like one (hint, library
+        // default or an error), never run in every undecided lane.
+        std::uint32_t leaving = 0;
+        if (Expected<void> r = resolveUnknown(pc, inst, i, guardOrigin, unknownGuard, leaving); !r) return std::move(r).takeError();
+        exitNow |= g | leaving;
+        continue;
+      }
       if (unknownGuard) {
         // A predicated non-branch instruction with an unknown guard (an if-converted body): the
         // hint on its line is the probability P that the branch over the body is taken, so it
@@ -1199,6 +1245,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     const SimtStack::Edges edges = simt.finish(exitNow, isBranch, taken);
     for (int k = 0; k < edges.count; ++k) ++trace.edges[pc][edges.to[k]];
   }
+  if (!unresolved.empty()) return unresolvedError();
   return trace;
 }
 
