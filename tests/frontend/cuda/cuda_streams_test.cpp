@@ -248,6 +248,32 @@ TEST(CudaStreams, BranchHintDecidesAnIfConvertedStore) {
   for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(all.laneAddresses[lane], (1LL << 40) + 8LL * (2 * 256 + 32 + lane));
 }
 
+TEST(CudaStreams, StartPlusCountTripHintGivesEveryRecordNEdges) {
+  // frontier_edges.cu line 12: for (i = nodes[t].starting; i < nodes[t].no_of_edges +
+  // nodes[t].starting; i++). Both ISAs add the two loads (PTX add.s32, SASS IADD3 after the
+  // copy IMAD.MOV), so the count is N and the start N × its element index: node t's `starting`
+  // is 4-byte element 2t, so lane t reads edges[2N·t + k], lanes 8N bytes apart, N loads each.
+  // (As a CSR pair, count = N·(2t + 1) would give lane t N·(2t + 1) edges.)
+  for (long long n : {6LL, 12LL}) {
+    Expected<CudaProgram> p = analyse("frontier_edges.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90",
+                                      {{"frontier_edges.cu", 12, n}}, true,
+                                      {{"frontier_edges.cu", 11, 0.0}, {"frontier_edges.cu", 14, 1.0}});
+    ASSERT_TRUE(p) << p.error().format();
+    const KernelIR& ir = p->kernels[0].ir;
+    Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(0, 1);
+    ASSERT_TRUE(s) << s.error().format();
+    int edgeLoads = 0;
+    for (const DynamicInstruction& d : *s) {
+      const Instruction& inst = at(ir, d);
+      if (!inst.memory || inst.memory->isStore || inst.sourceLine != 13) continue;
+      ASSERT_FALSE(d.laneAddresses.empty());
+      EXPECT_EQ(d.laneAddresses[1] - d.laneAddresses[0], 8 * n);
+      ++edgeLoads;
+    }
+    EXPECT_EQ(edgeLoads, n);
+  }
+}
+
 }  // namespace
 /// int_division sm_90 (tests/frontend/cuda/sources): addresses from `i % cols`, `i / cols` and
 /// `(unsigned)i / ucols` with runtime divisors, which ptxas lowers to I2F(.U32).RP, MUFU.RCP,

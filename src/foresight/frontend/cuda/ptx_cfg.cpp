@@ -169,10 +169,25 @@ const PtxLoop* exitedLoop(const PtxCfg& cfg, int block) {
   return nullptr;
 }
 
+std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB, int indexed) {
+  std::map<int, bool> roles;
+  for (int i : loads) roles[i] = loads.size() > 1;
+  if (summedA >= 0 && summedB >= 0 && summedA != summedB) {
+    const int start = indexed == summedA || indexed == summedB ? indexed : std::max(summedA, summedB);
+    roles[summedA] = summedA == start;
+    roles[summedB] = summedB == start;
+  }
+  return roles;
+}
+
 bool tripHintTakes(const PtxCfg& cfg, int block, long long trips, long long& stayCount) {
   const PtxBlock& b = cfg.blocks[block];
   if (const PtxLoop* loop = exitedLoop(cfg, block)) {
-    const long long allowed = trips - (block == loop->header ? 0 : 1);
+    // A test in the header before the body (`while`) stays N times; a test after the body — in
+    // a later block, or at the end of a one-block loop whose test branches back to its own
+    // header — has seen one pass of the body already, so it stays N − 1 times.
+    const bool afterBody = block != loop->header || std::find(b.successors.begin(), b.successors.end(), loop->header) != b.successors.end();
+    const long long allowed = trips - (afterBody ? 1 : 0);
     const bool stay = stayCount < allowed;
     stayCount = stay ? stayCount + 1 : 0;
     return stay == loop->contains(b.taken);

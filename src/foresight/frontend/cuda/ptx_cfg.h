@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "foresight/frontend/cuda/ptx_module.h"
@@ -85,9 +86,20 @@ template <class LineOf>
 
 /// Whether the lanes of a branch on unknown data take it under `--trip …=trips`: a loop test
 /// stays in its loop `trips` times (`stayCount` counts the stays of this branch and resets when
-/// the loop is left; one stay less when the test is not in the header), any other branch is
+/// the loop is left; one stay less when the test follows the body: outside the header, or at
+/// the end of a one-block loop), any other branch is
 /// taken when trips > 0 unless its target is the join point. Shared by the PTX and SASS runs.
 [[nodiscard]] bool tripHintTakes(const PtxCfg& cfg, int block, long long trips, long long& stayCount);
+
+/// How the loads that feed a `--trip …=N` loop's bounds are resolved: each load index maps to
+/// true (its value is N × its element index) or false (N). `summed` holds two loads whose
+/// values the kernel adds (-1 when there are none): a start and a count, `for (i = s; i < s + c;
+/// …)` over a record such as Rodinia BFS's node, so the count is N and the start N × its element
+/// index (`indexed`, the one whose value also indexes or seeds the induction variable, else the
+/// later of the two). Any other group of two or more, CSR's `row_ptr[r]` and `row_ptr[r + 1]`,
+/// is N × element index each, so that end − start = N; a single load is N. Shared by the PTX and
+/// SASS runs.
+[[nodiscard]] std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB, int indexed);
 
 /// The lanes `--branch …=p` sends to the target: the first round(p × |lanes|) of `lanes`.
 [[nodiscard]] std::uint32_t probabilityLanes(std::uint32_t lanes, double p);

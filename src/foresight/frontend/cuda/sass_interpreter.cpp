@@ -381,7 +381,44 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (!endsWithPath(in.sourceFile, h.file)) continue;
       if (!inLoopTestedOnLine(cfg, cfg.blockOf[i], h.line, [&](int k) { return code[k].sourceLine; })) loads.push_back(i);
     }
-    for (int i : loads) boundLoads[i] = {h.trips, loads.size() > 1};
+    // A start and a count (boundLoadRoles): two of them added by an IADD3 or IMAD.IADD; the start
+    // also indexes or seeds the induction variable (IMAD.WIDE, LEA, SHF, IMAD.MOV, MOV).
+    std::map<int, int> loadOf;  // destination R register → load
+    for (int i : loads) {
+      const SassOperand& d = code[i].operands.front();
+      if (d.kind == SassOperand::Kind::Register && d.width == 1 && d.reg != 255) loadOf[d.reg] = i;
+    }
+    const auto loaded = [&](const SassOperand& op) {
+      auto it = op.kind == SassOperand::Kind::Register && !op.negated ? loadOf.find(op.reg) : loadOf.end();
+      return it == loadOf.end() ? -1 : it->second;
+    };
+    // Copies of a loaded value (MOV d, r; IMAD.MOV d, RZ, RZ, r) stand for it.
+    for (int i = 0; i < n; ++i) {
+      const SassInstruction& in = code[i];
+      const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
+      if ((in.mnemonic != "MOV" || in.operands.size() < 2) && (!imadMov || in.operands.size() < 4)) continue;
+      const SassOperand& d = in.operands[0];
+      if (const int l = loaded(in.operands[imadMov ? 3 : 1]); l >= 0 && d.kind == SassOperand::Kind::Register && d.width == 1) loadOf.emplace(d.reg, l);
+    }
+    int summedA = -1, summedB = -1;
+    std::map<int, int> indexUses;
+    for (int i = 0; i < n; ++i) {
+      const SassInstruction& in = code[i];
+      if (in.operands.size() < 2) continue;
+      // IADD3 d, a, b, c and IMAD.IADD d, a, 0x1, b (a + 1 × b) add two registers.
+      const bool imadIadd = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "IADD") != in.mods.end();
+      if ((in.mnemonic == "IADD3" || imadIadd) && summedA < 0 && in.operands.size() >= 4) {
+        const int a = loaded(in.operands[1]), b = loaded(in.operands[imadIadd ? 3 : 2]);
+        if (a >= 0 && b >= 0 && a != b) summedA = a, summedB = b;
+      }
+      if (in.mnemonic == "IMAD" || in.mnemonic == "LEA" || in.mnemonic == "SHF" || in.mnemonic == "MOV") {
+        for (size_t k = 1; k < in.operands.size(); ++k) {
+          if (const int l = loaded(in.operands[k]); l >= 0) ++indexUses[l];
+        }
+      }
+    }
+    const int indexed = indexUses.count(summedA) != indexUses.count(summedB) ? (indexUses.count(summedA) ? summedA : summedB) : -1;
+    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexed)) boundLoads[i] = {h.trips, asIndex};
   }
 
   // Launch values.

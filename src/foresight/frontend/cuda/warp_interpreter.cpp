@@ -333,7 +333,33 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
       const auto lineOf = [&](int k) { return kernel_.instructions[k].sourceLine; };
       if (!inLoopTestedOnLine(cfg_, cfg_.blockOf[i], h.line, lineOf)) loads.push_back(static_cast<int>(i));
     }
-    for (int i : loads) boundLoads_[i] = {h.trips, loads.size() > 1};
+    // A start and a count: two of them added; the start also indexes or seeds the induction
+    // variable (mov, mul.wide, cvt, shl, mad).
+    std::map<int, int> loadOf;  // destination register → load
+    for (int i : loads) {
+      const PtxOperand& d = kernel_.instructions[i].operands.front();
+      if (d.kind == PtxOperand::Kind::Register) loadOf[d.reg] = i;
+    }
+    const auto loaded = [&](const PtxOperand& o) {
+      auto it = o.kind == PtxOperand::Kind::Register ? loadOf.find(o.reg) : loadOf.end();
+      return it == loadOf.end() ? -1 : it->second;
+    };
+    int summedA = -1, summedB = -1;
+    std::map<int, int> indexUses;  // load → index-like uses of its value
+    for (const PtxInstruction& inst : kernel_.instructions) {
+      if (inst.operands.size() < 2) continue;
+      if (inst.base == "add" && inst.operands.size() == 3 && summedA < 0) {
+        const int a = loaded(inst.operands[1]), b = loaded(inst.operands[2]);
+        if (a >= 0 && b >= 0 && a != b) summedA = a, summedB = b;
+      }
+      if (inst.base == "mov" || inst.base == "mul" || inst.base == "cvt" || inst.base == "shl" || inst.base == "mad") {
+        for (size_t k = 1; k < inst.operands.size(); ++k) {
+          if (const int l = loaded(inst.operands[k]); l >= 0) ++indexUses[l];
+        }
+      }
+    }
+    const int indexed = indexUses.count(summedA) != indexUses.count(summedB) ? (indexUses.count(summedA) ? summedA : summedB) : -1;
+    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexed)) boundLoads_[i] = {h.trips, asIndex};
   }
 }
 
