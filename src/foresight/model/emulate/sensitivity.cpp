@@ -59,6 +59,10 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   if (base->launchOverhead > 0) params.push_back({emu::kLaunchUnit, false, "launch", Resource::Parallelism});
 
   auto elasticity = [&](const PerturbedParam& p, int region) -> Expected<double> {
+    // The launch overhead is added to T after the emulation (KernelEmulation::run), so a
+    // perturbed run repeats the base schedule: T(1 + d) − T = d × overhead for every step, and
+    // every method's slope is overhead / T, computed without emulating.
+    if (p.unit == emu::kLaunchUnit) return base->launchOverhead / base->cycles;
     emu::Perturbation pert;
     pert.unit = p.unit;
     pert.gap = p.gap;
