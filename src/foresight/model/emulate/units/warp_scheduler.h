@@ -23,11 +23,15 @@ class WarpScheduler {
   WarpScheduler(WarpScheduler&&) = default;
 
   /// Adds warp `warp` to the scan (kept in warp order: lower = older).
-  void addWarp(int warp) { warps_.insert(std::upper_bound(warps_.begin(), warps_.end(), warp), warp); }
+  void addWarp(int warp) {
+    warps_.insert(std::upper_bound(warps_.begin(), warps_.end(), warp), warp);
+    lastHere_ = lastHere_ || warp == last_;
+  }
   /// Removes warp `warp` from the scan (it finished).
   void removeWarp(int warp) {
     auto it = std::lower_bound(warps_.begin(), warps_.end(), warp);
     if (it != warps_.end() && *it == warp) warps_.erase(it);
+    if (warp == last_) lastHere_ = false;
   }
   [[nodiscard]] const std::vector<int>& warps() const { return warps_; }
 
@@ -39,8 +43,7 @@ class WarpScheduler {
     const int n = static_cast<int>(warps_.size());
     if (n == 0) return -1;
     if (policy_ == EmuMachine::Policy::Gto) {
-      const bool lastHere = last_ >= 0 && std::binary_search(warps_.begin(), warps_.end(), last_);
-      if (lastHere && visit(last_)) return last_;
+      if (lastHere_ && visit(last_)) return last_;
       for (int w : warps_) {
         if (w != last_ && visit(w)) return w;
       }
@@ -57,6 +60,7 @@ class WarpScheduler {
   /// Records that warp `warp` issued at `t`; the next issue is `gap` later.
   void issued(int warp, double t, double gap) {
     last_ = warp;
+    lastHere_ = true;  // only warps in the scan issue
     nextIssue_ = t + gap;
   }
   /// Cycle of the scheduler's next free issue slot.
@@ -66,6 +70,7 @@ class WarpScheduler {
   EmuMachine::Policy policy_;
   std::vector<int> warps_;  // ascending
   int last_ = -1;           // warp id
+  bool lastHere_ = false;   // last_ is in warps_ (GTO tries it first)
   double nextIssue_ = 0;
 };
 
