@@ -253,24 +253,32 @@ TEST(CudaStreams, StartPlusCountTripHintGivesEveryRecordNEdges) {
   // nodes[t].starting; i++). Both ISAs add the two loads (PTX add.s32, SASS IADD3 after the
   // copy IMAD.MOV), so the count is N and the start N × its element index: node t's `starting`
   // is 4-byte element 2t, so lane t reads edges[2N·t + k], lanes 8N bytes apart, N loads each.
-  // (As a CSR pair, count = N·(2t + 1) would give lane t N·(2t + 1) edges.)
-  for (long long n : {6LL, 12LL}) {
-    Expected<CudaProgram> p = analyse("frontier_edges.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90",
-                                      {{"frontier_edges.cu", 12, n}}, true,
-                                      {{"frontier_edges.cu", 11, 0.0}, {"frontier_edges.cu", 14, 1.0}});
-    ASSERT_TRUE(p) << p.error().format();
-    const KernelIR& ir = p->kernels[0].ir;
-    Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(0, 1);
-    ASSERT_TRUE(s) << s.error().format();
-    int edgeLoads = 0;
-    for (const DynamicInstruction& d : *s) {
-      const Instruction& inst = at(ir, d);
-      if (!inst.memory || inst.memory->isStore || inst.sourceLine != 13) continue;
-      ASSERT_FALSE(d.laneAddresses.empty());
-      EXPECT_EQ(d.laneAddresses[1] - d.laneAddresses[0], 8 * n);
-      ++edgeLoads;
+  // (As a CSR pair, count = N·(2t + 1) would give lane t N·(2t + 1) edges.) frontier_lines.cu
+  // writes the same `for` over three lines: the test (and the hint) on line 13, the start's
+  // load on line 12, found as the seed of the induction variable; the edge load is on line 15.
+  struct Case {
+    const char* source;
+    int loopLine, bodyLine, ifLine, innerIfLine;
+  };
+  for (const Case& c : {Case{"frontier_edges.cu", 12, 13, 11, 14}, Case{"frontier_lines.cu", 13, 15, 11, 16}}) {
+    for (long long n : {6LL, 12LL}) {
+      Expected<CudaProgram> p = analyse(c.source, "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90",
+                                        {{c.source, c.loopLine, n}}, true,
+                                        {{c.source, c.ifLine, 0.0}, {c.source, c.innerIfLine, 1.0}});
+      ASSERT_TRUE(p) << p.error().format();
+      const KernelIR& ir = p->kernels[0].ir;
+      Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(0, 1);
+      ASSERT_TRUE(s) << s.error().format();
+      int edgeLoads = 0;
+      for (const DynamicInstruction& d : *s) {
+        const Instruction& inst = at(ir, d);
+        if (!inst.memory || inst.memory->isStore || inst.sourceLine != c.bodyLine) continue;
+        ASSERT_FALSE(d.laneAddresses.empty()) << c.source;
+        EXPECT_EQ(d.laneAddresses[1] - d.laneAddresses[0], 8 * n) << c.source;
+        ++edgeLoads;
+      }
+      EXPECT_EQ(edgeLoads, n) << c.source;
     }
-    EXPECT_EQ(edgeLoads, n);
   }
 }
 

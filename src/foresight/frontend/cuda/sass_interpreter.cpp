@@ -381,6 +381,42 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (!endsWithPath(in.sourceFile, h.file)) continue;
       if (!inLoopTestedOnLine(cfg, cfg.blockOf[i], h.line, [&](int k) { return code[k].sourceLine; })) loads.push_back(i);
     }
+    // The initial value of a `for` over several lines (as in WarpInterpreter): a load outside
+    // the loop into the induction variable (stepped by VIADD r, r, imm or IADD3 r, r, imm, RZ
+    // inside it), directly or through MOV / IMAD.MOV.
+    {
+      const auto lineOf = [&](int k) { return endsWithPath(code[k].sourceFile, h.file) ? code[k].sourceLine : -1; };
+      std::vector<char> inHinted(cfg.blocks.size(), 0);
+      for (const PtxLoop& l : cfg.loops) {
+        if (!loopTestedOnLine(cfg, l, h.line, lineOf)) continue;
+        for (int b : l.blocks) inHinted[b] = 1;
+      }
+      const auto reg = [](const SassOperand& op) {
+        return op.kind == SassOperand::Kind::Register && op.width == 1 && op.reg != 255 && !op.negated ? op.reg : -1;
+      };
+      std::vector<int> induction;
+      for (int i = 0; i < n; ++i) {
+        const SassInstruction& in = code[i];
+        if (!inHinted[cfg.blockOf[i]] || in.operands.size() < 3 || reg(in.operands[0]) < 0 || reg(in.operands[0]) != reg(in.operands[1])) continue;
+        const bool viadd = in.mnemonic == "VIADD" && in.operands.size() == 3;
+        const bool iadd3 = in.mnemonic == "IADD3" && in.operands.size() == 4 && in.operands[3].reg == 255;
+        if ((viadd || iadd3) && in.operands[2].kind == SassOperand::Kind::Immediate) induction.push_back(reg(in.operands[0]));
+      }
+      const auto has = [](const std::vector<int>& v, int r) { return r >= 0 && std::find(v.begin(), v.end(), r) != v.end(); };
+      std::vector<int> seeds = induction;
+      for (int i = 0; i < n; ++i) {
+        const SassInstruction& in = code[i];
+        if (inHinted[cfg.blockOf[i]] || in.operands.empty() || !has(induction, reg(in.operands[0]))) continue;
+        const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
+        if (in.mnemonic == "MOV" && in.operands.size() == 2) seeds.push_back(reg(in.operands[1]));
+        if (imadMov && in.operands.size() == 4) seeds.push_back(reg(in.operands[3]));
+      }
+      for (int i = 0; i < n && !induction.empty(); ++i) {
+        const SassInstruction& in = code[i];
+        if (inHinted[cfg.blockOf[i]] || in.sourceLine == h.line || (in.mnemonic != "LDG" && in.mnemonic != "LD")) continue;
+        if (!in.operands.empty() && has(seeds, reg(in.operands[0]))) loads.push_back(i);
+      }
+    }
     // A start and a count (boundLoadRoles): two of them added by an IADD3 or IMAD.IADD; the start
     // also indexes or seeds the induction variable (IMAD.WIDE, LEA, SHF, IMAD.MOV, MOV).
     std::map<int, int> loadOf;  // destination R register → load

@@ -333,6 +333,49 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
       const auto lineOf = [&](int k) { return kernel_.instructions[k].sourceLine; };
       if (!inLoopTestedOnLine(cfg_, cfg_.blockOf[i], h.line, lineOf)) loads.push_back(static_cast<int>(i));
     }
+    // A `for` written over several lines has its test on the hinted line and its initial value
+    // on an earlier one: a load outside the loop whose value seeds the loop's induction variable
+    // (the register the loop steps by a constant, itself or through a mov) is a bound load too.
+    {
+      const auto lineOf = [&](int k) {
+        const PtxInstruction& x = kernel_.instructions[k];
+        auto f = module_.files.find(x.sourceFile);
+        return f != module_.files.end() && endsWithPath(f->second, h.file) ? x.sourceLine : -1;
+      };
+      std::vector<char> inHinted(cfg_.blocks.size(), 0);
+      for (const PtxLoop& l : cfg_.loops) {
+        if (!loopTestedOnLine(cfg_, l, h.line, lineOf)) continue;
+        for (int b : l.blocks) inHinted[b] = 1;
+      }
+      std::vector<int> induction;  // registers stepped by a constant inside a hinted loop
+      for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+        const PtxInstruction& x = kernel_.instructions[i];
+        if (!inHinted[cfg_.blockOf[i]] || (x.base != "add" && x.base != "sub") || x.operands.size() != 3) continue;
+        const PtxOperand &d = x.operands[0], &a = x.operands[1], &c = x.operands[2];
+        if (d.kind == PtxOperand::Kind::Register && a.kind == PtxOperand::Kind::Register && d.reg == a.reg &&
+            c.kind == PtxOperand::Kind::Immediate) {
+          induction.push_back(d.reg);
+        }
+      }
+      const auto isInduction = [&](const PtxOperand& o) {
+        return o.kind == PtxOperand::Kind::Register && std::find(induction.begin(), induction.end(), o.reg) != induction.end();
+      };
+      std::vector<int> seeds = induction;  // the induction registers and what is moved into them outside the loop
+      for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+        const PtxInstruction& x = kernel_.instructions[i];
+        if (inHinted[cfg_.blockOf[i]] || x.base != "mov" || x.operands.size() != 2 || !isInduction(x.operands[0])) continue;
+        if (x.operands[1].kind == PtxOperand::Kind::Register) seeds.push_back(x.operands[1].reg);
+      }
+      for (size_t i = 0; i < kernel_.instructions.size() && !induction.empty(); ++i) {
+        const PtxInstruction& x = kernel_.instructions[i];
+        if (inHinted[cfg_.blockOf[i]] || x.sourceLine == h.line || (x.base != "ld" && x.base != "ldu") || x.library) continue;
+        if (std::find(x.mods.begin(), x.mods.end(), "param") != x.mods.end() || x.operands.empty()) continue;
+        const PtxOperand& d = x.operands.front();
+        if (d.kind == PtxOperand::Kind::Register && std::find(seeds.begin(), seeds.end(), d.reg) != seeds.end()) {
+          loads.push_back(static_cast<int>(i));
+        }
+      }
+    }
     // A start and a count: two of them added; the start also indexes or seeds the induction
     // variable (mov, mul.wide, cvt, shl, mad).
     std::map<int, int> loadOf;  // destination register → load
