@@ -169,11 +169,19 @@ const PtxLoop* exitedLoop(const PtxCfg& cfg, int block) {
   return nullptr;
 }
 
-std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB, int indexed) {
+bool defaultTaken(const PtxCfg& cfg, int block) {
+  const PtxLoop* loop = exitedLoop(cfg, block);
+  const int target = cfg.blocks[block].taken;
+  return loop && target >= 0 && !loop->contains(target);
+}
+
+std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB,
+                                   const std::map<int, int>& indexUses) {
   std::map<int, bool> roles;
   for (int i : loads) roles[i] = loads.size() > 1;
   if (summedA >= 0 && summedB >= 0 && summedA != summedB) {
-    const int start = indexed == summedA || indexed == summedB ? indexed : std::max(summedA, summedB);
+    const bool a = indexUses.count(summedA) > 0, b = indexUses.count(summedB) > 0;
+    const int start = a != b ? (a ? summedA : summedB) : std::max(summedA, summedB);
     roles[summedA] = summedA == start;
     roles[summedB] = summedB == start;
   }

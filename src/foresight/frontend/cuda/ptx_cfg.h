@@ -70,6 +70,18 @@ template <class LineOf>
   return false;
 }
 
+/// Per block: 1 when it belongs to a loop tested on line `line` (all zero: no loop is, and the
+/// branch of that line wants a probability, not a trip count).
+template <class LineOf>
+[[nodiscard]] std::vector<char> blocksOfLoopsTestedOnLine(const PtxCfg& cfg, int line, LineOf&& lineOf) {
+  std::vector<char> in(cfg.blocks.size(), 0);
+  for (const PtxLoop& l : cfg.loops) {
+    if (!loopTestedOnLine(cfg, l, line, lineOf)) continue;
+    for (int b : l.blocks) in[b] = 1;
+  }
+  return in;
+}
+
 /// Whether some loop of the kernel is tested on line `line`: the branch of that line wants a
 /// trip count, not a probability.
 template <class LineOf>
@@ -84,6 +96,11 @@ template <class LineOf>
 /// it leaves none (it is not a loop test).
 [[nodiscard]] const PtxLoop* exitedLoop(const PtxCfg& cfg, int block);
 
+/// The default for a branch on unknown data that no hint decides (library code, or the rest of
+/// a run that ends in an error): true when the branch leaves a loop (the loop is left after one
+/// pass); any other branch falls through. Shared by the PTX and SASS runs.
+[[nodiscard]] bool defaultTaken(const PtxCfg& cfg, int block);
+
 /// Whether the lanes of a branch on unknown data take it under `--trip …=trips`: a loop test
 /// stays in its loop `trips` times (`stayCount` counts the stays of this branch and resets when
 /// the loop is left; one stay less when the test follows the body: outside the header, or at
@@ -95,11 +112,12 @@ template <class LineOf>
 /// true (its value is N × its element index) or false (N). `summed` holds two loads whose
 /// values the kernel adds (-1 when there are none): a start and a count, `for (i = s; i < s + c;
 /// …)` over a record such as Rodinia BFS's node, so the count is N and the start N × its element
-/// index (`indexed`, the one whose value also indexes or seeds the induction variable, else the
-/// later of the two). Any other group of two or more, CSR's `row_ptr[r]` and `row_ptr[r + 1]`,
-/// is N × element index each, so that end − start = N; a single load is N. Shared by the PTX and
-/// SASS runs.
-[[nodiscard]] std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB, int indexed);
+/// index (the one of the two with uses in `indexUses` — its value also indexes or seeds the
+/// induction variable — when only one has, else the later of the two). Any other group of two
+/// or more, CSR's `row_ptr[r]` and `row_ptr[r + 1]`, is N × element index each, so that
+/// end − start = N; a single load is N. Shared by the PTX and SASS runs.
+[[nodiscard]] std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB,
+                                                 const std::map<int, int>& indexUses);
 
 /// The lanes `--branch …=p` sends to the target: the first round(p × |lanes|) of `lanes`.
 [[nodiscard]] std::uint32_t probabilityLanes(std::uint32_t lanes, double p);

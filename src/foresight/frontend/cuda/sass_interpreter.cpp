@@ -373,6 +373,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   // Loads that produce a hinted loop's bounds (as in WarpInterpreter): global loads on the
   // hinted line outside every loop whose exit test is on that line.
   std::map<int, std::pair<long long, bool>> boundLoads;
+  // The source of a register copy (MOV d, s; IMAD.MOV d, RZ, RZ, s), or null.
+  const auto copySource = [](const SassInstruction& in) -> const SassOperand* {
+    if (in.mnemonic == "MOV" && in.operands.size() == 2) return &in.operands[1];
+    const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
+    return imadMov && in.operands.size() == 4 ? &in.operands[3] : nullptr;
+  };
   for (const TripHint& h : o.trips) {
     std::vector<int> loads;
     for (int i = 0; i < n; ++i) {
@@ -386,11 +392,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     // inside it), directly or through MOV / IMAD.MOV.
     {
       const auto lineOf = [&](int k) { return endsWithPath(code[k].sourceFile, h.file) ? code[k].sourceLine : -1; };
-      std::vector<char> inHinted(cfg.blocks.size(), 0);
-      for (const PtxLoop& l : cfg.loops) {
-        if (!loopTestedOnLine(cfg, l, h.line, lineOf)) continue;
-        for (int b : l.blocks) inHinted[b] = 1;
-      }
+      const std::vector<char> inHinted = blocksOfLoopsTestedOnLine(cfg, h.line, lineOf);
       const auto reg = [](const SassOperand& op) {
         return op.kind == SassOperand::Kind::Register && op.width == 1 && op.reg != 255 && !op.negated ? op.reg : -1;
       };
@@ -405,11 +407,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const auto has = [](const std::vector<int>& v, int r) { return r >= 0 && std::find(v.begin(), v.end(), r) != v.end(); };
       std::vector<int> seeds = induction;
       for (int i = 0; i < n; ++i) {
-        const SassInstruction& in = code[i];
-        if (inHinted[cfg.blockOf[i]] || in.operands.empty() || !has(induction, reg(in.operands[0]))) continue;
-        const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
-        if (in.mnemonic == "MOV" && in.operands.size() == 2) seeds.push_back(reg(in.operands[1]));
-        if (imadMov && in.operands.size() == 4) seeds.push_back(reg(in.operands[3]));
+        if (inHinted[cfg.blockOf[i]] || code[i].operands.empty() || !has(induction, reg(code[i].operands[0]))) continue;
+        if (const SassOperand* from = copySource(code[i])) seeds.push_back(reg(*from));
       }
       for (int i = 0; i < n && !induction.empty(); ++i) {
         const SassInstruction& in = code[i];
@@ -428,13 +427,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       auto it = op.kind == SassOperand::Kind::Register && !op.negated ? loadOf.find(op.reg) : loadOf.end();
       return it == loadOf.end() ? -1 : it->second;
     };
-    // Copies of a loaded value (MOV d, r; IMAD.MOV d, RZ, RZ, r) stand for it.
+    // Copies of a loaded value stand for it.
     for (int i = 0; i < n; ++i) {
-      const SassInstruction& in = code[i];
-      const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
-      if ((in.mnemonic != "MOV" || in.operands.size() < 2) && (!imadMov || in.operands.size() < 4)) continue;
-      const SassOperand& d = in.operands[0];
-      if (const int l = loaded(in.operands[imadMov ? 3 : 1]); l >= 0 && d.kind == SassOperand::Kind::Register && d.width == 1) loadOf.emplace(d.reg, l);
+      const SassOperand* from = copySource(code[i]);
+      if (!from) continue;
+      const SassOperand& d = code[i].operands[0];
+      if (const int l = loaded(*from); l >= 0 && d.kind == SassOperand::Kind::Register && d.width == 1) loadOf.emplace(d.reg, l);
     }
     int summedA = -1, summedB = -1;
     std::map<int, int> indexUses;
@@ -453,8 +451,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         }
       }
     }
-    const int indexed = indexUses.count(summedA) != indexUses.count(summedB) ? (indexUses.count(summedA) ? summedA : summedB) : -1;
-    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexed)) boundLoads[i] = {h.trips, asIndex};
+    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) boundLoads[i] = {h.trips, asIndex};
   }
 
   // Launch values.
@@ -862,10 +859,9 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   // The default for a branch of library code (SassInstruction::library): a loop is left after
   // one pass, any other branch falls through.
   auto libraryDefault = [&](int blockIndex, int index, std::uint32_t unknownLanes, std::uint32_t& taken) {
-    const PtxLoop* loop = exitedLoop(cfg, blockIndex);
-    const int target = cfg.blocks[blockIndex].taken;
-    if (loop && target >= 0 && !loop->contains(target)) taken |= unknownLanes;
-    note(index, "the default for library code (" + code[index].inlinedFrom + "): " + (loop ? "the loop is left" : "falls through"));
+    if (defaultTaken(cfg, blockIndex)) taken |= unknownLanes;
+    note(index, "the default for library code (" + code[index].inlinedFrom + "): " +
+                    (exitedLoop(cfg, blockIndex) ? "the loop is left" : "falls through"));
   };
 
   // Lane addresses of a memory instruction, before it executes (it may overwrite its own

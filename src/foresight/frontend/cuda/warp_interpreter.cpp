@@ -342,11 +342,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
         auto f = module_.files.find(x.sourceFile);
         return f != module_.files.end() && endsWithPath(f->second, h.file) ? x.sourceLine : -1;
       };
-      std::vector<char> inHinted(cfg_.blocks.size(), 0);
-      for (const PtxLoop& l : cfg_.loops) {
-        if (!loopTestedOnLine(cfg_, l, h.line, lineOf)) continue;
-        for (int b : l.blocks) inHinted[b] = 1;
-      }
+      const std::vector<char> inHinted = blocksOfLoopsTestedOnLine(cfg_, h.line, lineOf);
       std::vector<int> induction;  // registers stepped by a constant inside a hinted loop
       for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
         const PtxInstruction& x = kernel_.instructions[i];
@@ -401,8 +397,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
         }
       }
     }
-    const int indexed = indexUses.count(summedA) != indexUses.count(summedB) ? (indexUses.count(summedA) ? summedA : summedB) : -1;
-    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexed)) boundLoads_[i] = {h.trips, asIndex};
+    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) boundLoads_[i] = {h.trips, asIndex};
   }
 }
 
@@ -1043,13 +1038,10 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     if (inst.library) {
       // Library code the user did not write and cannot hint: a loop is left after one pass,
       // any other branch falls through.
-      const PtxLoop* loop = exitedLoop(cfg_, blockIndex);
-      const int target = cfg_.blocks[blockIndex].taken;
-      const bool leaves = loop && target >= 0 && !loop->contains(target);
-      if (leaves) taken |= unknownLanes;
+      if (defaultTaken(cfg_, blockIndex)) taken |= unknownLanes;
       if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
         trace.hintedBranches.push_back({index, std::string("the default for library code (") + inst.inlinedFrom + "): " +
-                                                   (loop ? "the loop is left" : "falls through")});
+                                                   (exitedLoop(cfg_, blockIndex) ? "the loop is left" : "falls through")});
       }
       return {};
     }
@@ -1084,9 +1076,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       };
       unresolved.push_back({at, errorFile(inst), inst.sourceLine, origin, lineTestsLoop(cfg_, inst.sourceLine, lineOf)});
     }
-    const PtxLoop* loop = exitedLoop(cfg_, blockIndex);
-    const int target = cfg_.blocks[blockIndex].taken;
-    if (loop && target >= 0 && !loop->contains(target)) taken |= unknownLanes;
+    if (defaultTaken(cfg_, blockIndex)) taken |= unknownLanes;
     return {};
   };
   // The one error for the branches no hint resolved: each with its fix (--arg, --trip for a
