@@ -94,6 +94,111 @@ MemoryTraffic sweep(double mib, int passes, CacheOp op, bool store = false) {
   return t.ok() ? *t : MemoryTraffic{};
 }
 
+TEST(MemoryHierarchy, SpreadAccessesFollowTheFootprintAgainstTheCaches) {
+  // Hand calculation (hierarchy.h, spreadAccesses). 1000 requests of 32 lanes over f = 1000
+  // sectors: per request 1000 · (1 − 0.999^32) = 31.509 distinct sectors → 31508.9; the 10000-
+  // sector L2 holds it all: DRAM reads only the distinct sectors, 1000 · (1 − e^−31.5) = 1000.
+  SpreadTraffic fits = spreadAccesses(1000, 32000, 1000, 1000, 0, 1, 10000, false);
+  EXPECT_NEAR(fits.sectors, 31508.92, 0.01);
+  EXPECT_NEAR(fits.dramSectors, 1000, 1e-6);
+  EXPECT_NEAR(fits.l2Hits, 30508.92, 0.01);
+  EXPECT_DOUBLE_EQ(fits.l1Hits, 0);
+  // f = 100000 sectors against a 25000-sector L2: hit rate 1/4 in steady state, so misses =
+  // max(distinct = 100000 · (1 − e^−3.1995) = 95921.8, 319950.4 · 0.75 = 239962.8).
+  SpreadTraffic big = spreadAccesses(10000, 320000, 100000, 100000, 0, 1, 25000, false);
+  EXPECT_NEAR(big.sectors, 319950.40, 0.01);
+  EXPECT_NEAR(big.distinct, 95921.76, 0.01);
+  EXPECT_NEAR(big.dramSectors, 239962.80, 0.01);
+  // Sharing the L2 with other gathered arrays (400000 sectors in all): hit rate 1/16.
+  EXPECT_NEAR(spreadAccesses(10000, 320000, 100000, 400000, 0, 1, 25000, false).dramSectors, 299953.50, 0.01);
+  // Stores: every sector passes the L2; write-backs are the distinct sectors, 1000.
+  SpreadTraffic stores = spreadAccesses(1000, 32000, 1000, 1000, 0, 1, 10000, true);
+  EXPECT_NEAR(stores.l2Hits, stores.sectors, 1e-9);
+  EXPECT_NEAR(stores.dramSectors, 1000, 1e-6);
+  // L1, one lane per request, 4 SMs of 2000 sectors each over f = 1000: each SM's 1000 accesses
+  // miss on its 1000 · (1 − e^−1) = 632.12 distinct sectors: L1 hits 4000 − 2528.48 = 1471.52.
+  // The L2 misses are the distinct sectors of all 4000 touches, 1000 · (1 − e^−4) = 981.68,
+  // not those of 2528 independent draws (920.2): each SM's first touch of a sector misses L1.
+  SpreadTraffic l1 = spreadAccesses(4000, 4000, 1000, 1000, 2000, 4, 1e9, false);
+  EXPECT_NEAR(l1.l1Hits, 1471.52, 0.01);
+  EXPECT_NEAR(l1.dramSectors, 981.68, 0.01);
+  EXPECT_NEAR(l1.l2Hits, 2528.48 - 981.68, 0.01);
+}
+
+/// A gather: every thread t loads idx[t] (array A, known addresses, one pass) and then x[idx[t]]
+/// (array B: data-dependent, the frontend only knows it stays in B).
+class GatherSource : public WarpStreamSource {
+ public:
+  GatherSource(long long elements, int threadsPerBlock) : elements_(elements), tpb_(threadsPerBlock) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override {
+    std::vector<DynamicInstruction> out;
+    const long long first = block * tpb_ + warp * 32LL;
+    DynamicInstruction d;
+    d.block = 0;
+    d.index = 0;
+    for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(first + l < elements_ ? SweepSource::kA + (first + l) * 4 : -1);
+    out.push_back(d);
+    DynamicInstruction g;
+    g.block = 0;
+    g.index = 1;  // no addresses: data-dependent
+    out.push_back(g);
+    return out;
+  }
+
+ private:
+  long long elements_;
+  int tpb_;
+};
+
+TEST(MemoryHierarchy, GatherInAKnownArraySpreadsOverItInsteadOfMissingEverywhere) {
+  // 1 Mi threads (4096 blocks of 256) gather x[idx[t]] on an H100; x is only ever indexed by
+  // data, so it counts as large as the median array indexed directly: idx, 1 Mi elements →
+  // 4 MiB = 131072 sectors, well inside the 50 MiB L2. Per request 131072 · (1 − (1 −
+  // 1/131072)^32) = 31.996 sectors → 32768 requests · 31.996 = 1048448 sectors; DRAM reads the
+  // distinct ones, 131072 · (1 − e^−8) = 131028 (not all 1048448, as when charged to DRAM).
+  // The footprint adds those sectors to idx's 4 MiB. `.cg`: no L1.
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100.ok());
+  const long long elements = 1LL << 20;
+  KernelIR ir;
+  ir.name = "gather";
+  BasicBlock b;
+  Instruction ld{"LDG", InstrClass::Ldst};
+  MemoryAccess m;
+  m.widthBytes = 4;
+  m.cacheOp = CacheOp::Cg;
+  ld.memory = m;
+  b.instructions.push_back(ld);
+  Instruction gather{"LDG", InstrClass::Ldst};
+  MemoryAccess g;
+  g.widthBytes = 4;
+  g.cacheOp = CacheOp::Cg;
+  g.dataDependent = true;
+  g.pattern = AccessClass::Uncoalesced;
+  g.transactionsPerInst = 32;
+  g.allocation = MemoryAccess::Allocation{SweepSource::kB, 2 * SweepSource::kB, "x"};
+  gather.memory = g;
+  b.instructions.push_back(gather);
+  ir.blocks.push_back(b);
+  ir.resources.registers = 32;
+  ir.streams = std::make_shared<GatherSource>(elements, 256);
+  Launch l;
+  l.grid.x = elements / 256;
+  l.block.x = 256;
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const SiteTraffic& x = t->sites[1];
+  EXPECT_NEAR(x.sectors, 1048448, 100);
+  EXPECT_NEAR(x.dramSectors, 131028, 100);
+  EXPECT_NEAR(x.l2Hits, 1048448 - 131028, 200);
+  EXPECT_NEAR(t->compulsoryReadBytes, 32 * (131072 + 131028), 32 * 300);
+  // Without the array, the same access is charged to DRAM, one sector per lane.
+  ir.blocks[0].instructions[1].memory->allocation.reset();
+  Expected<MemoryTraffic> dark = analyzeMemory(ir, nullptr, l, *h100);
+  ASSERT_TRUE(dark.ok());
+  EXPECT_NEAR(dark->sites[1].dramSectors, 32.0 * 32768, 1);
+}
+
 TEST(MemoryHierarchy, WorkingSetSweepL2HitRateFallsAroundTheL2Size) {
   // `.cg` loads (no L1), 10 passes over the working set. Fits in the 50 MiB L2: the first pass
   // misses, the other nine hit: 0.9. 2.4 times the L2: LRU keeps nothing of a sweep: 0.

@@ -54,6 +54,16 @@ struct MemoryAccess {
   /// The address depends on data loaded from memory (CUDA frontend): `laneAddresses` is empty
   /// and `pattern` / `transactionsPerInst` hold a conservative estimate.
   bool dataDependent = false;
+  /// Where a data-dependent address is known to stay: the array it indexes (a pointer parameter
+  /// plus unknown data, `x[cols[j]]`), as the byte range [begin, end) of that array's address
+  /// window (the same address space as `laneAddresses`) and its name for messages. Absent when
+  /// the frontend could not tell.
+  struct Allocation {
+    long long begin = 0;
+    long long end = 0;
+    std::string name;
+  };
+  std::optional<Allocation> allocation;
   /// Shared memory: average bank wavefronts per execution (CUDA frontend); 0 = not computed.
   double wavefrontsPerInst = 0;
 };

@@ -13,6 +13,8 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
+#include <string>
 #include <unordered_map>
 
 #include "foresight/gpu/occupancy.h"
@@ -748,7 +750,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
   struct SiteTotals {
     std::vector<double> requests, sectors, unknown, wavefronts, partial;
-    explicit SiteTotals(size_t n) : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0) {}
+    /// Lowest and highest sector touched with known addresses: over all blocks, and over the
+    /// first half of the window's (the growth per block sizes the array, knownArrays()).
+    std::vector<std::pair<long long, long long>> extent, firstHalfExtent;
+    explicit SiteTotals(size_t n)
+        : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0),
+          extent(n, {LLONG_MAX, LLONG_MIN}), firstHalfExtent(n, {LLONG_MAX, LLONG_MIN}) {}
   };
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // the sampler keeps (RegionSampler): a block of wave v runs from v to v + 1, its warps'
@@ -777,6 +784,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
             return;
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
+          if (!touched->empty()) {
+            const auto [lo, hi] = std::minmax_element(touched->begin(), touched->end());
+            for (auto* e : {&totals.extent[site], firstHalf ? &totals.firstHalfExtent[site] : nullptr}) {
+              if (!e) continue;
+              e->first = std::min(e->first, *lo);
+              e->second = std::max(e->second, *hi);
+            }
+          }
           totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, static_cast<long long>(sectorsPerLine))) * weight;
           // The base block's lanes: a shifted block writes its sectors the same way.
           if (m.isStore) {
@@ -1029,12 +1044,103 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     writeBacks[site] = wbShare * sectors[site];
     fetchedHit[site] = fetchedShare * sectors[site];
   }
-  double unknownTotal = 0;
+  // Sites whose every address is data-dependent but whose array the frontend knows: their lanes
+  // spread uniformly over that array (spreadAccesses()). The array's size is what the accesses
+  // with known addresses show of it over the grid; for an array only ever indexed by data
+  // (x[cols[j]]), that of the median array the kernel indexes directly, in elements.
+  const double sb = static_cast<double>(sectorBytes);
+  std::vector<double> gatherFootprint(sites.size(), 0);  // sectors; 0 = charged to DRAM
+  std::vector<char> gatherGuessed(sites.size(), 0);       // footprint from the median array
+  double gatherCached = 0;                                 // Σ over the gathered arrays
+  if (!options.l1HitRate && !options.l2HitRate) {
+    struct Array {
+      long long lo, hi;  // sectors
+      int width;
+    };
+    std::vector<Array> arrays;
+    for (size_t site = 0; site < sites.size(); ++site) {
+      const auto [lo, hiWindow] = window.extent[site];
+      if (lo > hiWindow) continue;
+      long long hi = hiWindow;
+      const auto& firstHalf = window.firstHalfExtent[site];
+      if (windowBlocks < blocks && windowBlocks - half > 0 && firstHalf.first <= firstHalf.second) {
+        hi += std::max(0LL, hiWindow - firstHalf.second) * (blocks - windowBlocks) / (windowBlocks - half);
+      }
+      arrays.push_back({lo, hi, sites[site].access->widthBytes});
+    }
+    std::sort(arrays.begin(), arrays.end(), [](const Array& a, const Array& b) { return a.lo < b.lo; });
+    std::vector<Array> merged;
+    for (const Array& a : arrays) {
+      if (!merged.empty() && a.lo <= merged.back().hi + 1) {
+        merged.back().hi = std::max(merged.back().hi, a.hi);
+        merged.back().width = std::max(merged.back().width, a.width);
+      } else {
+        merged.push_back(a);
+      }
+    }
+    std::vector<double> elements;
+    for (const Array& a : merged) elements.push_back(static_cast<double>(a.hi - a.lo + 1) * sb / std::max(1, a.width));
+    std::sort(elements.begin(), elements.end());
+    const double median = elements.empty() ? 0 : elements[elements.size() / 2];
+    std::map<long long, double> perArray;  // allocation begin → footprint in sectors
+    for (size_t site = 0; site < sites.size(); ++site) {
+      const MemoryAccess& m = *sites[site].access;
+      const Instruction& in = ir.blocks[static_cast<size_t>(sites[site].block)].instructions[static_cast<size_t>(sites[site].index)];
+      if (!m.allocation || !m.laneAddresses.empty() || window.unknown[site] <= 0 || isAtomicOpcode(in.opcode)) continue;
+      const long long alo = m.allocation->begin / sectorBytes, ahi = (m.allocation->end - 1) / sectorBytes;
+      double own = 0;
+      for (const Array& a : merged) {
+        if (a.hi >= alo && a.lo <= ahi) own += static_cast<double>(std::min(a.hi, ahi) - std::max(a.lo, alo) + 1);
+      }
+      gatherGuessed[site] = own <= 0;
+      gatherFootprint[site] = own > 0 ? own : median * m.widthBytes / sb;
+      if (gatherFootprint[site] > 0) {
+        double& f = perArray[m.allocation->begin];
+        f = std::max(f, gatherFootprint[site]);
+      }
+    }
+    for (const auto& [begin, f] : perArray) gatherCached += f;
+  }
+  const double l2Sectors = l2Level ? static_cast<double>(l2Level->size.value) / sb : 0;
+  double unknownTotal = 0, gatheredTotal = 0, gatherDistinctRead = 0, gatherDistinctWritten = 0;
+  std::map<long long, double> gatherDistinct;  // allocation begin → distinct sectors, arrays of guessed size
   for (size_t s = 0; s < sites.size(); ++s) {
     SiteTraffic& st = t.sites[s];
     const MemoryAccess& m = *sites[s].access;
     const double known = sectors[s] * scale;
     const double dark = unknown[s] * scale;
+    if (gatherFootprint[s] > 0) {
+      const SpreadTraffic x = spreadAccesses(requests[s], dark, gatherFootprint[s], gatherCached,
+                                             l1Eligible(m) ? static_cast<double>(l1Bytes) / sb : 0, sms, l2Sectors, m.isStore);
+      gatheredTotal += x.sectors;
+      if (gatherGuessed[s]) {
+        double& d = gatherDistinct[m.allocation->begin];
+        (m.isStore ? gatherDistinctWritten : gatherDistinctRead) += std::max(0.0, x.distinct - d);
+        d = std::max(d, x.distinct);
+      }
+      st.requests = requests[s];
+      st.sectors = x.sectors;
+      st.wavefronts = wavefronts[s] * scale;
+      st.partialSectors = window.partial[s] * scale;
+      st.l1Hits = x.l1Hits;
+      st.l2Hits = x.l2Hits;
+      st.dramSectors = x.dramSectors;
+      if (m.isStore) {
+        t.storeRequests += st.requests;
+        t.storeSectors += st.sectors;
+        t.storeWavefronts += st.wavefronts;
+        t.partialStoreSectors += st.partialSectors;
+        t.dramWriteSectors += st.dramSectors;
+      } else {
+        t.loadRequests += st.requests;
+        t.loadSectors += st.sectors;
+        t.loadWavefronts += st.wavefronts;
+        t.l1HitSectors += st.l1Hits;
+        t.l2HitSectors += st.l2Hits;
+        t.dramReadSectors += st.dramSectors;
+      }
+      continue;
+    }
     unknownTotal += dark;
     st.requests = requests[s];
     st.sectors = known + dark;
@@ -1150,6 +1256,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                                      : "memory: footprint capped by the frontend's bound (hull of each array's affine accesses)");
     }
   }
+  // Arrays only ever indexed by data are outside every footprint above: the sectors their
+  // accesses touch are read (or written) at least once.
+  t.compulsoryReadBytes += gatherDistinctRead * sb;
+  t.compulsoryWriteBytes += gatherDistinctWritten * sb;
   // A footprint that fits in L2 leaves only compulsory misses: under LRU a re-touch hits when
   // fewer distinct sectors than the capacity came in between, and between any two touches fewer
   // than the whole footprint do. The sampled views miss the reuse between blocks they do not
@@ -1254,11 +1364,53 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                   kWarpInstructions, kWarpInstructions / kWarpWindow, kWarpWindow);
     t.notes.push_back(note);
   }
+  if (gatheredTotal > 0) {
+    std::string arrays;
+    std::set<std::string> named;
+    for (size_t s = 0; s < sites.size(); ++s) {
+      const MemoryAccess& m = *sites[s].access;
+      if (gatherFootprint[s] <= 0 || !named.insert(m.allocation->name).second) continue;
+      std::snprintf(note, sizeof note, "%s%s %.3g MiB%s", arrays.empty() ? "" : ", ",
+                    m.allocation->name.empty() ? "?" : m.allocation->name.c_str(), gatherFootprint[s] * sb / (1 << 20),
+                    gatherGuessed[s] ? " (as large as the median array indexed directly)" : "");
+      arrays += note;
+    }
+    std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses, spread uniformly over their arrays: ",
+                  100.0 * gatheredTotal / std::max(1.0, t.loadSectors + t.storeSectors));
+    t.notes.push_back(note + arrays);
+  }
   if (unknownTotal > 0) {
-    std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses: charged to DRAM, left out of the footprint",
+    std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses in unknown arrays: charged to DRAM, left out of the footprint",
                   100.0 * unknownTotal / std::max(1.0, t.loadSectors + t.storeSectors));
     t.notes.push_back(note);
   }
+  return t;
+}
+
+SpreadTraffic spreadAccesses(double requests, double lanes, double footprint, double cached, double l1Sectors,
+                             int sms, double l2Sectors, bool isStore) {
+  SpreadTraffic t;
+  if (requests <= 0 || lanes <= 0) return t;
+  const double f = std::max(1.0, footprint);
+  const double pool = std::max(f, cached);
+  const double k = lanes / requests;
+  // Distinct sectors of k independent uniform draws: f (1 − (1 − 1/f)^k), via log1p for large f.
+  const double perRequest = std::clamp(-f * std::expm1(k * std::log1p(-1.0 / std::max(f, 1.0 + 1e-12))), std::min(1.0, k), k);
+  t.sectors = requests * perRequest;
+  const auto distinct = [&](double n) { return f * -std::expm1(-n / f); };
+  const auto misses = [&](double n, double capacity) {
+    return std::min(n, std::max(distinct(n), n * (1 - std::min(1.0, capacity / pool))));
+  };
+  t.distinct = distinct(t.sectors);
+  double l1Misses = t.sectors;
+  if (!isStore && l1Sectors > 0) {
+    const double perSm = t.sectors / std::max(1, sms);
+    l1Misses = misses(perSm, l1Sectors) * std::max(1, sms);
+    t.l1Hits = t.sectors - l1Misses;
+  }
+  // Every sector touched misses the L2 once, however many of its touches the L1 served.
+  t.dramSectors = std::min(l1Misses, std::max(misses(l1Misses, l2Sectors), t.distinct));
+  t.l2Hits = isStore ? t.sectors : l1Misses - t.dramSectors;
   return t;
 }
 

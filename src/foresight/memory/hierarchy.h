@@ -39,6 +39,25 @@ struct MemoryAnalysisOptions {
                                                     const Launch& launch, const Gpu& gpu,
                                                     const MemoryAnalysisOptions& options = {});
 
+/// Where accesses with data-dependent addresses are served from when all that is known is the
+/// array they fall in: each lane's address uniform over `footprint` sectors, independently
+/// (`x[cols[j]]`). Under LRU a uniform access hits a cache of C sectors with probability
+/// min(1, C / footprint) in steady state, and no fewer than the distinct sectors touched,
+/// D(N) = footprint · (1 − e^(−N / footprint)), miss at any level: misses(N) =
+/// max(D(N), N · (1 − C / footprint)). Per request the k lanes touch footprint · (1 − (1 −
+/// 1/footprint)^k) distinct sectors. The L1 (per SM, `l1Sectors` each, 0 = bypassed) sees
+/// its SM's share; the L2 (`l2Sectors`, chip-wide) the L1 misses. `cached` is the footprint
+/// competing for the caches (every array of the launch accessed this way, ≥ footprint).
+struct SpreadTraffic {
+  double sectors = 0;      ///< sector requests (distinct per warp request)
+  double l1Hits = 0;
+  double l2Hits = 0;
+  double dramSectors = 0;  ///< L2 misses (loads) or write-backs (stores)
+  double distinct = 0;     ///< distinct sectors touched: compulsory traffic
+};
+[[nodiscard]] SpreadTraffic spreadAccesses(double requests, double lanes, double footprint, double cached,
+                                           double l1Sectors, int sms, double l2Sectors, bool isStore);
+
 /// Sectors of `sectorBytes` per L1 line (the GPU's `[memory.l1] line`; 4 without one): a
 /// request passes the L1 once per distinct line it touches (a wavefront).
 [[nodiscard]] double sectorsPerL1Line(const Gpu& gpu, double sectorBytes);

@@ -15,7 +15,9 @@ namespace {
 
 std::string memoryText(const MemoryAccess& m) {
   std::string s = fmt::format("{} {} B {}", memorySpaceName(m.space), m.widthBytes, m.isStore ? "store" : "load");
-  if (m.dataDependent && m.laneAddresses.empty()) return s + ": data-dependent address";
+  if (m.dataDependent && m.laneAddresses.empty()) {
+    return s + ": data-dependent address" + (m.allocation && !m.allocation->name.empty() ? " in " + m.allocation->name : "");
+  }
   if (m.space == MemorySpace::Shared) {
     if (m.wavefrontsPerInst > 0) s += fmt::format(": {:.4g} wavefronts/request", m.wavefrontsPerInst);
   } else if (m.transactionsPerInst) {
@@ -144,6 +146,7 @@ nlohmann::json CudaProgramView::toJson() const {
           const MemoryAccess& m = *i.memory;
           ij["memory"] = {{"space", memorySpaceName(m.space)}, {"width", m.widthBytes}, {"store", m.isStore},
                           {"data_dependent", m.dataDependent}};
+          if (m.allocation && !m.allocation->name.empty()) ij["memory"]["array"] = m.allocation->name;
           if (m.transactionsPerInst) ij["memory"]["sectors_per_request"] = *m.transactionsPerInst;
           if (m.wavefrontsPerInst > 0) ij["memory"]["wavefronts_per_request"] = m.wavefrontsPerInst;
         }

@@ -282,6 +282,49 @@ TEST(CudaStreams, StartPlusCountTripHintGivesEveryRecordNEdges) {
   }
 }
 
+TEST(CudaStreams, StridedLoopTripHintRunsNIterationsAndGatherKeepsItsArray) {
+  // csr_gather.cu: for (j = rowptr[w] + lane; j < rowptr[w + 1]; j += 32) (line 10, body on
+  // line 11). `--trip :10=N` means N iterations, so the bound loads are N × 32 apart
+  // (the step of the index the loop compares): row w starts at element 32·N·w. Warp 1 of block
+  // 0 (w = 1) reads vals (parameter 2, base 3 << 40) at 4·(32N + 32k + lane) in iteration k,
+  // N times; x[cols[j]] (parameter 3) is data-dependent but known to stay in x. With the step
+  // taken as 1, rows would start at N·w and most lanes would run no iteration.
+  for (long long n : {2LL, 3LL}) {
+    Expected<CudaProgram> p = analyse("csr_gather.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"rows", 16}}), "sm_90",
+                                      {{"csr_gather.cu", 10, n}}, true);
+    ASSERT_TRUE(p) << p.error().format();
+    const KernelIR& ir = p->kernels[0].ir;
+    Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(0, 1);
+    ASSERT_TRUE(s) << s.error().format();
+    std::vector<long long> valsLane0, valsLane1;
+    int gathers = 0;
+    for (const DynamicInstruction& d : *s) {
+      const Instruction& inst = at(ir, d);
+      if (!inst.memory || inst.memory->isStore || inst.sourceLine != 11) continue;
+      if (d.laneAddresses.empty()) {
+        ASSERT_TRUE(inst.memory->allocation);
+        EXPECT_EQ(inst.memory->allocation->name, "x");
+        EXPECT_EQ(inst.memory->allocation->begin, 4LL << 40);
+        EXPECT_EQ(inst.memory->allocation->end, 5LL << 40);
+        ++gathers;
+      } else if (d.laneAddresses[0] >> 40 == 3) {
+        valsLane0.push_back(d.laneAddresses[0] - (3LL << 40));
+        valsLane1.push_back(d.laneAddresses[1] - (3LL << 40));
+      }
+    }
+    std::vector<long long> expected0, expected1;
+    for (long long k = 0; k < n; ++k) {
+      expected0.push_back(4 * (32 * n + 32 * k));
+      expected1.push_back(4 * (32 * n + 32 * k + 1));
+    }
+    std::sort(valsLane0.begin(), valsLane0.end());
+    std::sort(valsLane1.begin(), valsLane1.end());
+    EXPECT_EQ(valsLane0, expected0) << "N = " << n;
+    EXPECT_EQ(valsLane1, expected1) << "N = " << n;
+    EXPECT_EQ(gathers, n);
+  }
+}
+
 }  // namespace
 /// int_division sm_90 (tests/frontend/cuda/sources): addresses from `i % cols`, `i / cols` and
 /// `(unsigned)i / ucols` with runtime divisors, which ptxas lowers to I2F(.U32).RP, MUFU.RCP,

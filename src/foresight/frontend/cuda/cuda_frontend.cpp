@@ -432,6 +432,19 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
     auto [it, inserted] = partner.emplace(key, p.ptx);
     if (!inserted && ptxStats[p.ptx].executions > ptxStats[it->second].executions) it->second = p.ptx;
   }
+  // Per (line, store): the array of the PTX run's data-dependent accesses there, when they all
+  // index one (allocation base and a PTX access in it; 0 = several). A SASS access the SASS run
+  // could not resolve takes it: in-order pairing of a line's loads may give it a partner with
+  // known addresses (x[cols[j]] next to cols[j] and vals[j]).
+  std::map<std::pair<int, bool>, std::pair<long long, int>> lineArray;
+  for (const SassPtxPair& p : map.pairs) {
+    if (p.ptx < 0 || ptxStats[p.ptx].dataDependent == 0 || !ptxStats[p.ptx].allocation) continue;
+    const SassInstruction& si = fn.instructions[p.sass];
+    const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED";
+    const long long a = *ptxStats[p.ptx].allocation;
+    auto [it, inserted] = lineArray.emplace(std::make_pair(si.sourceLine, store), std::make_pair(a, p.ptx));
+    if (!inserted && it->second.first != a) it->second.first = 0;
+  }
   ir.blocks.clear();
   ir.loops.clear();
   for (size_t b = 0; b < cfg.blocks.size(); ++b) {
@@ -501,6 +514,9 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
           }
         } else {
           // Conservative, as for the PTX: every active lane its own sector.
+          if (auto a = lineArray.find({si.sourceLine, m.isStore}); a != lineArray.end() && a->second.first > 0) {
+            m.allocation = memoryOf(a->second.second)->allocation;
+          }
           m.laneAddresses.clear();
           m.pattern = AccessClass::Uncoalesced;
           m.transactionsPerInst = static_cast<double>(ms.activeLanes) / static_cast<double>(ms.dataDependent);
@@ -942,6 +958,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       s.knownRequests += x.knownRequests;
       s.units += x.units;
       s.dataDependent += x.dataDependent;
+      s.allocation = mergeAllocation(s.allocation, x.allocation);
       if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
     }
     for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
@@ -1001,13 +1018,23 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     }
     if (s.dataDependent > 0) {
       m.dataDependent = true;
+      if (s.allocation && *s.allocation > 0) {
+        const long long base = *s.allocation;
+        const auto ordinal = static_cast<size_t>(base / WarpInterpreter::kPointerWindow - 1);
+        m.allocation = MemoryAccess::Allocation{base, base + WarpInterpreter::kPointerWindow,
+                                                ordinal < io.paramNames.size() ? io.paramNames[ordinal] : std::string()};
+      }
       if (s.knownRequests == 0) {
         m.laneAddresses.clear();
         m.pattern = AccessClass::Uncoalesced;
         // Conservative: every active lane its own sector.
         m.transactionsPerInst = s.executions > 0 ? static_cast<double>(s.activeLanes) / static_cast<double>(s.executions) : 32.0;
       }
-      const std::string note = where + ": " + pi.opcode + " has a data-dependent address (counted as uncoalesced, one sector per active lane)";
+      const std::string note =
+          where + ": " + pi.opcode + " has a data-dependent address" +
+          (m.allocation && !m.allocation->name.empty()
+               ? " in " + m.allocation->name + " (one sector per active lane, spread uniformly over the array)"
+               : " (counted as uncoalesced, one sector per active lane)");
       if (reported.insert(note).second) out.notes.push_back(note);
     }
     if (s.executions == 0 && m.laneAddresses.empty() && !m.pattern) {

@@ -34,6 +34,8 @@ constexpr int kFromMemory = -1;
 constexpr int kFromOther = -2;  ///< clocks, floating point, unsupported instructions
 
 struct Lane {
+  /// The value when known; when unknown, the base of the allocation the value points into
+  /// (a pointer parameter's plus unknown data, see allocationOf()), or 0.
   std::uint64_t bits = 0;
   int origin = kKnown;  ///< > 0: argument (ordinal + 1) that was not given
 };
@@ -158,6 +160,15 @@ long long asInt(std::uint64_t bits, PtxType t) {
   std::uint64_t v = bits & m;
   if (t.kind == 's' && ((v >> (t.bits - 1)) & 1)) v |= ~m;
   return static_cast<long long>(v);
+}
+
+/// The allocation a value points into: the synthetic base of the pointer parameter whose window
+/// (WarpInterpreter::pointerBase, 2^40 bytes each) holds it, or 0. A known value is its own
+/// address; an unknown one carries its allocation's base in `bits` when it was formed by
+/// adding unknown data to a pointer (base + 4 * cols[j]), and 0 otherwise.
+std::uint64_t allocationOf(const Lane& v) {
+  const std::uint64_t window = v.bits >> 40;
+  return window >= 1 && window < static_cast<std::uint64_t>(kGlobalVarBase >> 40) ? window << 40 : 0;
 }
 
 int firstOrigin(std::initializer_list<int> origins) {
@@ -324,6 +335,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
   // is on that line (loads inside such a loop are its body's data, e.g. col[j]).
   for (const TripHint& h : options_.trips) {
     std::vector<int> loads;
+    long long step = 0;  // the hinted loop's step (below); 0 = not found
     for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
       const PtxInstruction& inst = kernel_.instructions[i];
       if (inst.sourceLine != h.line || (inst.base != "ld" && inst.base != "ldu") || inst.library) continue;
@@ -344,6 +356,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
       };
       const std::vector<char> inHinted = blocksOfLoopsTestedOnLine(cfg_, h.line, lineOf);
       std::vector<int> induction;  // registers stepped by a constant inside a hinted loop
+      std::map<int, long long> stepOf;  // of the 32-bit ones stepped up: register → step
       for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
         const PtxInstruction& x = kernel_.instructions[i];
         if (!inHinted[cfg_.blockOf[i]] || (x.base != "add" && x.base != "sub") || x.operands.size() != 3) continue;
@@ -351,6 +364,22 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
         if (d.kind == PtxOperand::Kind::Register && a.kind == PtxOperand::Kind::Register && d.reg == a.reg &&
             c.kind == PtxOperand::Kind::Immediate) {
           induction.push_back(d.reg);
+          const bool narrow = std::any_of(x.mods.begin(), x.mods.end(), [](const std::string& m) { return m == "s32" || m == "u32"; });
+          if (x.base == "add" && narrow && c.imm > 0) {
+            auto [it, inserted] = stepOf.emplace(d.reg, c.imm);
+            if (!inserted) it->second = std::min(it->second, c.imm);  // an unrolled copy steps by a multiple
+          }
+        }
+      }
+      // The loop's step: the smallest of the stepped registers its test compares (an unrolled
+      // copy steps by a multiple; 1 when none is compared). `--trip …=N` runs N iterations, so a
+      // loop that strides by s (`j += 32`) gets bounds N × s apart.
+      for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
+        const PtxInstruction& x = kernel_.instructions[i];
+        if (!inHinted[cfg_.blockOf[i]] || x.base != "setp") continue;
+        for (const PtxOperand& o : x.operands) {
+          auto it = o.kind == PtxOperand::Kind::Register ? stepOf.find(o.reg) : stepOf.end();
+          if (it != stepOf.end()) step = step == 0 ? it->second : std::min(step, it->second);
         }
       }
       const auto isInduction = [&](const PtxOperand& o) {
@@ -397,7 +426,9 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
         }
       }
     }
-    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) boundLoads_[i] = {h.trips, asIndex};
+    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) {
+      boundLoads_[i] = {h.trips * std::max(1LL, step), asIndex};
+    }
   }
 }
 
@@ -522,6 +553,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     InstructionStats& s = trace.instructions[index];
     std::vector<long long> lanes(kLanes, kInactiveLane);
     bool unknown = false;
+    std::uint64_t allocation = 0;  // of the unknown lanes: their common allocation, or 0
     for (int lane = 0; lane < kLanes; ++lane) {
       if (!(mask >> lane & 1)) continue;
       Lane base{0, kKnown};
@@ -531,6 +563,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         base = symbolValue(addr.name);
       }
       if (base.origin != kKnown) {
+        if (!unknown) allocation = allocationOf(base);
+        else if (allocation != allocationOf(base)) allocation = 0;
         unknown = true;
         continue;
       }
@@ -549,7 +583,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       if (a < 0) unknown = true;
     }
     if (unknown) {
+      // A known lane outside the unknown lanes' allocation leaves it untracked.
+      for (long long a : lanes) {
+        if (a >= 0 && allocation != allocationOf(Lane{static_cast<std::uint64_t>(a), kKnown})) allocation = 0;
+      }
       ++s.dataDependent;
+      s.allocation = mergeAllocation(s.allocation, static_cast<long long>(allocation));
       return {};
     }
     ++s.knownRequests;
@@ -948,7 +987,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         const Lane c = ops.size() > 3 ? read(ops[3], lane) : Lane{};
         const int o = firstOrigin({a.origin, b.origin, c.origin});
         if (o != kKnown) {
-          write(ops[0], lane, {0, o}, outBits);
+          // Pointer arithmetic on unknown data stays in the pointer's allocation: the pointer is
+          // an addend (add: either operand; sub: the first; mad: the third).
+          std::uint64_t allocation = 0;
+          if (op == PtxOp::kAdd) allocation = allocationOf(a) ? allocationOf(a) : allocationOf(b);
+          else if (op == PtxOp::kSub) allocation = allocationOf(a);
+          else if (op == PtxOp::kMad || op == PtxOp::kMad24) allocation = allocationOf(c);
+          write(ops[0], lane, {allocation, o}, outBits);
           continue;
         }
         const long long x = asInt(a.bits, t);

@@ -104,8 +104,20 @@ struct InstructionStats {
   long long knownRequests = 0;  ///< memory executions whose addresses were all known
   long long units = 0;         ///< summed sectors (global/local/const) or wavefronts (shared)
   long long dataDependent = 0;  ///< memory executions with an unknown address
+  /// Of the data-dependent executions: the base of the allocation (pointerBase()) every unknown
+  /// address stayed in (a pointer parameter plus unknown data), 0 when untracked or several;
+  /// nullopt before the first.
+  std::optional<long long> allocation;
   std::vector<long long> firstAddresses;  ///< lane addresses of the first known execution
 };
+
+/// The allocation of the data-dependent executions of `seen` and `next` together
+/// (InstructionStats::allocation): the common one, 0 when they differ.
+[[nodiscard]] inline std::optional<long long> mergeAllocation(std::optional<long long> seen, std::optional<long long> next) {
+  if (!seen) return next;
+  if (!next) return seen;
+  return *seen == *next ? seen : std::optional<long long>(0);
+}
 
 /// How a branch on unknown data, or a load feeding a hinted loop bound, was resolved.
 struct ResolvedBranch {
@@ -168,8 +180,10 @@ class WarpInterpreter {
   /// Runs warp `warp` (0-based within the block) of block `block` (linear block index).
   [[nodiscard]] Expected<WarpTrace> run(long long block, int warp) const;
 
-  /// Synthetic base address of pointer parameter `ordinal` (aligned to 2^32).
+  /// Synthetic base address of pointer parameter `ordinal`: (ordinal + 1) × kPointerWindow.
   [[nodiscard]] static long long pointerBase(int ordinal);
+  /// Bytes of address space each pointer parameter's allocation owns from its base.
+  static constexpr long long kPointerWindow = 1LL << 40;
 
  private:
   const PtxModule& module_;
