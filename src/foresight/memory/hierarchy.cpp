@@ -1104,6 +1104,22 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   const double l2Sectors = l2Level ? static_cast<double>(l2Level->size.value) / sb : 0;
   double unknownTotal = 0, gatheredTotal = 0, gatherDistinctRead = 0, gatherDistinctWritten = 0;
   std::map<long long, double> gatherDistinct;  // allocation begin → distinct sectors, arrays of guessed size
+  const auto addToTotals = [&t](bool store, const SiteTraffic& st) {
+    if (store) {
+      t.storeRequests += st.requests;
+      t.storeSectors += st.sectors;
+      t.storeWavefronts += st.wavefronts;
+      t.partialStoreSectors += st.partialSectors;
+      t.dramWriteSectors += st.dramSectors;
+    } else {
+      t.loadRequests += st.requests;
+      t.loadSectors += st.sectors;
+      t.loadWavefronts += st.wavefronts;
+      t.l1HitSectors += st.l1Hits;
+      t.l2HitSectors += st.l2Hits;
+      t.dramReadSectors += st.dramSectors;
+    }
+  };
   for (size_t s = 0; s < sites.size(); ++s) {
     SiteTraffic& st = t.sites[s];
     const MemoryAccess& m = *sites[s].access;
@@ -1125,20 +1141,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       st.l1Hits = x.l1Hits;
       st.l2Hits = x.l2Hits;
       st.dramSectors = x.dramSectors;
-      if (m.isStore) {
-        t.storeRequests += st.requests;
-        t.storeSectors += st.sectors;
-        t.storeWavefronts += st.wavefronts;
-        t.partialStoreSectors += st.partialSectors;
-        t.dramWriteSectors += st.dramSectors;
-      } else {
-        t.loadRequests += st.requests;
-        t.loadSectors += st.sectors;
-        t.loadWavefronts += st.wavefronts;
-        t.l1HitSectors += st.l1Hits;
-        t.l2HitSectors += st.l2Hits;
-        t.dramReadSectors += st.dramSectors;
-      }
+      addToTotals(m.isStore, st);
       continue;
     }
     unknownTotal += dark;
@@ -1149,11 +1152,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     if (m.isStore) {
       st.l2Hits = st.sectors;
       st.dramSectors = writeBacks[s] * scale + dark;
-      t.storeRequests += st.requests;
-      t.storeSectors += st.sectors;
-      t.storeWavefronts += st.wavefronts;
-      t.partialStoreSectors += st.partialSectors;
-      t.dramWriteSectors += st.dramSectors;
+      addToTotals(true, st);
       continue;
     }
     double h1 = l1Eligible(m) && l1Seen[s] > 0 ? l1Hit[s] / l1Seen[s] : 0.0;
@@ -1174,12 +1173,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const double misses = known * (1 - h1) * (1 - h2) + dark;
       if (misses > 1e-9) st.dramFetchPerMiss = st.dramSectors / misses;
     }
-    t.loadRequests += st.requests;
-    t.loadSectors += st.sectors;
-    t.loadWavefronts += st.wavefronts;
-    t.l1HitSectors += st.l1Hits;
-    t.l2HitSectors += st.l2Hits;
-    t.dramReadSectors += st.dramSectors;
+    addToTotals(false, st);
   }
   // Footprint: the window's distinct sectors, plus, for the blocks beyond it, the growth per
   // block seen over the window's second half (new data per block in steady state).
