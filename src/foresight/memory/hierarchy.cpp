@@ -1127,7 +1127,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double dark = unknown[s] * scale;
     if (gatherFootprint[s] > 0) {
       const SpreadTraffic x = spreadAccesses(requests[s], dark, gatherFootprint[s], gatherCached,
-                                             l1Eligible(m) ? static_cast<double>(l1Bytes) / sb : 0, sms, l2Sectors, m.isStore);
+                                             l1Eligible(m) ? static_cast<double>(l1Bytes) / sb : 0,
+                                             static_cast<int>(std::min<long long>(sms, blocks)), l2Sectors, m.isStore);
       gatheredTotal += x.sectors;
       if (gatherGuessed[s]) {
         double& d = gatherDistinct[m.allocation->begin];

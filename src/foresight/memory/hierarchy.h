@@ -45,8 +45,8 @@ struct MemoryAnalysisOptions {
 /// min(1, C / footprint) in steady state, and no fewer than the distinct sectors touched,
 /// D(N) = footprint · (1 − e^(−N / footprint)), miss at any level: misses(N) =
 /// max(D(N), N · (1 − C / footprint)). Per request the k lanes touch footprint · (1 − (1 −
-/// 1/footprint)^k) distinct sectors. The L1 (per SM, `l1Sectors` each, 0 = bypassed) sees
-/// its SM's share; the L2 (`l2Sectors`, chip-wide) the L1 misses. `cached` is the footprint
+/// 1/footprint)^k) distinct sectors. The L1 (per SM, `l1Sectors` each, 0 = bypassed) of each
+/// of the `sms` SMs that run blocks sees its share; the L2 (`l2Sectors`, chip-wide) the L1 misses. `cached` is the footprint
 /// competing for the caches (every array of the launch accessed this way, ≥ footprint).
 struct SpreadTraffic {
   double sectors = 0;      ///< sector requests (distinct per warp request)

@@ -211,16 +211,16 @@ TEST(CudaStreams, ClearedPairCounterKeepsTheSassRunAndNegativeOffsets) {
                                            (2LL << 40) + 4 * (i + 256)}));
 }
 
-/// The first global store of warp 1 of block 2 of predicated_store (sm_90, SASS stream), with
-/// the branch hint predicated_store.cu:10=hint.
-DynamicInstruction predicatedStore(double hint) {
+/// The first global store of warp 1 of block 2 of `source` (predicated_store.cu or
+/// predicated_body.cu, sm_90, SASS stream), with the branch hint `source`:line=hint.
+DynamicInstruction predicatedStore(double hint, const char* source = "predicated_store.cu", int line = 10) {
   auto tc = createFixtureToolchain({testing::fixtureDir(), true});
   CudaOptions o;
   o.arch = "sm_90";
   o.launch = launch({8, 1, 1}, {256, 1, 1}, {{"n", 2048}});
   o.sassStream = true;
-  o.branches.push_back({"predicated_store.cu", 10, hint});
-  Expected<CudaProgram> p = loadCuda(testing::fixture("predicated_store.cu"), o, *tc);
+  o.branches.push_back({source, line, hint});
+  Expected<CudaProgram> p = loadCuda(testing::fixture(source), o, *tc);
   EXPECT_TRUE(p) << (p ? "" : p.error().format());
   if (!p) return {};
   const KernelIR& ir = p->kernels[0].ir;
@@ -246,6 +246,19 @@ TEST(CudaStreams, BranchHintDecidesAnIfConvertedStore) {
   EXPECT_EQ(all.activeMask, 0xffffffffu);
   ASSERT_EQ(all.laneAddresses.size(), 32u);
   for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(all.laneAddresses[lane], (1LL << 40) + 8LL * (2 * 256 + 32 + lane));
+}
+
+TEST(CudaStreams, UnhintedIfConvertedStoreKeepsItsAddresses) {
+  // predicated_body.cu: `if (v == 123.33)` on line 8, `a[t] = v;` on line 9. The hint names the
+  // `if` line, where the PTX branches; ptxas predicates the store (`@!P0 STG.E.64`) and gives it
+  // line 9, which no hint names, so it runs in every undecided lane — with those lanes'
+  // addresses, a[t] at base(0) + 8t, t = 2·256 + 32 + lane, as in the PTX run. Before, the SASS
+  // run recorded it as data-dependent, which the memory engine charges one DRAM sector per lane
+  // (Rodinia BFS's `cost[v]` reload under `if (!visited[u])` made bfs 2× too slow).
+  const DynamicInstruction d = predicatedStore(0.5, "predicated_body.cu", 8);
+  EXPECT_EQ(d.activeMask, 0xffffffffu);
+  ASSERT_EQ(d.laneAddresses.size(), 32u);
+  for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(d.laneAddresses[lane], (1LL << 40) + 8LL * (2 * 256 + 32 + lane));
 }
 
 TEST(CudaStreams, StartPlusCountTripHintGivesEveryRecordNEdges) {

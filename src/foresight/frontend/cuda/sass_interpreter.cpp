@@ -885,8 +885,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   };
 
   // Lane addresses of a memory instruction, before it executes (it may overwrite its own
-  // address registers).
-  auto recordAddresses = [&](int index, std::uint32_t mask, bool unknownGuard) {
+  // address registers). A guard that no hint decided runs the instruction in every undecided
+  // lane (as in the PTX run, where such an if-converted body keeps its addresses): their
+  // addresses are recorded like any other lane's.
+  auto recordAddresses = [&](int index, std::uint32_t mask) {
     const SassInstruction& in = code[index];
     const SassOperand* mem = nullptr;
     for (const SassOperand& op : in.operands) {
@@ -896,10 +898,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     SassAccess access;
     access.position = static_cast<size_t>(executed - 1);
     access.instruction = index;
-    if (unknownGuard) {
-      out.accesses.push_back(std::move(access));
-      return;
-    }
     const bool local = sassAccessKind(in).space == SassSpace::Local;
     const bool desc = mem->text.find("desc[") != std::string::npos;
     const int width = std::max(1, in.memoryWidthBytes);
@@ -1171,7 +1169,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       ++executed;
       pathHash = pathHash * folding::kHashBase + (static_cast<std::uint64_t>(i) << 32 | (g | unknown));
       if (o.recordStream) out.stream.emplace_back(i, g | unknown);
-      if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown, unknown != 0);
+      if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown);
       if (op == Op::kBRA && !(mods & kModDIV)) {
         if (unknown && in.library) {
           libraryDefault(pc, i, unknown, g);
