@@ -1060,7 +1060,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     std::vector<Array> arrays;
     for (size_t site = 0; site < sites.size(); ++site) {
       const auto [lo, hiWindow] = window.extent[site];
-      if (lo > hiWindow) continue;
+      if (lo > hiWindow || sites[site].access->space != MemorySpace::Global) continue;  // not local spills
       long long hi = hiWindow;
       const auto& firstHalf = window.firstHalfExtent[site];
       if (windowBlocks < blocks && windowBlocks - half > 0 && firstHalf.first <= firstHalf.second) {
