@@ -169,15 +169,16 @@ std::vector<SourceSummary> scoreBySource(const std::vector<ValidationRow>& rows,
   std::map<std::pair<std::string, std::string>, std::vector<SourceSummary>> cells;
   std::map<std::pair<std::string, std::string>, std::vector<std::vector<double>>> errors;
   for (const ValidationRow& r : rows) {
-    if (r.source.empty()) continue;
     const auto m = std::find(models.begin(), models.end(), r.model);
     if (m == models.end()) continue;
-    const auto key = std::make_pair(r.source, r.gpu);
+    // A measurement without a published source is one of ours (validation/measurements).
+    const std::string source = r.source.empty() ? "ours" : r.source;
+    const auto key = std::make_pair(source, r.gpu);
     auto& cell = cells[key];
     if (cell.empty()) {
       for (const std::string& name : models) {
         SourceSummary s;
-        s.source = r.source;
+        s.source = source;
         s.gpu = r.gpu;
         s.model = name;
         cell.push_back(std::move(s));

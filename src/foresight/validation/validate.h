@@ -122,7 +122,8 @@ struct ValidationReport {
   std::vector<std::string> models;
   std::vector<ValidationRow> rows;
   std::vector<ModelSummary> summaries;
-  std::vector<SourceSummary> bySource;  ///< empty when no measurement has a source
+  /// Per source ("ours" for measurements without one), GPU and model; empty without rows.
+  std::vector<SourceSummary> bySource;
 };
 
 /// Where validate() stands, after each measurement is predicted with every model.
