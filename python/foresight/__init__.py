@@ -54,10 +54,10 @@ def _call(function, request, source):
 
 def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dynamic_shared, carveout,
             model, variant, include_dirs, nvcc_flags, trips, branches, tool_timeout, policy,
-            l1_hit_rate, l2_hit_rate):
+            l1_hit_rate, l2_hit_rate, arrays):
     """One launch through `function` (predict or explain)."""
     request = _request(path, source, kernel, gpu, defines, model, variant, {
-        "grid": grid, "block": block, "args": args, "dynamic_shared": dynamic_shared,
+        "grid": grid, "block": block, "args": args, "arrays": arrays, "dynamic_shared": dynamic_shared,
         "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
         "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
         "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
@@ -67,29 +67,30 @@ def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dyn
 def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None):
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None):
     """Predicts one kernel launch: time, occupancy, bound, model values (``predict --json``).
 
     ``path``: a ``.cu``, ``.ptx``, ``.cubin``, ``.sass`` or workload-summary ``.toml`` file;
     or ``source``: CUDA source text. ``grid`` and ``block``: an int or up to three ints
     (omitted: the input's own launch). ``args``: scalar kernel arguments by name (ints, floats,
-    bools). ``defines``: ``-D`` macros. ``trips`` / ``branches``: hints by ``"file.cu:LINE"``.
+    bools). ``arrays``: bytes of the arrays pointer arguments point to, by name (``--array``).
+    ``defines``: ``-D`` macros. ``trips`` / ``branches``: hints by ``"file.cu:LINE"``.
     """
     return _kernel(_foresight.predict, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
-                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate)
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays)
 
 
 def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None):
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None):
     """Predict's time with the emulate model's bottleneck (sensitivity analysis), the time each
     resource alone would need and the what-if penalties (``explain --json``). Arguments as
     :func:`predict`."""
     return _kernel(_foresight.explain, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
-                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate)
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays)
 
 
 def explore(path=None, *, space, source=None, kernel=None, gpu="h100", grid=None, block=None,

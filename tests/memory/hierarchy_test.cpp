@@ -192,6 +192,15 @@ TEST(MemoryHierarchy, GatherInAKnownArraySpreadsOverItInsteadOfMissingEverywhere
   EXPECT_NEAR(x.dramSectors, 131028, 100);
   EXPECT_NEAR(x.l2Hits, 1048448 - 131028, 200);
   EXPECT_NEAR(t->compulsoryReadBytes, 32 * (131072 + 131028), 32 * 300);
+  // The launch gives x's size (Launch::arrayBytes → Allocation::bytes): 64 MiB = 2097152
+  // sectors, more than the L2 (50 MiB = 1638400 sectors). Per request 2097152 · (1 − (1 −
+  // 1/2097152)^32) = 31.99976 → 1048568 sectors; distinct 2097152 · (1 − e^−0.5) = 825160;
+  // steady-state misses 1048568 · (1 − 1638400 / 2097152) = 229374 < distinct: DRAM 825160.
+  ir.blocks[0].instructions[1].memory->allocation->bytes = 64LL << 20;
+  Expected<MemoryTraffic> sized = analyzeMemory(ir, nullptr, l, *h100);
+  ASSERT_TRUE(sized.ok());
+  EXPECT_NEAR(sized->sites[1].sectors, 1048568, 100);
+  EXPECT_NEAR(sized->sites[1].dramSectors, 825160, 100);
   // Without the array, the same access is charged to DRAM, one sector per lane.
   ir.blocks[0].instructions[1].memory->allocation.reset();
   Expected<MemoryTraffic> dark = analyzeMemory(ir, nullptr, l, *h100);

@@ -131,6 +131,11 @@ TEST(Manifest, ParsesAndResolvesEveryVariant) {
   ASSERT_EQ(second.launch.args.count("alpha"), 1u);       // and real ones, as reals
   EXPECT_TRUE(second.launch.args.at("alpha").isReal);
   EXPECT_EQ(second.launch.macros.at("TILE"), 32);
+  // Buffers give their parameter (by position: "@i") its array size: A is the first argument,
+  // 1000000 f32 = 4000000 B; in the first launch rp is the second (1001 × 4 B), k the third.
+  EXPECT_EQ(second.launch.arrayBytes, (std::map<std::string, long long>{{"@0", 4000000}}));
+  EXPECT_EQ(r->launches[0].launch.arrayBytes,
+            (std::map<std::string, long long>{{"@0", 4000000}, {"@1", 4004}, {"@2", 32}}));
   EXPECT_EQ(r->launches[0].launch.grid, (Dim3{4, 1, 1}));  // cdiv(1000, 256)
   EXPECT_EQ(r->check->params, (std::vector<long long>{1000, 1000, 1000}));
   EXPECT_DOUBLE_EQ(r->check->tolerance, 1e-5);

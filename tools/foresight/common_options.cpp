@@ -123,6 +123,13 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
     if (!v) return makeError("--arg '" + a + "': " + v.error().message);
     launch.args[kv->first] = *v;
   }
+  for (const std::string& a : o.arrays) {
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--array", false);
+    if (!kv) return std::move(kv).takeError();
+    const std::optional<long long> bytes = parseInteger(kv->second);
+    if (!bytes || *bytes <= 0) return makeError("--array '" + a + "': the size must be a positive number of bytes");
+    launch.arrayBytes[kv->first] = *bytes;
+  }
   for (const std::string& t : o.trips) {
     Expected<SourceHint> h = parseHint(t, "--trip");
     if (!h) return std::move(h).takeError();
@@ -228,6 +235,9 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub.add_option("--arg", o.args, "Scalar kernel argument, NAME=VALUE (repeatable)");
+  sub.add_option("--array", o.arrays,
+                 "Bytes of the array a pointer argument points to, NAME=BYTES (repeatable): sizes what its data-dependent "
+                 "accesses spread over");
   sub.add_option("--trip", o.trips, "Trip count of a data-dependent loop, FILE:LINE=N (repeatable)");
   sub.add_option("--branch", o.branches, "Taken probability of a data-dependent branch, FILE:LINE=P (repeatable)");
   sub.add_option("--dynamic-shared", o.dynamicShared, "Dynamic shared memory per block, bytes (the launch's third <<<>>> argument)")

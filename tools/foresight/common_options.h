@@ -42,6 +42,7 @@ struct CommonOptions {
   std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments
   std::vector<std::string> trips;     ///< --trip FILE:LINE=N: loop trip counts
   std::vector<std::string> branches;  ///< --branch FILE:LINE=P: branch-taken probabilities
+  std::vector<std::string> arrays;     ///< --array NAME=BYTES
   long long dynamicShared = -1;       ///< --dynamic-shared BYTES; < 0 = the input's (else 0)
   int carveout = -1;                  ///< --carveout PERCENT; < 0 = the driver's choice
   long long maxVariants = 1'000'000;  ///< --max-variants: layouts a skeleton search may evaluate

@@ -132,6 +132,11 @@ std::optional<Launch> requestLaunch(const Request& r) {
       fail(makeError("args['" + name + "']: a number"));
     }
   }
+  const json arraysField = object(j, "arrays");
+  for (const auto& [name, value] : arraysField.items()) {
+    if (!value.is_number_integer() || value.get<long long>() <= 0) fail(makeError("arrays['" + name + "']: a positive number of bytes"));
+    l.arrayBytes[name] = value.get<long long>();
+  }
   for (const auto& [name, value] : r.input.macros) {
     if (std::optional<long long> v = toInteger(value)) l.macros[name] = *v;
   }

@@ -62,6 +62,7 @@ struct MemoryAccess {
     long long begin = 0;
     long long end = 0;
     std::string name;
+    std::optional<long long> bytes;  ///< the array's size when the launch gives it (Launch::arrayBytes)
   };
   std::optional<Allocation> allocation;
   /// Shared memory: average bank wavefronts per execution (CUDA frontend); 0 = not computed.

@@ -23,6 +23,9 @@ Expected<void> checkLaunchLimits(const Launch& launch) {
   if (b.x > 1024 || b.y > 1024 || b.z > 64) {
     return makeError("block " + extent(b) + " exceeds CUDA's block limits (x and y up to 1024, z up to 64)");
   }
+  for (const auto& [name, bytes] : launch.arrayBytes) {
+    if (bytes <= 0) return makeError("array '" + name + "' of " + std::to_string(bytes) + " bytes: the size must be positive");
+  }
   if (launch.dynamicSharedBytes < 0) {
     return makeError("dynamic shared memory of " + std::to_string(launch.dynamicSharedBytes) + " bytes is negative");
   }

@@ -51,6 +51,11 @@ struct Launch {
   /// capacity per SM (rounded up to a carveout the GPU lists); unset = the driver's choice.
   std::optional<int> carveoutPercent;
   std::map<std::string, ArgValue> args;     ///< scalar kernel arguments by name
+  /// Bytes of the allocation a pointer argument points to, by parameter name or as "@N" for
+  /// the N-th parameter (0-based; `--array NAME=BYTES`, a manifest's buffers by position):
+  /// sizes the array that data-dependent accesses spread over. Absent = unknown (the memory
+  /// engine estimates it).
+  std::map<std::string, long long> arrayBytes;
   std::map<std::string, long long> macros;  ///< -D NAME=VALUE problem-size macros
 
   [[nodiscard]] long long blocks() const { return grid.count(); }

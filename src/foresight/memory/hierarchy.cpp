@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 #include "foresight/gpu/occupancy.h"
@@ -1045,13 +1046,15 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     fetchedHit[site] = fetchedShare * sectors[site];
   }
   // Sites whose every address is data-dependent but whose array the frontend knows: their lanes
-  // spread uniformly over that array (spreadAccesses()). The array's size is what the accesses
-  // with known addresses show of it over the grid; for an array only ever indexed by data
-  // (x[cols[j]]), that of the median array the kernel indexes directly, in elements.
+  // spread uniformly over that array (spreadAccesses()). The array's size is the launch's (when
+  // given), else what the accesses with known addresses show of it over the grid; for an array
+  // only ever indexed by data (x[cols[j]]), that of the median array the kernel indexes directly,
+  // in elements.
   const double sb = static_cast<double>(sectorBytes);
   std::vector<double> gatherFootprint(sites.size(), 0);  // sectors; 0 = charged to DRAM
   std::vector<char> gatherGuessed(sites.size(), 0);       // footprint from the median array
   double gatherCached = 0;                                 // Σ over the gathered arrays
+  std::map<long long, double> perArray;                    // allocation begin → footprint in sectors
   if (!options.l1HitRate && !options.l2HitRate) {
     struct Array {
       long long lo, hi;  // sectors
@@ -1082,7 +1085,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     for (const Array& a : merged) elements.push_back(static_cast<double>(a.hi - a.lo + 1) * sb / std::max(1, a.width));
     std::sort(elements.begin(), elements.end());
     const double median = elements.empty() ? 0 : elements[elements.size() / 2];
-    std::map<long long, double> perArray;  // allocation begin → footprint in sectors
     for (size_t site = 0; site < sites.size(); ++site) {
       const MemoryAccess& m = *sites[site].access;
       const Instruction& in = ir.blocks[static_cast<size_t>(sites[site].block)].instructions[static_cast<size_t>(sites[site].index)];
@@ -1093,7 +1095,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
         if (a.hi >= alo && a.lo <= ahi) own += static_cast<double>(std::min(a.hi, ahi) - std::max(a.lo, alo) + 1);
       }
       gatherGuessed[site] = own <= 0;
-      gatherFootprint[site] = own > 0 ? own : median * m.widthBytes / sb;
+      gatherFootprint[site] = m.allocation->bytes ? std::max(1.0, static_cast<double>(*m.allocation->bytes) / sb)
+                              : own > 0           ? own
+                                                  : median * m.widthBytes / sb;
       if (gatherFootprint[site] > 0) {
         double& f = perArray[m.allocation->begin];
         f = std::max(f, gatherFootprint[site]);
@@ -1103,7 +1107,32 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
   const double l2Sectors = l2Level ? static_cast<double>(l2Level->size.value) / sb : 0;
   double unknownTotal = 0, gatheredTotal = 0, gatherDistinctRead = 0, gatherDistinctWritten = 0;
-  std::map<long long, double> gatherDistinct;  // allocation begin → distinct sectors, arrays of guessed size
+  // The gathering sites of one array (with one direction and L1 path) share its sectors: their
+  // accesses are spread together and split by each site's share of the lanes. Spread one by one,
+  // each site would miss on every sector's first touch again (spmv's unrolled x[col[j]] loads).
+  struct GatherGroup {
+    double requests = 0, lanes = 0;
+    SpreadTraffic traffic;
+  };
+  using GroupKey = std::tuple<long long, bool, bool>;  // allocation begin, store, through L1
+  std::map<GroupKey, GatherGroup> gatherGroups;
+  const auto groupOf = [&](size_t s) {
+    const MemoryAccess& m = *sites[s].access;
+    return GroupKey{m.allocation->begin, m.isStore, !m.isStore && l1Eligible(m)};
+  };
+  for (size_t s = 0; s < sites.size(); ++s) {
+    if (gatherFootprint[s] <= 0) continue;
+    GatherGroup& g = gatherGroups[groupOf(s)];
+    g.requests += requests[s];
+    g.lanes += unknown[s] * scale;
+  }
+  for (auto& [key, g] : gatherGroups) {
+    const auto& [begin, store, throughL1] = key;
+    g.traffic = spreadAccesses(g.requests, g.lanes, perArray[begin], gatherCached, throughL1 ? static_cast<double>(l1Bytes) / sb : 0,
+                               static_cast<int>(std::min<long long>(sms, blocks)), l2Sectors, store);
+    gatheredTotal += g.traffic.sectors;
+  }
+  std::set<GroupKey> distinctCounted;  // groups of arrays of guessed size whose touched sectors joined the footprint
   const auto addToTotals = [&t](bool store, const SiteTraffic& st) {
     if (store) {
       t.storeRequests += st.requests;
@@ -1126,22 +1155,19 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double known = sectors[s] * scale;
     const double dark = unknown[s] * scale;
     if (gatherFootprint[s] > 0) {
-      const SpreadTraffic x = spreadAccesses(requests[s], dark, gatherFootprint[s], gatherCached,
-                                             l1Eligible(m) ? static_cast<double>(l1Bytes) / sb : 0,
-                                             static_cast<int>(std::min<long long>(sms, blocks)), l2Sectors, m.isStore);
-      gatheredTotal += x.sectors;
-      if (gatherGuessed[s]) {
-        double& d = gatherDistinct[m.allocation->begin];
-        (m.isStore ? gatherDistinctWritten : gatherDistinctRead) += std::max(0.0, x.distinct - d);
-        d = std::max(d, x.distinct);
+      const GroupKey key = groupOf(s);
+      const GatherGroup& g = gatherGroups[key];
+      const double share = g.lanes > 0 ? dark / g.lanes : 0;
+      if (gatherGuessed[s] && distinctCounted.insert(key).second) {
+        (m.isStore ? gatherDistinctWritten : gatherDistinctRead) += g.traffic.distinct;
       }
       st.requests = requests[s];
-      st.sectors = x.sectors;
+      st.sectors = share * g.traffic.sectors;
       st.wavefronts = wavefronts[s] * scale;
       st.partialSectors = window.partial[s] * scale;
-      st.l1Hits = x.l1Hits;
-      st.l2Hits = x.l2Hits;
-      st.dramSectors = x.dramSectors;
+      st.l1Hits = share * g.traffic.l1Hits;
+      st.l2Hits = share * g.traffic.l2Hits;
+      st.dramSectors = share * g.traffic.dramSectors;
       addToTotals(m.isStore, st);
       continue;
     }
@@ -1367,7 +1393,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       if (gatherFootprint[s] <= 0 || !named.insert(m.allocation->name).second) continue;
       std::snprintf(note, sizeof note, "%s%s %.3g MiB%s", arrays.empty() ? "" : ", ",
                     m.allocation->name.empty() ? "?" : m.allocation->name.c_str(), gatherFootprint[s] * sb / (1 << 20),
-                    gatherGuessed[s] ? " (as large as the median array indexed directly)" : "");
+                    m.allocation->bytes ? " (as the launch gives it)"
+                    : gatherGuessed[s]  ? " (as large as the median array indexed directly)"
+                                        : "");
       arrays += note;
     }
     std::snprintf(note, sizeof note, "memory: %.0f%% of the sectors have data-dependent addresses, spread uniformly over their arrays: ",

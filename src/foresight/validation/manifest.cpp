@@ -493,6 +493,12 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     if (Expected<void> ok = checkLaunchLimits(rl.launch); !ok)
       return where("launch '" + l.label + "'", ok.error());
     rl.launch.macros = out.defines;
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      // Buffers by parameter position ("@i"): their names need not be the kernel's.
+      for (const ResolvedBuffer& b : out.buffers) {
+        if (b.name == l.args[i]) rl.launch.arrayBytes["@" + std::to_string(i)] = b.count * elemTypeBytes(b.type);
+      }
+    }
     for (const std::string& a : l.args) {
       for (const ResolvedScalar& s : out.scalars) {
         if (s.name != a) continue;

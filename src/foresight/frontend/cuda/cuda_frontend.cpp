@@ -913,6 +913,28 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     if (!bits) return makeError(bits.error().message, path, 0);
     io.scalarArgs[ord] = static_cast<long long>(*bits);
   }
+  std::map<int, long long> arrayBytes;  // by parameter ordinal
+  for (const auto& [name, bytes] : o.launch.arrayBytes) {
+    auto it = std::find(io.paramNames.begin(), io.paramNames.end(), name);
+    size_t ord = static_cast<size_t>(it - io.paramNames.begin());
+    if (name.size() > 1 && name[0] == '@') {
+      const bool digits = std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+      ord = digits && name.size() < 8 ? static_cast<size_t>(std::stoll(name.substr(1))) : io.paramNames.size();
+    }
+    const bool pointer = ord < io.paramNames.size() && (haveNames ? src[ord].pointer : kernel.params[ord].bytes == 8);
+    if (pointer) arrayBytes[static_cast<int>(ord)] = bytes;
+    if (!pointer) {
+      std::vector<std::string> pointers;
+      for (size_t i = 0; i < io.paramNames.size(); ++i) {
+        if (haveNames ? src[i].pointer : kernel.params[i].bytes == 8) pointers.push_back(io.paramNames[i]);
+      }
+      std::string list;
+      for (const std::string& p : pointers) list += (list.empty() ? "" : ", ") + p;
+      return makeError("--array '" + name + "': kernel '" + out.name + "' has no pointer parameter of that name" +
+                           didYouMean(name, pointers) + " (pointer parameters: " + (list.empty() ? "none" : list) + ")",
+                       path, 0);
+    }
+  }
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     // A pointer given a base address (--arg) takes it; the others get a base of their own.
     if (io.scalarArgs.count(static_cast<int>(i))) continue;
@@ -1022,7 +1044,8 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
         const long long base = *s.allocation;
         const auto ordinal = static_cast<size_t>(base / WarpInterpreter::kPointerWindow - 1);
         m.allocation = MemoryAccess::Allocation{base, base + WarpInterpreter::kPointerWindow,
-                                                ordinal < io.paramNames.size() ? io.paramNames[ordinal] : std::string()};
+                                                ordinal < io.paramNames.size() ? io.paramNames[ordinal] : std::string(), std::nullopt};
+        if (auto b = arrayBytes.find(static_cast<int>(ordinal)); b != arrayBytes.end()) m.allocation->bytes = b->second;
       }
       if (s.knownRequests == 0) {
         m.laneAddresses.clear();
