@@ -51,17 +51,22 @@ class SweepSource : public WarpStreamSource {
   bool store_, storeOff_;
 };
 
-KernelIR sweepKernel(long long elements, long long threads, int passes, int tpb, CacheOp op, bool store,
-                     bool storeOff = false) {
-  KernelIR ir;
-  ir.name = "sweep";
-  BasicBlock b;
+/// A 4-byte global load with cache operator `op`.
+Instruction globalLoad(CacheOp op) {
   Instruction ld{"LDG", InstrClass::Ldst};
   MemoryAccess m;
   m.widthBytes = 4;
   m.cacheOp = op;
   ld.memory = m;
-  b.instructions.push_back(ld);
+  return ld;
+}
+
+KernelIR sweepKernel(long long elements, long long threads, int passes, int tpb, CacheOp op, bool store,
+                     bool storeOff = false) {
+  KernelIR ir;
+  ir.name = "sweep";
+  BasicBlock b;
+  b.instructions.push_back(globalLoad(op));
   Instruction st{"STG", InstrClass::Ldst};
   MemoryAccess ms;
   ms.isStore = true;
@@ -163,21 +168,13 @@ TEST(MemoryHierarchy, GatherInAKnownArraySpreadsOverItInsteadOfMissingEverywhere
   KernelIR ir;
   ir.name = "gather";
   BasicBlock b;
-  Instruction ld{"LDG", InstrClass::Ldst};
-  MemoryAccess m;
-  m.widthBytes = 4;
-  m.cacheOp = CacheOp::Cg;
-  ld.memory = m;
-  b.instructions.push_back(ld);
-  Instruction gather{"LDG", InstrClass::Ldst};
-  MemoryAccess g;
-  g.widthBytes = 4;
-  g.cacheOp = CacheOp::Cg;
+  b.instructions.push_back(globalLoad(CacheOp::Cg));
+  Instruction gather = globalLoad(CacheOp::Cg);
+  MemoryAccess& g = *gather.memory;
   g.dataDependent = true;
   g.pattern = AccessClass::Uncoalesced;
   g.transactionsPerInst = 32;
-  g.allocation = MemoryAccess::Allocation{SweepSource::kB, 2 * SweepSource::kB, "x"};
-  gather.memory = g;
+  g.allocation = MemoryAccess::Allocation{SweepSource::kB, 2 * SweepSource::kB, "x", std::nullopt};
   b.instructions.push_back(gather);
   ir.blocks.push_back(b);
   ir.resources.registers = 32;
