@@ -228,6 +228,9 @@ std::string exploreText(const std::string& text) {
   for (const auto& [name, value] : argsField.items()) {
     o.launch.args.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
   }
+  for (const auto& [name, value] : object(r.raw, "arrays").items()) {
+    o.launch.arrays.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+  }
   if (r.raw.contains("dynamic_shared")) o.launch.dynamicShared = r.raw["dynamic_shared"].dump();
   o.maxVariants = r.raw.value("max_variants", 10000LL);
   o.threads = r.raw.value("jobs", 0U);

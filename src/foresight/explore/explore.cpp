@@ -46,13 +46,19 @@ Expected<std::optional<Launch>> evalLaunch(const LaunchExpressions& le, const st
       launch.args[name] = *e;
     }
   }
+  for (const auto& [name, text] : le.arrays) {
+    Expected<long long> e = evalExpression(text, vars);
+    if (!e) return makeError("--array " + name + ": " + e.error().message);
+    if (*e <= 0) return makeError("--array " + name + ": " + std::to_string(*e) + " bytes: the size must be positive");
+    launch.arrayBytes[name] = *e;
+  }
   if (!le.dynamicShared.empty()) {
     Expected<long long> e = evalExpression(le.dynamicShared, vars);
     if (!e) return makeError("dynamic shared memory: " + e.error().message);
     launch.dynamicSharedBytes = *e;
   }
   if (le.grid.empty()) {
-    if (!le.args.empty() || !le.dynamicShared.empty()) return std::optional<Launch>(std::move(launch));  // dims from the input
+    if (!le.args.empty() || !le.arrays.empty() || !le.dynamicShared.empty()) return std::optional<Launch>(std::move(launch));  // dims from the input
     return std::optional<Launch>();
   }
   Expected<Dim3> grid = evalDim(le.grid, vars, "grid");

@@ -38,6 +38,8 @@ struct LaunchExpressions {
   /// Scalar arguments: a real number ("1.5") is taken as it is, anything else is an integer
   /// expression ("N", "N*N").
   std::vector<std::pair<std::string, std::string>> args;
+  /// Array sizes in bytes by pointer parameter (`--array`): integer expressions ("4*N*N").
+  std::vector<std::pair<std::string, std::string>> arrays;
 };
 
 /// One variant's outcome.

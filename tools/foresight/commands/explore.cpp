@@ -57,6 +57,7 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
   fixed.grid.clear();
   fixed.block.clear();
   fixed.args.clear();
+  fixed.arrays.clear();
   Expected<InputOptions> in = toInputOptions(fixed, *gpu);
   if (!in) return reportError(in.error());
   x.inputOptions = std::move(*in);
@@ -67,6 +68,11 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--arg", false);
     if (!kv) return reportError(kv.error());
     x.launch.args.push_back(std::move(*kv));
+  }
+  for (const std::string& a : o.arrays) {
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--array", false);
+    if (!kv) return reportError(kv.error());
+    x.launch.arrays.push_back(std::move(*kv));
   }
   for (const SpaceDimension& d : x.space.dimensions) {
     for (const auto& [name, value] : x.inputOptions.macros) {
