@@ -913,20 +913,19 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     if (!bits) return makeError(bits.error().message, path, 0);
     io.scalarArgs[ord] = static_cast<long long>(*bits);
   }
-  std::map<int, long long> arrayBytes;  // by parameter ordinal
+  // Pointer-ness from the source, else from the PTX type (a 64-bit parameter).
+  const auto isPointer = [&](size_t i) { return haveNames ? src[i].pointer : kernel.params[i].bytes == 8; };
+  std::map<int, long long> arrayBytes;  // --array sizes by parameter ordinal
   for (const auto& [name, bytes] : o.launch.arrayBytes) {
-    auto it = std::find(io.paramNames.begin(), io.paramNames.end(), name);
-    size_t ord = static_cast<size_t>(it - io.paramNames.begin());
-    if (name.size() > 1 && name[0] == '@') {
+    size_t ord = static_cast<size_t>(std::find(io.paramNames.begin(), io.paramNames.end(), name) - io.paramNames.begin());
+    if (name.size() > 1 && name[0] == '@') {  // by position: "@3"
       const bool digits = std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
       ord = digits && name.size() < 8 ? static_cast<size_t>(std::stoll(name.substr(1))) : io.paramNames.size();
     }
-    const bool pointer = ord < io.paramNames.size() && (haveNames ? src[ord].pointer : kernel.params[ord].bytes == 8);
-    if (pointer) arrayBytes[static_cast<int>(ord)] = bytes;
-    if (!pointer) {
+    if (ord >= io.paramNames.size() || !isPointer(ord)) {
       std::vector<std::string> pointers;
       for (size_t i = 0; i < io.paramNames.size(); ++i) {
-        if (haveNames ? src[i].pointer : kernel.params[i].bytes == 8) pointers.push_back(io.paramNames[i]);
+        if (isPointer(i)) pointers.push_back(io.paramNames[i]);
       }
       std::string list;
       for (const std::string& p : pointers) list += (list.empty() ? "" : ", ") + p;
@@ -934,12 +933,11 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                            didYouMean(name, pointers) + " (pointer parameters: " + (list.empty() ? "none" : list) + ")",
                        path, 0);
     }
+    arrayBytes[static_cast<int>(ord)] = bytes;
   }
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     // A pointer given a base address (--arg) takes it; the others get a base of their own.
-    if (io.scalarArgs.count(static_cast<int>(i))) continue;
-    const bool pointer = haveNames ? src[i].pointer : kernel.params[i].bytes == 8;
-    if (pointer) io.pointerParams.push_back(static_cast<int>(i));
+    if (!io.scalarArgs.count(static_cast<int>(i)) && isPointer(i)) io.pointerParams.push_back(static_cast<int>(i));
   }
 
   Expected<PtxCfg> cfg = buildCfg(kernel, path);
