@@ -102,7 +102,8 @@ TEST(ValidateScore, RegretCountsOnlyAlternatives) {
 
 TEST(ValidateScore, BySourceGpuAndModelCountsPointsBeyondTwice) {
   // Source s1 on a100: errors +10 %, -60 % (less than half), +150 % (more than twice); one
-  // refused. Source s2 on a100: -10 %. Rows without a source are left out of this breakdown.
+  // refused. Source s2 on a100: -10 %. A row without a source is one of ours: source "ours"
+  // (+200 %), first in (source, GPU) order.
   auto sourced = [](ValidationRow r, const std::string& source) {
     r.source = source;
     return r;
@@ -114,19 +115,23 @@ TEST(ValidateScore, BySourceGpuAndModelCountsPointsBeyondTwice) {
                                      sourced(row("a100", "e", "g", "m", 1, 0.9), "s2"),
                                      row("a100", "f", "g", "m", 1, 3)};
   const std::vector<SourceSummary> s = scoreBySource(rows, {"m"});
-  ASSERT_EQ(s.size(), 2u);
-  EXPECT_EQ(s[0].source, "s1");
-  EXPECT_EQ(s[0].gpu, "a100");
-  EXPECT_EQ(s[0].predicted, 3);
-  EXPECT_EQ(s[0].notPredicted, 1);
-  EXPECT_EQ(s[0].beyond2x, 2);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].source, "ours");
+  EXPECT_EQ(s[0].predicted, 1);
+  EXPECT_EQ(s[0].beyond2x, 1);
+  EXPECT_NEAR(*s[0].geomeanAbsError, 2.0, 1e-12);
+  EXPECT_EQ(s[1].source, "s1");
+  EXPECT_EQ(s[1].gpu, "a100");
+  EXPECT_EQ(s[1].predicted, 3);
+  EXPECT_EQ(s[1].notPredicted, 1);
+  EXPECT_EQ(s[1].beyond2x, 2);
   // (0.1 * 0.6 * 1.5)^(1/3) = 0.09^(1/3) = 0.448140
-  EXPECT_NEAR(*s[0].geomeanAbsError, 0.448140, 1e-6);
-  EXPECT_NEAR(*s[0].medianAbsError, 0.6, 1e-12);
-  EXPECT_EQ(s[1].source, "s2");
-  EXPECT_EQ(s[1].beyond2x, 0);
-  EXPECT_NEAR(*s[1].geomeanAbsError, 0.1, 1e-12);
-  EXPECT_TRUE(scoreBySource({row("a100", "f", "g", "m", 1, 3)}, {"m"}).empty());
+  EXPECT_NEAR(*s[1].geomeanAbsError, 0.448140, 1e-6);
+  EXPECT_NEAR(*s[1].medianAbsError, 0.6, 1e-12);
+  EXPECT_EQ(s[2].source, "s2");
+  EXPECT_EQ(s[2].beyond2x, 0);
+  EXPECT_NEAR(*s[2].geomeanAbsError, 0.1, 1e-12);
+  EXPECT_TRUE(scoreBySource({}, {"m"}).empty());
 }
 
 TEST(ValidateRun, FixturesWithAFakePredictor) {
