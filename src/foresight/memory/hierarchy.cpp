@@ -752,7 +752,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   struct SiteTotals {
     std::vector<double> requests, sectors, unknown, wavefronts, partial;
     /// Lowest and highest sector touched with known addresses: over all blocks, and over the
-    /// first half of the window's (the growth per block sizes the array, knownArrays()).
+    /// first half of the window's (the growth per block sizes the arrays gathers spread over).
     std::vector<std::pair<long long, long long>> extent, firstHalfExtent;
     explicit SiteTotals(size_t n)
         : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0),

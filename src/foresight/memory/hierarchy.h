@@ -46,8 +46,9 @@ struct MemoryAnalysisOptions {
 /// D(N) = footprint · (1 − e^(−N / footprint)), miss at any level: misses(N) =
 /// max(D(N), N · (1 − C / footprint)). Per request the k lanes touch footprint · (1 − (1 −
 /// 1/footprint)^k) distinct sectors. The L1 (per SM, `l1Sectors` each, 0 = bypassed) of each
-/// of the `sms` SMs that run blocks sees its share; the L2 (`l2Sectors`, chip-wide) the L1 misses. `cached` is the footprint
-/// competing for the caches (every array of the launch accessed this way, ≥ footprint).
+/// of the `sms` SMs that run blocks sees its share; the L2 (`l2Sectors`, chip-wide) the L1
+/// misses. `cached` is the footprint competing for the caches (every array of the launch
+/// accessed this way, ≥ footprint).
 struct SpreadTraffic {
   double sectors = 0;      ///< sector requests (distinct per warp request)
   double l1Hits = 0;

@@ -5,6 +5,7 @@
 /// dominating header).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -118,6 +119,29 @@ template <class LineOf>
 /// end − start = N; a single load is N. Shared by the PTX and SASS runs.
 [[nodiscard]] std::map<int, bool> boundLoadRoles(const std::vector<int>& loads, int summedA, int summedB,
                                                  const std::map<int, int>& indexUses);
+
+/// The step of a hinted loop, from what each ISA's run sees inside it: registers stepped up by a
+/// constant (`add.s32 r, r, 32`; `IADD3 r, r, 0x20, RZ` / `VIADD`) and the registers its tests
+/// compare (`setp`, `ISETP`). The step is the smallest by which a compared register is stepped
+/// (an unrolled copy steps by a multiple), 1 when none is: `--trip …=N` runs N iterations, so a
+/// loop that strides by s gets bounds N × s apart. Shared by the PTX and SASS runs.
+class LoopStep {
+ public:
+  void stepped(int reg, long long by) {
+    if (by <= 0) return;
+    auto [it, inserted] = stepOf_.emplace(reg, by);
+    if (!inserted) it->second = std::min(it->second, by);
+  }
+  void compared(int reg) {
+    auto it = stepOf_.find(reg);
+    if (it != stepOf_.end()) step_ = step_ == 0 ? it->second : std::min(step_, it->second);
+  }
+  [[nodiscard]] long long step() const { return std::max(1LL, step_); }
+
+ private:
+  std::map<int, long long> stepOf_;  // register → smallest step
+  long long step_ = 0;               // 0: no compared register is stepped
+};
 
 /// The lanes `--branch …=p` sends to the target: the first round(p × |lanes|) of `lanes`.
 [[nodiscard]] std::uint32_t probabilityLanes(std::uint32_t lanes, double p);

@@ -381,7 +381,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   };
   for (const TripHint& h : o.trips) {
     std::vector<int> loads;
-    long long step = 0;  // the hinted loop's step (below); 0 = not found
+    LoopStep step;  // the hinted loop's step (below)
     for (int i = 0; i < n; ++i) {
       const SassInstruction& in = code[i];
       if (in.sourceLine != h.line || (in.mnemonic != "LDG" && in.mnemonic != "LD")) continue;
@@ -398,7 +398,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         return op.kind == SassOperand::Kind::Register && op.width == 1 && op.reg != 255 && !op.negated ? op.reg : -1;
       };
       std::vector<int> induction;
-      std::map<int, long long> stepOf;  // of the registers stepped up: register → step
       for (int i = 0; i < n; ++i) {
         const SassInstruction& in = code[i];
         if (!inHinted[cfg.blockOf[i]] || in.operands.size() < 3 || reg(in.operands[0]) < 0 || reg(in.operands[0]) != reg(in.operands[1])) continue;
@@ -406,21 +405,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         const bool iadd3 = in.mnemonic == "IADD3" && in.operands.size() == 4 && in.operands[3].reg == 255;
         if ((viadd || iadd3) && in.operands[2].kind == SassOperand::Kind::Immediate) {
           induction.push_back(reg(in.operands[0]));
-          if (in.operands[2].integer && in.operands[2].offset > 0) {
-            auto [it, inserted] = stepOf.emplace(reg(in.operands[0]), in.operands[2].offset);
-            if (!inserted) it->second = std::min(it->second, in.operands[2].offset);  // an unrolled copy steps by a multiple
-          }
+          if (in.operands[2].integer) step.stepped(reg(in.operands[0]), in.operands[2].offset);
         }
       }
-      // The loop's step (as in WarpInterpreter): the smallest of the stepped registers an ISETP
-      // of the loop compares; `--trip …=N` then gives bounds N × step apart.
       for (int i = 0; i < n; ++i) {
-        const SassInstruction& in = code[i];
-        if (!inHinted[cfg.blockOf[i]] || in.mnemonic != "ISETP") continue;
-        for (const SassOperand& op : in.operands) {
-          auto it = stepOf.find(reg(op));
-          if (it != stepOf.end()) step = step == 0 ? it->second : std::min(step, it->second);
-        }
+        if (!inHinted[cfg.blockOf[i]] || code[i].mnemonic != "ISETP") continue;
+        for (const SassOperand& op : code[i].operands) step.compared(reg(op));
       }
       const auto has = [](const std::vector<int>& v, int r) { return r >= 0 && std::find(v.begin(), v.end(), r) != v.end(); };
       std::vector<int> seeds = induction;
@@ -470,7 +460,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
     }
     for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) {
-      boundLoads[i] = {h.trips * std::max(1LL, step), asIndex};
+      boundLoads[i] = {h.trips * step.step(), asIndex};
     }
   }
 

@@ -335,7 +335,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
   // is on that line (loads inside such a loop are its body's data, e.g. col[j]).
   for (const TripHint& h : options_.trips) {
     std::vector<int> loads;
-    long long step = 0;  // the hinted loop's step (below); 0 = not found
+    LoopStep step;  // the hinted loop's step (below)
     for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
       const PtxInstruction& inst = kernel_.instructions[i];
       if (inst.sourceLine != h.line || (inst.base != "ld" && inst.base != "ldu") || inst.library) continue;
@@ -356,7 +356,6 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
       };
       const std::vector<char> inHinted = blocksOfLoopsTestedOnLine(cfg_, h.line, lineOf);
       std::vector<int> induction;  // registers stepped by a constant inside a hinted loop
-      std::map<int, long long> stepOf;  // of the 32-bit ones stepped up: register → step
       for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
         const PtxInstruction& x = kernel_.instructions[i];
         if (!inHinted[cfg_.blockOf[i]] || (x.base != "add" && x.base != "sub") || x.operands.size() != 3) continue;
@@ -364,22 +363,16 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
         if (d.kind == PtxOperand::Kind::Register && a.kind == PtxOperand::Kind::Register && d.reg == a.reg &&
             c.kind == PtxOperand::Kind::Immediate) {
           induction.push_back(d.reg);
+          // The 32-bit index (64-bit registers step pointers in bytes).
           const bool narrow = std::any_of(x.mods.begin(), x.mods.end(), [](const std::string& m) { return m == "s32" || m == "u32"; });
-          if (x.base == "add" && narrow && c.imm > 0) {
-            auto [it, inserted] = stepOf.emplace(d.reg, c.imm);
-            if (!inserted) it->second = std::min(it->second, c.imm);  // an unrolled copy steps by a multiple
-          }
+          if (x.base == "add" && narrow) step.stepped(d.reg, c.imm);
         }
       }
-      // The loop's step: the smallest of the stepped registers its test compares (an unrolled
-      // copy steps by a multiple; 1 when none is compared). `--trip …=N` runs N iterations, so a
-      // loop that strides by s (`j += 32`) gets bounds N × s apart.
       for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
         const PtxInstruction& x = kernel_.instructions[i];
         if (!inHinted[cfg_.blockOf[i]] || x.base != "setp") continue;
         for (const PtxOperand& o : x.operands) {
-          auto it = o.kind == PtxOperand::Kind::Register ? stepOf.find(o.reg) : stepOf.end();
-          if (it != stepOf.end()) step = step == 0 ? it->second : std::min(step, it->second);
+          if (o.kind == PtxOperand::Kind::Register) step.compared(o.reg);
         }
       }
       const auto isInduction = [&](const PtxOperand& o) {
@@ -427,7 +420,7 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
       }
     }
     for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) {
-      boundLoads_[i] = {h.trips * std::max(1LL, step), asIndex};
+      boundLoads_[i] = {h.trips * step.step(), asIndex};
     }
   }
 }
