@@ -228,7 +228,8 @@ std::string exploreText(const std::string& text) {
   for (const auto& [name, value] : argsField.items()) {
     o.launch.args.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
   }
-  for (const auto& [name, value] : object(r.raw, "arrays").items()) {
+  const json arraysField = object(r.raw, "arrays");  // items() must not outlive its json
+  for (const auto& [name, value] : arraysField.items()) {
     o.launch.arrays.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
   }
   if (r.raw.contains("dynamic_shared")) o.launch.dynamicShared = r.raw["dynamic_shared"].dump();
