@@ -27,7 +27,7 @@ for src in *.cu; do
     base="$out/$name.$arch"
     nvcc -ptx -arch="$arch" -lineinfo "$src" -o "$base.ptx"
     nvcc -cubin -arch="$arch" -lineinfo -Xptxas -v "$src" -o "$base.cubin" 2>"$base.ptxas.txt"
-    "$nvdisasm" -c -g -hex "$base.cubin" >"$base.sass"
+    "$nvdisasm" -c -gi -hex "$base.cubin" >"$base.sass"
     echo "update_cuda_fixtures: $name $arch" >&2
   done
 done

@@ -264,5 +264,28 @@ TEST(AtomicContention, SassReductionsAreMemoryAccesses) {
   EXPECT_EQ(atoms, 1);
 }
 
+TEST(AtomicContention, SassReductionOfAnInlinedAtomicKeepsItsArray) {
+  // histogram.cu: atomicAdd(&bins[keys[i]], 1u) on line 9, inlined from the CUDA headers. The
+  // SASS listing (nvdisasm -gi) puts the REDG on line 9, the PTX's atom there too, so the two
+  // pair although one is a reduction and the other an atom; the REDG takes the PTX's array,
+  // bins (parameter 1, base 2 << 40), and its size from the launch.
+  Launch l = launch({4, 1, 1}, {256, 1, 1}, {{"n", 1024}});
+  l.arrayBytes["bins"] = 8;
+  Expected<CudaProgram> p = analyseWith("histogram.cu", "", l, {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  ASSERT_TRUE(k.sass);
+  EXPECT_EQ(k.sass->unmatchedSass, 0);
+  EXPECT_EQ(k.sass->unmatchedPtx, 0);
+  const std::vector<const Instruction*> red = memoryOps(k.ir, "REDG");
+  ASSERT_EQ(red.size(), 1u);
+  EXPECT_EQ(red[0]->sourceLine, 9);
+  EXPECT_TRUE(red[0]->memory->dataDependent);
+  ASSERT_TRUE(red[0]->memory->allocation);
+  EXPECT_EQ(red[0]->memory->allocation->name, "bins");
+  EXPECT_EQ(red[0]->memory->allocation->begin, 2LL << 40);
+  EXPECT_EQ(red[0]->memory->allocation->bytes, 8);
+}
+
 }  // namespace
 }  // namespace foresight::cuda

@@ -41,7 +41,8 @@ class CachingToolchain final : public Toolchain {
   CachingToolchain(std::unique_ptr<Toolchain> inner, std::string dir)
       : inner_(std::move(inner)), dir_(std::move(dir)) {
     const ToolchainDescription d = inner_->describe();
-    toolKey_ = d.kind + "|" + d.nvcc + "|" + d.ptxas + "|" + d.nvdisasm;
+    // "-gi": listings with inlined-at line info (before, "-g" ones: a new key, not their cache).
+    toolKey_ = d.kind + "|" + d.nvcc + "|" + d.ptxas + "|" + d.nvdisasm + "|-gi";
   }
 
   Expected<std::string> readFile(const std::string& path) override { return inner_->readFile(path); }

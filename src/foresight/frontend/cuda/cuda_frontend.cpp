@@ -440,7 +440,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
   for (const SassPtxPair& p : map.pairs) {
     if (p.ptx < 0 || ptxStats[p.ptx].dataDependent == 0 || !ptxStats[p.ptx].allocation) continue;
     const SassInstruction& si = fn.instructions[p.sass];
-    const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED";
+    const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED" || si.mnemonic == "REDG";
     const long long a = *ptxStats[p.ptx].allocation;
     auto [it, inserted] = lineArray.emplace(std::make_pair(si.sourceLine, store), std::make_pair(a, p.ptx));
     if (!inserted && it->second.first != a) it->second.first = 0;
@@ -472,7 +472,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
       if (banks && checksRegisterBanks(si.mnemonic)) {
         inst.bankConflictDegree = sourceBankDegree(si, i > pb.first ? &fn.instructions[i - 1] : nullptr, *banks);
       }
-      const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED";
+      const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED" || si.mnemonic == "REDG";
       for (size_t k = 0; k < si.operands.size(); ++k) {
         const bool dst = k == 0 && !store && si.mnemonic != "BRA" && si.mnemonic != "EXIT" && !inst.barrier;
         sassRegs(si.operands[k], dst ? inst.dst : inst.src);
@@ -514,7 +514,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
           }
         } else {
           // Conservative, as for the PTX: every active lane its own sector.
-          if (auto a = lineArray.find({si.sourceLine, m.isStore}); a != lineArray.end() && a->second.first > 0) {
+          if (auto a = lineArray.find({si.sourceLine, store}); a != lineArray.end() && a->second.first > 0) {
             m.allocation = memoryOf(a->second.second)->allocation;
           }
           m.laneAddresses.clear();

@@ -387,9 +387,11 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
       continue;
     }
     if (t.rfind("//##", 0) == 0) {
-      const size_t q1 = t.find('"'), q2 = t.find('"', q1 + 1);
-      const size_t ln = t.find("line ");
-      if (q1 != std::string::npos && q2 != std::string::npos) curFile = t.substr(q1 + 1, q2 - q1 - 1);
+      // `//## File "hdr", line 112 inlined at "k.cu", line 10` (nvdisasm -gi): code inlined
+      // from a header belongs to its outermost call site, as in the PTX (the last file and line).
+      const size_t q2 = t.rfind('"'), q1 = q2 == std::string::npos || q2 == 0 ? std::string::npos : t.rfind('"', q2 - 1);
+      const size_t ln = t.rfind("line ");
+      if (q1 != std::string::npos && q2 != std::string::npos && q1 < q2) curFile = t.substr(q1 + 1, q2 - q1 - 1);
       if (ln != std::string::npos) {
         const std::string digits = t.substr(ln + 5, t.find_first_not_of("0123456789", ln + 5) - ln - 5);
         const std::optional<long long> l = toInteger(digits);

@@ -37,20 +37,27 @@ SassAccessKind sassAccessKind(const SassInstruction& i) {
 
 SassPtxMap mapSassToPtx(const PtxKernel& ptx, const SassFunction& sass) {
   SassPtxMap map;
-  // Queue of PTX accesses per (line, space, store), in program order.
-  std::map<std::tuple<int, SassSpace, bool>, std::vector<int>> queues;
+  // Queue of PTX accesses per (line, space, kind), in program order. Kind: 0 load, 1 store,
+  // 2 atomic: a PTX atom whose result goes unused becomes a SASS RED(G), so atomics pair with
+  // atomics whatever their store-ness.
+  auto kind = [](bool atomic, bool store) { return atomic ? 2 : store ? 1 : 0; };
+  std::map<std::tuple<int, SassSpace, int>, std::vector<int>> queues;
   for (size_t i = 0; i < ptx.instructions.size(); ++i) {
-    const auto [space, store] = ptxKind(ptx.instructions[i]);
-    if (space != SassSpace::None) queues[{ptx.instructions[i].sourceLine, space, store}].push_back(static_cast<int>(i));
+    const PtxInstruction& pi = ptx.instructions[i];
+    const auto [space, store] = ptxKind(pi);
+    const bool atomic = pi.base == "atom" || pi.base == "red";
+    if (space != SassSpace::None) queues[{pi.sourceLine, space, kind(atomic, store)}].push_back(static_cast<int>(i));
   }
-  std::map<std::tuple<int, SassSpace, bool>, size_t> taken;
+  std::map<std::tuple<int, SassSpace, int>, size_t> taken;
   for (size_t s = 0; s < sass.instructions.size(); ++s) {
     const SassInstruction& si = sass.instructions[s];
     const auto [space, store] = sassAccessKind(si);
     if (space == SassSpace::None) continue;
+    const std::string& m = si.mnemonic;
+    const bool atomic = m == "ATOM" || m == "ATOMG" || m == "ATOMS" || m == "RED" || m == "REDG";
     SassPtxPair pair;
     pair.sass = static_cast<int>(s);
-    const auto key = std::make_tuple(si.sourceLine, space, store);
+    const auto key = std::make_tuple(si.sourceLine, space, kind(atomic, store));
     auto q = queues.find(key);
     size_t& next = taken[key];
     if (q != queues.end() && next < q->second.size()) {

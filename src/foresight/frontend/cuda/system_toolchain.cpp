@@ -176,7 +176,7 @@ class SystemToolchain final : public Toolchain {
     const std::string in = dir->file("in.cubin");
     if (!(std::ofstream(in, std::ios::binary) << cubin)) return makeError("cannot write " + in);
     Expected<ProcessResult> run =
-        runTool("nvdisasm", kNvdisasmTimeoutSeconds, {desc_.nvdisasm, "-c", "-g", "-hex", in}, name);
+        runTool("nvdisasm", kNvdisasmTimeoutSeconds, {desc_.nvdisasm, "-c", "-gi", "-hex", in}, name);
     if (!run) return std::move(run).takeError();
     if (run->exitCode != 0) return failed("nvdisasm", *run, 3, name);
     if (run->outTruncated) {
