@@ -160,6 +160,24 @@ TEST(GpuLoader, SectorRmwIsAPositiveTime) {
   EXPECT_EQ(e.line, lineOf(text, "sector_rmw = "));
 }
 
+TEST(GpuLoader, AtomicUnitsArePositiveAndComeTogether) {
+  // "0.590 ns" and "512 B" in the file; µs and bytes inside.
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  ASSERT_TRUE(g->memoryForResource("l2")->atomicUnitOpUs);
+  EXPECT_DOUBLE_EQ(g->memoryForResource("l2")->atomicUnitOpUs->value, 0.00059);
+  EXPECT_EQ(g->memoryForResource("l2")->atomicInterleave->value, 512);
+  std::string text = replaced(h100, "atomic_unit_op = { value = 0.590,", "atomic_unit_op = { value = 0,");
+  Error e = loadError(text);
+  EXPECT_EQ(e.message, "'memory.l2.atomic_unit_op' must be positive");
+  EXPECT_EQ(e.line, lineOf(text, "atomic_unit_op = "));
+  text = replaced(h100, "atomic_interleave = { value = 512,", "atomic_interleave = { value = 0,");
+  EXPECT_EQ(loadError(text).message, "'memory.l2.atomic_interleave' must be positive");
+  text = replaced(h100, "atomic_interleave = { value = 512, unit = \"B\", source = \"measured:2026-11-26\" }\n", "");
+  EXPECT_EQ(loadError(text).message, "'memory.l2' needs 'atomic_unit_op' and 'atomic_interleave' together");
+}
+
 TEST(GpuLoader, BarrierUnitHasAPositiveArrival) {
   const std::string h100 = testing_support::sourceText("gpus/h100.toml");
   Expected<Gpu> g = loadGpuFromString(h100, kName);

@@ -395,6 +395,114 @@ TEST(MemoryHierarchy, CountsTheAtomicsOfTheMostUpdatedAddress) {
   EXPECT_DOUBLE_EQ(analyzeMemory(atomicKernel("LDG.E", false), nullptr, fullWave(), h100)->hotAtomicOps, 0);
 }
 
+/// Every warp's atomic: lane l onto word (l / group) of an 8-word sector, the same sector for
+/// every warp (the calibrate sweep's atomic.red_u32_g<group>_a32_s1 within one sector).
+class GroupedAtomicSource : public WarpStreamSource {
+ public:
+  explicit GroupedAtomicSource(int group) : group_(group) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long, int) const override {
+    DynamicInstruction d;
+    d.block = 0;
+    d.index = 0;
+    for (int lane = 0; lane < 32; ++lane) d.laneAddresses.push_back(SweepSource::kA + 4 * ((lane / group_) % 8));
+    d.activeMask = ~0u;
+    return std::vector<DynamicInstruction>{d};
+  }
+
+ private:
+  int group_;
+};
+
+TEST(MemoryHierarchy, AtomicSectorRequestsCountTheirMostUpdatedWord) {
+  const Gpu h100 = loadPreset("h100").value();
+  // One lane per warp onto one result: one sector request of 1 lane per warp, 8448 in all,
+  // every one in the same 512-B chunk (the busiest unit's).
+  Expected<MemoryTraffic> one = analyzeMemory(atomicKernel("RED.E.ADD.STRONG.GPU", false), nullptr, fullWave(), h100);
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  EXPECT_DOUBLE_EQ(one->atomicSectorLanes, 8448);
+  EXPECT_DOUBLE_EQ(one->atomicHotUnitLanes, 8448);
+  // One counter per block (4 B apart): 8 requests per block; 128 counters per 512-B chunk, so
+  // the busiest chunk has 128 blocks' 8: 1024. Not every window block updates it: no scaling.
+  Expected<MemoryTraffic> perBlock = analyzeMemory(atomicKernel("RED.E.ADD.STRONG.GPU", true), nullptr, fullWave(), h100);
+  ASSERT_TRUE(perBlock.ok());
+  EXPECT_DOUBLE_EQ(perBlock->atomicSectorLanes, 8448);
+  EXPECT_DOUBLE_EQ(perBlock->atomicHotUnitLanes, 1024);
+  // 32 lanes in groups of 4 on the 8 words of one sector: a request keeps its unit for 4 lane
+  // operations (the most on one word), not 32: 8448 x 4 = 33792. Groups of 32 on one word: 32.
+  for (const auto& [group, lanes] : {std::pair{4, 4.0}, std::pair{32, 32.0}, std::pair{1, 4.0}}) {
+    KernelIR ir = atomicKernel("RED.E.ADD.STRONG.GPU", false);
+    ir.streams = std::make_shared<GroupedAtomicSource>(group);
+    Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, fullWave(), h100);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_DOUBLE_EQ(t->atomicSectorLanes, 8448 * lanes) << "group " << group;
+    EXPECT_DOUBLE_EQ(t->atomicHotUnitLanes, 8448 * lanes) << "group " << group;
+    EXPECT_DOUBLE_EQ(t->hotAtomicOps, 8448.0 * 32 / std::min(8, 32 / group)) << "group " << group;
+  }
+}
+
+/// One atomic per warp whose addresses the stream does not know (data-dependent).
+class UnknownSource : public WarpStreamSource {
+ public:
+  Expected<std::vector<DynamicInstruction>> stream(long long, int) const override {
+    DynamicInstruction d;
+    d.block = 0;
+    d.index = 0;  // no addresses: data-dependent
+    d.activeMask = ~0u;
+    return std::vector<DynamicInstruction>{d};
+  }
+};
+
+TEST(MemoryHierarchy, AtomicsWithDataDependentAddressesSpreadOverTheirArray) {
+  // A histogram: every lane of 8448 warps adds to bins[key], keys unknown. Unsized bins: no
+  // count. Two bins (8 B, one sector, one chunk): per request E[max(X, 32 − X)], X ~ Bin(32,
+  // 1/2) = 16 + 16 C(32,16) / 2^32 = 18.2392 sector lanes, and each bin gets half the lanes:
+  // 8448 x 16 = 135168 operations. 4096 bins (16 KiB, 32 chunks of 512 B): a request touches
+  // about 31 sectors, the busiest unit one chunk's 1/32.
+  const Gpu h100 = loadPreset("h100").value();
+  KernelIR ir = atomicKernel("RED.E.ADD.STRONG.GPU", false);
+  MemoryAccess& m = *ir.blocks[0].instructions[0].memory;
+  m.dataDependent = true;
+  m.pattern = AccessClass::Uncoalesced;
+  m.transactionsPerInst = 32;
+  m.allocation = MemoryAccess::Allocation{SweepSource::kB, 2 * SweepSource::kB, "bins", std::nullopt};
+  ir.streams = std::make_shared<UnknownSource>();
+  Expected<MemoryTraffic> unsized = analyzeMemory(ir, nullptr, fullWave(), h100);
+  ASSERT_TRUE(unsized.ok()) << unsized.error().message;
+  EXPECT_DOUBLE_EQ(unsized->atomicSectorLanes, 0);
+  EXPECT_DOUBLE_EQ(unsized->hotAtomicOps, 0);
+  m.allocation->bytes = 8;
+  Expected<MemoryTraffic> two = analyzeMemory(ir, nullptr, fullWave(), h100);
+  ASSERT_TRUE(two.ok());
+  EXPECT_NEAR(two->atomicSectorLanes, 8448 * 18.2392, 1);
+  EXPECT_NEAR(two->atomicHotUnitLanes, 8448 * 18.2392, 1);
+  EXPECT_DOUBLE_EQ(two->hotAtomicOps, 8448 * 16);
+  m.allocation->bytes = 16384;
+  Expected<MemoryTraffic> many = analyzeMemory(ir, nullptr, fullWave(), h100);
+  ASSERT_TRUE(many.ok());
+  const double perRequest = expectedSectorMaxLanes(32, 4096, 8);
+  EXPECT_GT(perRequest, 31);
+  EXPECT_LT(perRequest, 32);
+  EXPECT_NEAR(many->atomicSectorLanes, 8448 * perRequest, 1e-6);
+  EXPECT_NEAR(many->atomicHotUnitLanes, 8448 * perRequest / 32, 1e-6);
+  EXPECT_DOUBLE_EQ(many->hotAtomicOps, 8448.0 * 32 / 4096);
+}
+
+TEST(MemoryHierarchy, ExpectedSectorMaxLanesByHand) {
+  // One lane: one sector request of one lane, however the addresses lie.
+  EXPECT_DOUBLE_EQ(expectedSectorMaxLanes(1, 1000, 8), 1);
+  // Two lanes on two words of one sector: the same word half the time (2), else 1 each: 1.5.
+  EXPECT_DOUBLE_EQ(expectedSectorMaxLanes(2, 2, 8), 1.5);
+  // Two words in two sectors: two requests of 1, or one of 2: always 2.
+  EXPECT_DOUBLE_EQ(expectedSectorMaxLanes(2, 2, 1), 2);
+  // 32 lanes on 2 words: 16 + 16 C(32,16) / 2^32 = 16 + 16 x 601080390 / 4294967296 = 18.2391989.
+  EXPECT_NEAR(expectedSectorMaxLanes(32, 2, 8), 18.2391989, 1e-6);
+  // One word: every lane on it.
+  EXPECT_DOUBLE_EQ(expectedSectorMaxLanes(32, 1, 8), 32);
+  // An average of 1.5 lanes: halfway between 1 and 2 lanes (1 and 1.5 on one sector of 2 words).
+  EXPECT_DOUBLE_EQ(expectedSectorMaxLanes(1.5, 2, 8), 1.25);
+  EXPECT_DOUBLE_EQ(expectedSectorMaxLanes(0, 2, 8), 0);
+}
+
 TEST(MemoryHierarchy, PredicatedOffAccessesRequestNothing) {
   // The sweep of StreamingStoresReachDramOnce with its store predicated off in every lane (the
   // stream says activeMask 0, as for gpu-benches' `if (v == 123.33) A[t] = v`): the store issues

@@ -127,6 +127,39 @@ TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
   EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).atomicSeconds, 0.0);
 }
 
+/// The L2's atomic units on the h100 preset (atomic_unit_op 0.590 ns, sector_rmw 0.0115 ns,
+/// same_address_atomic_int 0.733 ns). The busiest unit's 10^6 sector-request lanes: 590 us; all
+/// 10^8 lanes over the chip: 1150 us, the longer. With 10^6 integer atomics on one address too
+/// (733 us), the units still set the floor; with 2 x 10^6 (1466 us) the address does.
+TEST(PhysicalFloors, AtomicUnitsTakeTheirSectorRequestsLanes) {
+  const Gpu h100 = loadPreset("h100").value();
+  ASSERT_TRUE(h100.memoryForResource("l2")->atomicUnitOpUs);
+  MemoryTraffic t;
+  t.atomicHotUnitLanes = 1e6;
+  t.atomicSectorLanes = 1e6;
+  KernelInput k;
+  k.ir.name = "histogram";
+  Launch l;
+  l.grid.x = 65536;
+  l.block.x = 256;
+  EXPECT_NEAR(computeFloors(k, l, h100, t).atomicSeconds * 1e6, 590, 1e-6);
+  t.atomicSectorLanes = 1e8;
+  EXPECT_NEAR(computeFloors(k, l, h100, t).atomicSeconds * 1e6, 1150, 1e-6);
+  t.hotAtomicOps = 1e6;
+  PhysicalFloors f = computeFloors(k, l, h100, t);
+  EXPECT_NEAR(f.atomicAddressSeconds * 1e6, 733, 1e-6);
+  EXPECT_NEAR(f.atomicSeconds * 1e6, 1150, 1e-6);
+  t.hotAtomicOps = 2e6;
+  EXPECT_NEAR(computeFloors(k, l, h100, t).atomicSeconds * 1e6, 1466, 1e-6);
+  // Without the unit keys, the chip-wide term alone (sector_rmw); without both, none.
+  Gpu without = h100;
+  t.hotAtomicOps = 0;
+  for (MemoryLevel& m : without.memory) m.atomicUnitOpUs.reset();
+  EXPECT_NEAR(computeFloors(k, l, without, t).atomicSeconds * 1e6, 1150, 1e-6);
+  for (MemoryLevel& m : without.memory) m.sectorRmwUs.reset();
+  EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).atomicSeconds, 0.0);
+}
+
 /// Partial writes: transpose_naive 8192 x 8192 (b32x8) writes each 4-B element into a sector of
 /// its own per request: 67,108,864 partly written sectors x 0.0115 ns (the h100 preset's L2
 /// sector read-modify-write) = 771.75 us. Without `sector_rmw`, no floor.

@@ -108,6 +108,15 @@ struct MemoryLevel {
   /// a line of its own does, µs. A launch takes at least its partly written store sectors ×
   /// this. Absent = unknown (no partial-writes floor).
   std::optional<Param<double>> sectorRmwUs;
+  /// Time one atomic unit of this level takes per lane operation of a sector request, counted
+  /// at the sector's most-updated address, µs: a warp's atomic request is split into sector
+  /// requests, a sector request with at most m lanes on one of its addresses keeps its unit
+  /// m × this, and one unit serves all the sectors of `atomicInterleave` consecutive bytes.
+  /// With `sector_rmw` (the chip-wide time per sector operation) it gives the L2 side of the
+  /// atomics floor. Absent = unknown (only the same-address part of that floor).
+  std::optional<Param<double>> atomicUnitOpUs;
+  /// Consecutive bytes one atomic unit serves (the address interleave of the units), bytes.
+  std::optional<Param<long long>> atomicInterleave;
   std::vector<std::string> lower;          ///< Next levels on a miss (PORPLE lowerLevels).
 };
 

@@ -184,6 +184,8 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       level.sameAddressAtomicUs = m.optionalParam<double>("same_address_atomic", Dim::Duration);
       level.sameAddressAtomicIntUs = m.optionalParam<double>("same_address_atomic_int", Dim::Duration);
       level.sectorRmwUs = m.optionalParam<double>("sector_rmw", Dim::Duration);
+      level.atomicUnitOpUs = m.optionalParam<double>("atomic_unit_op", Dim::Duration);
+      level.atomicInterleave = m.optionalParam<long long>("atomic_interleave", Dim::Bytes);
       level.lower = m.stringArray("lower");
       m.finish();
       if (m.failed()) break;
@@ -218,6 +220,12 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
         m.failAtKey("same_address_atomic_int", "'memory." + name + ".same_address_atomic_int' must be positive");
       } else if (level.sectorRmwUs && !(level.sectorRmwUs->value > 0)) {
         m.failAtKey("sector_rmw", "'memory." + name + ".sector_rmw' must be positive");
+      } else if (level.atomicUnitOpUs && !(level.atomicUnitOpUs->value > 0)) {
+        m.failAtKey("atomic_unit_op", "'memory." + name + ".atomic_unit_op' must be positive");
+      } else if (level.atomicInterleave && level.atomicInterleave->value <= 0) {
+        m.failAtKey("atomic_interleave", "'memory." + name + ".atomic_interleave' must be positive");
+      } else if (level.atomicUnitOpUs.has_value() != level.atomicInterleave.has_value()) {
+        m.failHere("'memory." + name + "' needs 'atomic_unit_op' and 'atomic_interleave' together");
       }
       gpu.memory.push_back(std::move(level));
     }

@@ -174,6 +174,8 @@ std::string writeGpuToml(const Gpu& gpu, const std::string& headerComment) {
     if (m.sameAddressAtomicUs) kv("same_address_atomic", param(*m.sameAddressAtomicUs, gpu));
     if (m.sameAddressAtomicIntUs) kv("same_address_atomic_int", param(*m.sameAddressAtomicIntUs, gpu));
     if (m.sectorRmwUs) kv("sector_rmw", param(*m.sectorRmwUs, gpu));
+    if (m.atomicUnitOpUs) kv("atomic_unit_op", param(*m.atomicUnitOpUs, gpu));
+    if (m.atomicInterleave) kv("atomic_interleave", param(*m.atomicInterleave, gpu));
     if (!m.lower.empty()) {
       std::string list;
       for (const std::string& s : m.lower) list += (list.empty() ? "" : ", ") + quoted(s);

@@ -1317,10 +1317,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       t.notes.push_back("memory: the footprint fits in L2: DRAM traffic capped at the compulsory bytes");
     }
   }
-  // Atomics to one address are applied one after another at the L2 (the atomics floor): count
-  // the lane operations per address of the global atomic sites over the window's blocks. The
-  // most-updated address counts for the whole launch when every window block updates it (one
-  // result or counter for the grid); otherwise its window count stands, a lower bound.
+  // Atomics at the L2 (the atomics floor), over the window's blocks:
+  //  - to one address they are applied one after another: the lane operations per address. The
+  //    most-updated address counts for the whole launch when every window block updates it (one
+  //    result or counter for the grid); otherwise its window count stands, a lower bound.
+  //  - the atomic units take a warp request sector by sector, each sector request as long as
+  //    its most-updated address has lanes (expectedSectorMaxLanes() is the same count for
+  //    addresses spread over an array); one unit serves each `atomic_interleave` chunk of bytes.
+  //    The busiest chunk counts for the launch on the same rule as the hottest address.
   {
     std::vector<char> atomicSite(sites.size(), 0);
     bool anyAtomic = false;
@@ -1336,42 +1340,101 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       double ops = 0, floatOps = 0;
       long long lastBlock = -1, blocks = 0;
     };
-    std::unordered_map<long long, AddressCount> perAddress;
-    bool scattered = false;
-    for (long long b = 0; anyAtomic && !scattered && b < windowBlocks; ++b) {
+    const long long interleave =
+        l2Level && l2Level->atomicInterleave ? std::max<long long>(1, l2Level->atomicInterleave->value) : 0;
+    std::unordered_map<long long, AddressCount> perAddress, perChunk;  // perChunk: ops = sector lanes
+    bool scattered = false, chunksScattered = false;
+    double sectorLanes = 0;
+    std::vector<long long> sorted;
+    for (long long b = 0; anyAtomic && b < windowBlocks; ++b) {
       const std::array<long long, 3> c = coords(b);
+      auto count = [&](std::unordered_map<long long, AddressCount>& map, long long key, double ops, double floatOps) {
+        AddressCount& n = map[key];
+        n.ops += ops;
+        n.floatOps += floatOps;
+        if (n.lastBlock != b) {
+          n.lastBlock = b;
+          ++n.blocks;
+        }
+      };
       Expected<void> ok = streams.forEachLanes(
           c[0], c[1], c[2], [&](int site) { return atomicSite[static_cast<size_t>(site)] != 0; },
           [&](const WarpAccess& a, const std::vector<long long>& lanes) {
+            const bool isFloat = atomicSite[static_cast<size_t>(a.site)] == 2;
+            sorted.clear();
             for (long long address : lanes) {
               if (address < 0) continue;
-              AddressCount& n = perAddress[address];
-              n.ops += a.weight;
-              if (atomicSite[static_cast<size_t>(a.site)] == 2) n.floatOps += a.weight;
-              if (n.lastBlock != b) {
-                n.lastBlock = b;
-                ++n.blocks;
-              }
+              sorted.push_back(address);
+              if (!scattered) count(perAddress, address, a.weight, isFloat ? a.weight : 0);
             }
             scattered = scattered || perAddress.size() > kMaxAtomicAddresses;
+            // Sector requests: the most lanes on one address of each sector.
+            std::sort(sorted.begin(), sorted.end());
+            for (size_t i = 0; i < sorted.size();) {
+              const long long sector = sorted[i] / sectorBytes;
+              long long most = 0;
+              while (i < sorted.size() && sorted[i] / sectorBytes == sector) {
+                size_t j = i;
+                while (j < sorted.size() && sorted[j] == sorted[i]) ++j;
+                most = std::max<long long>(most, static_cast<long long>(j - i));
+                i = j;
+              }
+              const double lanesOfRequest = static_cast<double>(most) * a.weight;
+              sectorLanes += lanesOfRequest;
+              if (interleave > 0 && !chunksScattered) count(perChunk, sector * sectorBytes / interleave, lanesOfRequest, 0);
+            }
+            chunksScattered = chunksScattered || perChunk.size() > kMaxAtomicAddresses;
           });
       if (!ok) return std::move(ok).takeError();
     }
-    if (!scattered && !perAddress.empty()) {
-      // The most-updated address; ties to the one more blocks update, then the lowest address
-      // (the map's order is not the launch's).
+    const double windowScale = static_cast<double>(blocks) / static_cast<double>(std::max<long long>(1, windowBlocks));
+    // The busiest entry of a count: ties to the one more blocks update, then the lowest key
+    // (the map's order is not the launch's); its launch count (see above).
+    auto hottest = [&](const std::unordered_map<long long, AddressCount>& map) -> std::optional<AddressCount> {
       const AddressCount* hot = nullptr;
-      long long hotAddress = 0;
-      for (const auto& [address, n] : perAddress) {
-        if (!hot || n.ops > hot->ops ||
-            (n.ops == hot->ops && (n.blocks > hot->blocks || (n.blocks == hot->blocks && address < hotAddress)))) {
+      long long hotKey = 0;
+      for (const auto& [key, n] : map) {
+        if (!hot || n.ops > hot->ops || (n.ops == hot->ops && (n.blocks > hot->blocks || (n.blocks == hot->blocks && key < hotKey)))) {
           hot = &n;
-          hotAddress = address;
+          hotKey = key;
         }
       }
-      const double launchScale = hot->blocks == windowBlocks ? static_cast<double>(blocks) / static_cast<double>(windowBlocks) : 1.0;
-      t.hotAtomicOps = hot->ops * launchScale;
-      t.hotAtomicFloatOps = hot->floatOps * launchScale;
+      if (!hot) return std::nullopt;
+      AddressCount launchCount = *hot;
+      const double scale = hot->blocks == windowBlocks ? windowScale : 1.0;
+      launchCount.ops *= scale;
+      launchCount.floatOps *= scale;
+      return launchCount;
+    };
+    if (!scattered) {
+      if (const std::optional<AddressCount> hot = hottest(perAddress)) {
+        t.hotAtomicOps = hot->ops;
+        t.hotAtomicFloatOps = hot->floatOps;
+      }
+    }
+    if (!chunksScattered) {
+      if (const std::optional<AddressCount> hot = hottest(perChunk)) t.atomicHotUnitLanes = hot->ops;
+    }
+    t.atomicSectorLanes = sectorLanes * windowScale;
+    // Data-dependent addresses in an array the launch sizes: spread uniformly over it.
+    for (size_t s = 0; s < sites.size(); ++s) {
+      const MemoryAccess& m = *sites[s].access;
+      if (!atomicSite[s] || !m.laneAddresses.empty() || !m.allocation || !m.allocation->bytes || window.requests[s] <= 0) continue;
+      const long long words = std::max<long long>(1, *m.allocation->bytes / std::max(1, m.widthBytes));
+      const int perSector = static_cast<int>(std::max<long long>(1, sectorBytes / std::max(1, m.widthBytes)));
+      const double lanes = std::clamp(m.transactionsPerInst.value_or(static_cast<double>(warpSize)), 1.0, static_cast<double>(warpSize));
+      const double requests = window.requests[s] * windowScale;
+      const double lanesPerRequest = expectedSectorMaxLanes(lanes, words, perSector);
+      t.atomicSectorLanes += requests * lanesPerRequest;
+      if (interleave > 0) {
+        const double chunks = std::ceil(static_cast<double>(*m.allocation->bytes) / static_cast<double>(interleave));
+        t.atomicHotUnitLanes = std::max(t.atomicHotUnitLanes, requests * lanesPerRequest / std::max(1.0, chunks));
+      }
+      const double perAddressOps = requests * lanes / static_cast<double>(words);
+      if (perAddressOps > t.hotAtomicOps) {
+        t.hotAtomicOps = perAddressOps;
+        t.hotAtomicFloatOps = atomicSite[s] == 2 ? perAddressOps : 0;
+      }
     }
   }
   std::snprintf(note, sizeof note,
@@ -1408,6 +1471,49 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     t.notes.push_back(note);
   }
   return t;
+}
+
+double expectedSectorMaxLanes(double lanes, long long addresses, int perSector) {
+  if (!(lanes > 0) || addresses <= 0) return 0;
+  lanes = std::min(lanes, 64.0);
+  const int s = static_cast<int>(std::clamp<long long>(perSector, 1, addresses));
+  const long long sectors = (addresses + s - 1) / s;
+  const double p = 1.0 / static_cast<double>(sectors);
+  // For k lanes: each sector gets j ~ Binomial(k, p) of them, spread uniformly over its s
+  // addresses, and E[max | j] = sum over t < j of (1 − P(max ≤ t | j)), where P(max ≤ t | j) =
+  // j! · [x^j] (sum over i ≤ t of (x/s)^i / i!)^s (counts of j lanes in s addresses, none above t).
+  auto expected = [&](int k) {
+    if (k <= 0) return 0.0;
+    std::vector<double> inSector(static_cast<size_t>(k) + 1), factorial(static_cast<size_t>(k) + 1, 1.0);
+    for (int j = 1; j <= k; ++j) factorial[static_cast<size_t>(j)] = factorial[static_cast<size_t>(j - 1)] * j;
+    for (int j = 0; j <= k; ++j) {
+      inSector[static_cast<size_t>(j)] = factorial[static_cast<size_t>(k)] / (factorial[static_cast<size_t>(j)] * factorial[static_cast<size_t>(k - j)]) *
+                                         std::pow(p, j) * std::pow(1 - p, k - j);
+    }
+    double perSectorMax = 0;
+    std::vector<double> term(static_cast<size_t>(k) + 1), power(static_cast<size_t>(k) + 1), next(static_cast<size_t>(k) + 1);
+    for (int t = 0; t < k; ++t) {
+      for (int i = 0; i <= k; ++i) term[static_cast<size_t>(i)] = i <= t ? std::pow(1.0 / s, i) / factorial[static_cast<size_t>(i)] : 0;
+      std::fill(power.begin(), power.end(), 0.0);
+      power[0] = 1;
+      for (int r = 0; r < s; ++r) {
+        std::fill(next.begin(), next.end(), 0.0);
+        for (int a = 0; a <= k; ++a) {
+          if (power[static_cast<size_t>(a)] == 0) continue;
+          for (int b = 0; a + b <= k && b <= t; ++b) next[static_cast<size_t>(a + b)] += power[static_cast<size_t>(a)] * term[static_cast<size_t>(b)];
+        }
+        power.swap(next);
+      }
+      for (int j = t + 1; j <= k; ++j) {
+        const double atMostT = std::min(1.0, power[static_cast<size_t>(j)] * factorial[static_cast<size_t>(j)]);
+        perSectorMax += inSector[static_cast<size_t>(j)] * (1 - atMostT);
+      }
+    }
+    return static_cast<double>(sectors) * perSectorMax;
+  };
+  const int below = static_cast<int>(std::floor(lanes));
+  const double frac = lanes - below;
+  return frac > 0 ? (1 - frac) * expected(below) + frac * expected(below + 1) : expected(below);
 }
 
 SpreadTraffic spreadAccesses(double requests, double lanes, double footprint, double cached, double l1Sectors,

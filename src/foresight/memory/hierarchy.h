@@ -59,6 +59,13 @@ struct SpreadTraffic {
 [[nodiscard]] SpreadTraffic spreadAccesses(double requests, double lanes, double footprint, double cached,
                                            double l1Sectors, int sms, double l2Sectors, bool isStore);
 
+/// One atomic warp request of `lanes` active lanes whose addresses are drawn uniformly from
+/// `addresses` words, `perSector` of them to a sector: the expected sum, over the sectors it
+/// touches, of the most lanes on one address of the sector (the lane operations its sector
+/// requests keep the L2's atomic units busy, MemoryTraffic::atomicSectorLanes). `lanes` may be
+/// fractional (an average over executions): the result is interpolated between its neighbours.
+[[nodiscard]] double expectedSectorMaxLanes(double lanes, long long addresses, int perSector);
+
 /// Sectors of `sectorBytes` per L1 line (the GPU's `[memory.l1] line`; 4 without one): a
 /// request passes the L1 once per distinct line it touches (a wavefront).
 [[nodiscard]] double sectorsPerL1Line(const Gpu& gpu, double sectorBytes);

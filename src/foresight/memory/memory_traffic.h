@@ -68,6 +68,13 @@ struct MemoryTraffic {
   /// addresses are unknown (data-dependent).
   double hotAtomicOps = 0;
   double hotAtomicFloatOps = 0;  ///< of hotAtomicOps, the f32 adds (the rest: every other kind)
+  /// Global atomics as the L2's atomic units see them (the GPU's `atomic_unit_op` and
+  /// `atomic_interleave`): each warp request splits into sector requests, each counted as the
+  /// most lanes on one address of its sector. Summed over the launch, and over the sectors of
+  /// the busiest interleave chunk (the atomics one unit serves alone). Addresses data-dependent
+  /// in an array of known size count as spread uniformly over it (expectedSectorMaxLanes()).
+  double atomicSectorLanes = 0;
+  double atomicHotUnitLanes = 0;
   std::vector<SiteTraffic> sites;
   std::vector<std::string> notes;  ///< how the traffic was obtained (sampling, fallbacks)
 

@@ -115,11 +115,18 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     }
   }
   f.hotAtomicOps = traffic.hotAtomicOps;
+  f.atomicSectorLanes = traffic.atomicSectorLanes;
+  f.atomicHotUnitLanes = traffic.atomicHotUnitLanes;
   if (const MemoryLevel* l2 = gpu.memoryForResource("l2")) {
     // f32 adds take the L2's float time; every other atomic its integer time (none: no floor).
     const double floatOps = std::min(traffic.hotAtomicFloatOps, f.hotAtomicOps);
-    if (l2->sameAddressAtomicUs) f.atomicSeconds += floatOps * l2->sameAddressAtomicUs->value * 1e-6;
-    if (l2->sameAddressAtomicIntUs) f.atomicSeconds += (f.hotAtomicOps - floatOps) * l2->sameAddressAtomicIntUs->value * 1e-6;
+    if (l2->sameAddressAtomicUs) f.atomicAddressSeconds += floatOps * l2->sameAddressAtomicUs->value * 1e-6;
+    if (l2->sameAddressAtomicIntUs) f.atomicAddressSeconds += (f.hotAtomicOps - floatOps) * l2->sameAddressAtomicIntUs->value * 1e-6;
+    // The atomic units: the busiest alone, and all of them together (sector_rmw is the chip's
+    // time per sector operation).
+    if (l2->atomicUnitOpUs) f.atomicUnitSeconds = f.atomicHotUnitLanes * l2->atomicUnitOpUs->value * 1e-6;
+    if (l2->sectorRmwUs) f.atomicUnitSeconds = std::max(f.atomicUnitSeconds, f.atomicSectorLanes * l2->sectorRmwUs->value * 1e-6);
+    f.atomicSeconds = std::max(f.atomicAddressSeconds, f.atomicUnitSeconds);
     f.partialStoreSectors = traffic.partialStoreSectors;
     if (l2->sectorRmwUs) f.partialWriteSeconds = f.partialStoreSectors * l2->sectorRmwUs->value * 1e-6;
   }
@@ -149,8 +156,11 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
   add("floor_issue_us", f.issueSeconds * 1e6, "warp instructions / (SMs x schedulers x issue width)");
   add("floor_ldst_us", f.ldstSeconds * 1e6, "memory warp instructions x LD/ST gap / (SMs x schedulers)");
   add("floor_shared_us", f.sharedSeconds * 1e6, "shared bank wavefronts / the shared bandwidth's wavefronts");
-  if (f.hotAtomicOps > 0) {
-    add("floor_atomics_us", f.atomicSeconds * 1e6, "atomics to the most-updated address x the L2's same-address atomic time");
+  if (f.hotAtomicOps > 0 || f.atomicSectorLanes > 0) {
+    add("floor_atomics_us", f.atomicSeconds * 1e6,
+        f.atomicUnitSeconds > f.atomicAddressSeconds
+            ? "the L2's atomic units: sector-request lanes of the busiest unit x atomic_unit_op, or of all x sector_rmw"
+            : "atomics to the most-updated address x the L2's same-address atomic time");
   }
   if (f.partialWriteSeconds > 0) {
     add("partial_store_sectors", f.partialStoreSectors, "store sectors written only partly (memory engine)");

@@ -13,9 +13,11 @@
 ///  - sgemm-mix (GPUs with a measured `[sgemm_mix]`, kernels with FFMA and shared loads): the
 ///    FFMA and shared loads / (F_T x the FP32 pipe's rate), Lai's Eq. 4.10 for any kernel;
 ///    the bound of `foresight bound FILE` (model/kernel_bound.h) is the largest of these;
-///  - atomics (GPUs with `same_address_atomic`/`same_address_atomic_int` on the L2): the global
-///    atomics to the launch's most-updated address x the L2's time per atomic of their kind
-///    (f32 adds; every other kind), since the L2 applies them one after another;
+///  - atomics (GPUs with `same_address_atomic`/`same_address_atomic_int`, `atomic_unit_op` or
+///    `sector_rmw` on the L2), the longest of: the global atomics to the launch's most-updated
+///    address x the L2's time per atomic of their kind (f32 adds; every other kind), since the
+///    L2 applies them one after another; the busiest atomic unit's sector-request lanes x
+///    `atomic_unit_op`; all sector-request lanes x `sector_rmw` (the chip's atomic units together);
 ///  - partial writes (GPUs with `sector_rmw` on the L2): the store sectors written only partly
 ///    (MemoryTraffic::partialStoreSectors) x the L2's time per sector read-modify-write;
 ///  - barriers (GPUs with `[barrier]`): the block barriers of the launch x the cycles each keeps
@@ -62,7 +64,11 @@ struct PhysicalFloors {
   double mixThroughput = 0;      ///< F_T of that width; 0 = no sgemm-mix floor
   double mixSeconds = 0;
   double hotAtomicOps = 0;       ///< atomics to the most-updated address (MemoryTraffic::hotAtomicOps)
-  double atomicSeconds = 0;
+  double atomicSectorLanes = 0;  ///< MemoryTraffic::atomicSectorLanes
+  double atomicHotUnitLanes = 0; ///< MemoryTraffic::atomicHotUnitLanes
+  double atomicAddressSeconds = 0;  ///< the most-updated address alone
+  double atomicUnitSeconds = 0;     ///< the atomic units (busiest one, or all together)
+  double atomicSeconds = 0;         ///< the longer of the two
   double partialStoreSectors = 0;  ///< MemoryTraffic::partialStoreSectors
   double partialWriteSeconds = 0;
   double barriersPerWarp = 0;    ///< block barriers each warp (and so each block) passes
