@@ -30,6 +30,7 @@
 #include "foresight/gpu/presets.h"
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/emulate/sensitivity.h"
+#include "foresight/support/heap.h"
 #include "foresight/validation/manifest.h"
 #include "foresight/validation/validate.h"
 #include "corpus_manifests.h"
@@ -37,6 +38,9 @@
 namespace {
 
 using namespace foresight;
+
+/// The heap as the CLI's main() sets it up (support/heap.h), before any benchmark runs.
+[[maybe_unused]] const bool kHeapTuned = (tuneHeapForAnalysis(), true);
 
 /// Wall time of explain's phases, summed over the launches of one benchmark iteration
 /// (reported as counters: where the time goes).

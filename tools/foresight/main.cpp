@@ -8,8 +8,10 @@
 #include <new>
 
 #include "command.h"
+#include "foresight/support/heap.h"
 
 int main(int argc, char** argv) {
+  foresight::tuneHeapForAnalysis();
   using namespace foresight::cli;
   CLI::App app{"Foresight: predict, explain and improve GPU kernel performance without a GPU"};
   app.set_version_flag("--version", "foresight 0.1.0");

@@ -233,17 +233,29 @@ class BlockStreams {
       instructionsFetched_ += static_cast<long long>(s->instructions.size());
       const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
       windowed_ = windowed_ || windowed;
+      // Each instruction's site (-1: none, or predicated off in every lane: it issues but
+      // requests nothing), so that the warp's accesses are allocated once.
+      siteBuf_.assign(s->instructions.size(), -1);
+      size_t accesses = 0;
+      for (const StreamWindow& win : s->windows) {
+        for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
+          const DynamicInstruction& d = s->instructions[j];
+          if (d.activeMask == 0) continue;
+          if (auto site = siteOf_.find({d.block, d.index}); site != siteOf_.end()) {
+            siteBuf_[j] = site->second;
+            ++accesses;
+          }
+        }
+      }
+      warps[static_cast<size_t>(w)].reserve(accesses);
       for (size_t k = 0; k < s->windows.size(); ++k) {
         const StreamWindow& win = s->windows[k];
         for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
+          if (siteBuf_[j] < 0) continue;
           DynamicInstruction& d = s->instructions[j];
-          auto site = siteOf_.find({d.block, d.index});
-          if (site == siteOf_.end()) continue;
-          // A predicated access whose guard holds for no lane issues but requests nothing.
-          if (d.activeMask == 0) continue;
           const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
           WarpAccess a;
-          a.site = site->second;
+          a.site = siteBuf_[j];
           if (!d.laneAddresses.empty()) {
             a.lanes = std::move(d.laneAddresses);
           } else if (!m.dataDependent) {
@@ -300,17 +312,26 @@ class BlockStreams {
     if (exact_.count(check)) return affine_ = false;
     Expected<const std::vector<WarpAccesses>*> c = exact(check);
     if (!c) return std::move(c).takeError();
-    std::vector<WarpAccesses> predicted;
-    if (!extrapolate(cx, cy, cz, predicted)) return affine_ = false;
+    // The check block's accesses against the base block's extrapolated to it, one access at a
+    // time (extrapolateLanes(); the base blocks must agree in each dimension it moves along).
+    const long long coord[3] = {cx - origin_[0], cy - origin_[1], cz - origin_[2]};
+    for (int d = 0; d < 3; ++d) {
+      if (coord[d] != 0 && !dimOk_[d]) return affine_ = false;
+    }
+    const std::vector<WarpAccesses>& base = *base_[0];
     long long agree = 0, common = 0;
     bool lengthsClose = true;
-    for (size_t w = 0; w < predicted.size(); ++w) {
-      const WarpAccesses& p = predicted[w];
+    for (size_t w = 0; w < base.size(); ++w) {
+      const WarpAccesses& p = base[w];
       const WarpAccesses& e = (**c)[w];
       const size_t n = std::min(p.size(), e.size());
       lengthsClose = lengthsClose && 5 * std::max(p.size(), e.size()) <= 6 * std::max<size_t>(1, n);
       common += static_cast<long long>(n);
-      for (size_t i = 0; i < n; ++i) agree += p[i].site == e[i].site && p[i].lanes == e[i].lanes;
+      for (size_t i = 0; i < n; ++i) {
+        if (p[i].site != e[i].site) continue;
+        extrapolateLanes(w, i, coord, lanesBuf_);
+        agree += lanesBuf_ == e[i].lanes;
+      }
     }
     affine_ = lengthsClose && agree * 100 >= common * 99;
     if (affine_) prepareShifts();
@@ -558,26 +579,13 @@ class BlockStreams {
     }
   }
 
-  /// Every warp and access of block (x, y, z) extrapolated (extrapolateLanes()), when the base
-  /// blocks agree in each dimension it moves along (checkDims()).
-  bool extrapolate(long long x, long long y, long long z, std::vector<WarpAccesses>& out) const {
-    const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
-    for (int d = 0; d < 3; ++d) {
-      if (coord[d] != 0 && !dimOk_[d]) return false;
-    }
-    out = *base_[0];
-    for (size_t w = 0; w < out.size(); ++w) {
-      for (size_t i = 0; i < out[w].size(); ++i) extrapolateLanes(w, i, coord, out[w][i].lanes);
-    }
-    return true;
-  }
-
   const KernelIR& ir_;
   const Launch& launch_;
   int warps_;
   const std::map<std::pair<int, int>, int>& siteOf_;
   std::map<long long, std::vector<WarpAccesses>> exact_;
   const std::vector<WarpAccesses>* base_[4] = {nullptr, nullptr, nullptr, nullptr};
+  std::vector<int> siteBuf_;  ///< exact(): the site of each instruction of a warp's stream
   long long origin_[3] = {0, 0, 0};
   bool affine_ = false;
   bool windowed_ = false;
