@@ -422,6 +422,11 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
                const std::optional<RegisterBanks>& banks, KernelIR& ir) {
   std::map<int, const SassPtxPair*> pairOf;
   for (const SassPtxPair& p : map.pairs) pairOf[p.sass] = &p;
+  // Writes memory and has no destination register: stores and reductions (RED/REDG: an atomic
+  // whose result is unused).
+  auto storeLike = [](const SassInstruction& si) {
+    return si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED" || si.mnemonic == "REDG";
+  };
   // The most executed PTX partner per (line, mnemonic): used for unpaired SASS accesses, and
   // for executed SASS accesses whose own partner the PTX run never executed (ptxas's unrolling
   // differs from NVVM's, so in-order pairing can land on a remainder loop).
@@ -440,7 +445,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
   for (const SassPtxPair& p : map.pairs) {
     if (p.ptx < 0 || ptxStats[p.ptx].dataDependent == 0 || !ptxStats[p.ptx].allocation) continue;
     const SassInstruction& si = fn.instructions[p.sass];
-    const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED" || si.mnemonic == "REDG";
+    const bool store = storeLike(si);
     const long long a = *ptxStats[p.ptx].allocation;
     auto [it, inserted] = lineArray.emplace(std::make_pair(si.sourceLine, store), std::make_pair(a, p.ptx));
     if (!inserted && it->second.first != a) it->second.first = 0;
@@ -472,7 +477,7 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
       if (banks && checksRegisterBanks(si.mnemonic)) {
         inst.bankConflictDegree = sourceBankDegree(si, i > pb.first ? &fn.instructions[i - 1] : nullptr, *banks);
       }
-      const bool store = si.mnemonic.rfind("ST", 0) == 0 || si.mnemonic == "RED" || si.mnemonic == "REDG";
+      const bool store = storeLike(si);
       for (size_t k = 0; k < si.operands.size(); ++k) {
         const bool dst = k == 0 && !store && si.mnemonic != "BRA" && si.mnemonic != "EXIT" && !inst.barrier;
         sassRegs(si.operands[k], dst ? inst.dst : inst.src);
