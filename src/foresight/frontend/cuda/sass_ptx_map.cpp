@@ -3,6 +3,8 @@
 /// Line-based pairing of SASS and PTX memory instructions.
 #include "foresight/frontend/cuda/sass_ptx_map.h"
 
+#include "foresight/frontend/cuda/sass_interpreter.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -53,8 +55,7 @@ SassPtxMap mapSassToPtx(const PtxKernel& ptx, const SassFunction& sass) {
     const SassInstruction& si = sass.instructions[s];
     const auto [space, store] = sassAccessKind(si);
     if (space == SassSpace::None) continue;
-    const std::string& m = si.mnemonic;
-    const bool atomic = m == "ATOM" || m == "ATOMG" || m == "ATOMS" || m == "RED" || m == "REDG";
+    const bool atomic = isSassAtomic(si);
     SassPtxPair pair;
     pair.sass = static_cast<int>(s);
     const auto key = std::make_tuple(si.sourceLine, space, kind(atomic, store));
