@@ -1499,9 +1499,10 @@ double expectedSectorMaxLanes(double lanes, long long addresses, int perSector) 
                                          std::pow(p, j) * std::pow(1 - p, k - j);
     }
     double perSectorMax = 0;
+    // (x/s)^i / i!; the product below takes the terms up to t only.
     std::vector<double> term(static_cast<size_t>(k) + 1), power(static_cast<size_t>(k) + 1), next(static_cast<size_t>(k) + 1);
+    for (int i = 0; i <= k; ++i) term[static_cast<size_t>(i)] = std::pow(1.0 / s, i) / factorial[static_cast<size_t>(i)];
     for (int t = 0; t < k; ++t) {
-      for (int i = 0; i <= k; ++i) term[static_cast<size_t>(i)] = i <= t ? std::pow(1.0 / s, i) / factorial[static_cast<size_t>(i)] : 0;
       std::fill(power.begin(), power.end(), 0.0);
       power[0] = 1;
       for (int r = 0; r < s; ++r) {
