@@ -6,6 +6,7 @@
 #include "foresight/model/emulate/emu_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -17,6 +18,14 @@ namespace foresight::emu {
 namespace {
 
 constexpr double kEps = 1e-9;
+
+/// The smallest of `bounds[w]` over `warps`. Out of line so that the minimum stays in a
+/// register: inlined into the engine's loop, GCC kept it on the stack (a store per warp).
+[[gnu::noinline]] double leastBound(const std::vector<int>& warps, const double* bounds) {
+  double least = kUnbounded;
+  for (const int w : warps) least = std::min(least, bounds[w]);
+  return least;
+}
 
 struct WarpState {
   const EmuOp* ops = nullptr;  // the warp's stream (EmuWarp::ops)
@@ -31,6 +40,17 @@ struct WarpState {
   int waitingFor = -1;  // block that must retire before this warp starts
   double maxFinish = 0;
   std::vector<double> regReady;
+  // The current op's readiness, prepared when the warp reaches it (prepareReadiness): the
+  // terms that stay fixed until it issues, and the bounded queues it waits on.
+  double fixedReady = 0;
+  StallReason fixedReason = StallReason::Dependency;
+  int numQueues = 0;
+  struct QueueTerm {
+    const PipelineUnit* instance;
+    double queuedCycles;  // maxQueued × gap: the queue's length in cycles
+    int unit;
+  };
+  std::array<QueueTerm, 4> queues{};
 };
 
 struct BlockState {
@@ -77,44 +97,19 @@ class Engine {
           next = std::min(next, wakeAt[s]);
           continue;
         }
-        double earliest = kUnbounded;
-        StallReason reason = StallReason::Dependency;
-        int reasonUnit = -1;
-        int chosen = -1;
-        const int picked = sched.select([&](int w) {
-          if (bounded && readyBound_[static_cast<size_t>(w)] > t + kEps) {
-            earliest = std::min(earliest, readyBound_[static_cast<size_t>(w)]);
-            return false;
-          }
-          StallReason r = StallReason::Dependency;
-          int u = -1;
-          const double ready = readyTime(w, r, u);
-          readyBound_[static_cast<size_t>(w)] = ready;
-          if (ready <= t + kEps) {
-            chosen = w;
-            return true;
-          }
-          if (ready < earliest) {
-            earliest = ready;
-            reason = r;
-            reasonUnit = u;
-          }
-          return false;
-        });
-        if (picked >= 0) {
-          const double gap = issueGapFor(chosen);
-          sched.issued(chosen, t, gap);
-          if (issue(chosen, static_cast<int>(s), t)) ++done;
+        const Scan scan = bounded ? scanDue(sched, t + kEps) : scanAll(sched, t + kEps);
+        if (scan.picked >= 0) {
+          const double gap = issueGapFor(scan.picked);
+          sched.issued(scan.picked, t, gap);
+          if (issue(scan.picked, static_cast<int>(s), t)) ++done;
           ++result.issued;
           next = std::min(next, sched.nextIssue());
         } else {
-          if (earliest < kUnbounded) {
-            if (!listeners_.empty()) {
-              for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), reason, reasonUnit, t, earliest});
-            }
-            next = std::min(next, earliest);
+          if (scan.earliest < kUnbounded) {
+            for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), scan.reason, scan.unit, t, scan.earliest});
+            next = std::min(next, scan.earliest);
           }
-          wakeAt[s] = earliest;
+          wakeAt[s] = scan.earliest;
           sleepEpoch[s] = wakeEpoch_;
         }
       }
@@ -130,6 +125,53 @@ class Engine {
   }
 
  private:
+  /// One scheduler's scan at one step: the warp it issues (-1: none), else when it may next.
+  struct Scan {
+    int picked = -1;
+    double earliest = kUnbounded;  ///< smallest ready time (bound) when none issues
+    StallReason reason = StallReason::Dependency;
+    int unit = -1;
+  };
+
+  /// Without listeners: only warps whose bound is due are computed; when none issues, the
+  /// scheduler sleeps until the smallest bound, i.e. the smallest of the skipped bounds and of
+  /// the ready times just computed (taken in a second, short pass in a register).
+  Scan scanDue(const WarpScheduler& sched, double due) {
+    Scan scan;
+    scan.picked = sched.select([&](int w) {
+      double& bound = readyBound_[static_cast<size_t>(w)];
+      if (bound > due) return false;
+      StallReason r = StallReason::Dependency;
+      int u = -1;
+      bound = readyTime(w, r, u);
+      return bound <= due;
+    });
+    if (scan.picked < 0) scan.earliest = leastBound(sched.warps(), readyBound_.data());
+    return scan;
+  }
+
+  /// With listeners: every warp's ready time is computed, and a stall's reason is the
+  /// earliest warp's.
+  Scan scanAll(const WarpScheduler& sched, double due) {
+    Scan scan;
+    double earliest = kUnbounded;
+    scan.picked = sched.select([&](int w) {
+      StallReason r = StallReason::Dependency;
+      int u = -1;
+      const double ready = readyTime(w, r, u);
+      readyBound_[static_cast<size_t>(w)] = ready;
+      if (ready <= due) return true;
+      if (ready < earliest) {
+        earliest = ready;
+        scan.reason = r;
+        scan.unit = u;
+      }
+      return false;
+    });
+    scan.earliest = earliest;
+    return scan;
+  }
+
   Expected<void> validate() const {
     if (m_.schedulers < 1) return makeError("the emulated SM needs at least one scheduler");
     if (!(m_.issueGap >= 0)) return makeError("the issue gap must not be negative");
@@ -188,6 +230,9 @@ class Engine {
         if (warps_[i].waitingFor < 0) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));
       }
     }
+    for (size_t i = 0; i < warps_.size(); ++i) {
+      if (!warps_[i].done) prepareReadiness(static_cast<int>(i));
+    }
     for (size_t b = 0; b < blocks_.size(); ++b) {
       if (blocks_[b].live == 0) retire(static_cast<int>(b));
     }
@@ -222,15 +267,13 @@ class Engine {
     return instances_[static_cast<size_t>(unit) * m_.schedulers + s];
   }
 
-  /// Earliest cycle warp `w` may issue its current op (+inf when done or at a barrier).
-  double readyTime(int w, StallReason& reason, int& unit) {
-    const WarpState& ws = warps_[w];
-    if (ws.done || ws.atBarrier || ws.waitingFor >= 0) {
-      reason = StallReason::Barrier;
-      return kUnbounded;
-    }
+  /// Prepares warp `w`'s readiness for its current op: the terms fixed until it issues
+  /// (operands, barrier release, same-warp latency) and the bounded queues of its units.
+  /// Called when the warp reaches an op and whenever one of those terms changes.
+  void prepareReadiness(int w) {
+    WarpState& ws = warps_[w];
     double ready = ws.depReady;
-    reason = StallReason::Dependency;
+    StallReason reason = StallReason::Dependency;
     if (ws.barrierRelease > ready) {
       ready = ws.barrierRelease;
       reason = StallReason::Barrier;
@@ -239,15 +282,36 @@ class Engine {
       ready = ws.sameWarpUntil;
       reason = StallReason::SameWarp;
     }
+    ws.fixedReady = ready;
+    ws.fixedReason = reason;
+    ws.numQueues = 0;
     const EmuOp& op = ws.ops[ws.pos];
     const int region = p_.instrs[op.instr].region;
     for (int i = 0; i < op.numUses; ++i) {
       const int u = op.uses[i].unit;
-      const double q = instance(u, w).queueReady(gapOf(u, region), units_[static_cast<size_t>(u)].maxQueued);
+      const double gap = gapOf(u, region);
+      const double maxQueued = units_[static_cast<size_t>(u)].maxQueued;
+      if (maxQueued == kUnbounded || gap <= 0) continue;  // PipelineUnit::queueReady: never waits
+      ws.queues[static_cast<size_t>(ws.numQueues++)] = {&instance(u, w), maxQueued * gap, u};
+    }
+  }
+
+  /// Earliest cycle warp `w` may issue its current op (+inf when done or at a barrier).
+  double readyTime(int w, StallReason& reason, int& unit) const {
+    const WarpState& ws = warps_[w];
+    if (ws.done || ws.atBarrier || ws.waitingFor >= 0) {
+      reason = StallReason::Barrier;
+      return kUnbounded;
+    }
+    double ready = ws.fixedReady;
+    reason = ws.fixedReason;
+    for (int i = 0; i < ws.numQueues; ++i) {
+      const WarpState::QueueTerm& term = ws.queues[static_cast<size_t>(i)];
+      const double q = term.instance->queueReadyWithin(term.queuedCycles);
       if (q > ready) {
         ready = q;
         reason = StallReason::Queue;
-        unit = u;
+        unit = term.unit;
       }
     }
     return ready;
@@ -303,6 +367,7 @@ class Engine {
       double dep = 0;
       for (int r : p_.instrs[next.instr].src) dep = std::max(dep, ws.regReady[r]);
       ws.depReady = dep;
+      prepareReadiness(w);
     }
     if (block.arrived > 0 && block.arrived >= block.live) releaseBarrier(p_.warps[w].block);
     return finished;
@@ -318,6 +383,7 @@ class Engine {
       warps_[i].waitingFor = -1;
       warps_[i].depReady = std::max(warps_[i].depReady, block.maxFinish);
       readyBound_[i] = -kUnbounded;
+      if (!warps_[i].done) prepareReadiness(static_cast<int>(i));
       if (!warps_[i].done) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));
     }
   }
@@ -330,6 +396,7 @@ class Engine {
       warps_[i].atBarrier = false;
       warps_[i].barrierRelease = release;
       readyBound_[i] = -kUnbounded;
+      prepareReadiness(static_cast<int>(i));
     }
     block.arrived = 0;
     block.arrivalMax = 0;

@@ -24,6 +24,9 @@ class PipelineUnit {
     if (maxQueued == kUnbounded || gap <= 0) return -kUnbounded;
     return pipeAdmit_ - maxQueued * gap;
   }
+  /// queueReady() with the queue's length in cycles (maxQueued × gap) computed once by the
+  /// caller: the same value, for an engine that asks many times between admissions.
+  [[nodiscard]] double queueReadyWithin(double queuedCycles) const { return pipeAdmit_ - queuedCycles; }
 
   /// Admits `count` requests issued at `t`: SAAKE's admit = max(t, pipe_admit), then
   /// pipe_admit = admit + count * gap; the last request is done (count - 1) * gap + latency
