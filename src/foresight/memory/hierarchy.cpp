@@ -23,6 +23,7 @@
 #include "foresight/memory/coalescing.h"
 #include "foresight/memory/reuse_distance.h"
 #include "foresight/memory/summarize.h"
+#include "foresight/support/parallel.h"
 #include "foresight/support/radix_sort.h"
 
 namespace foresight {
@@ -321,6 +322,7 @@ class BlockStreams {
     const std::vector<WarpAccesses>& base = *base_[0];
     long long agree = 0, common = 0;
     bool lengthsClose = true;
+    std::vector<long long> lanes;
     for (size_t w = 0; w < base.size(); ++w) {
       const WarpAccesses& p = base[w];
       const WarpAccesses& e = (**c)[w];
@@ -329,8 +331,8 @@ class BlockStreams {
       common += static_cast<long long>(n);
       for (size_t i = 0; i < n; ++i) {
         if (p[i].site != e[i].site) continue;
-        extrapolateLanes(w, i, coord, lanesBuf_);
-        agree += lanesBuf_ == e[i].lanes;
+        extrapolateLanes(w, i, coord, lanes);
+        agree += lanes == e[i].lanes;
       }
     }
     affine_ = lengthsClose && agree * 100 >= common * 99;
@@ -340,7 +342,7 @@ class BlockStreams {
 
   /// Calls `visit(warp, i, accessesOfWarp, access, sectors)` for the accesses of block (x, y, z), warp by warp
   /// in stream order, that `want(warp, i, accessesOfWarp)` selects: `sectors` are the sectors
-  /// its lanes touch (sorted), null when its addresses are unknown. Extrapolated blocks are not
+  /// its lanes touch (ascending, distinct), null when its addresses are unknown. Extrapolated blocks are not
   /// materialized: an access whose lanes all move by the same bytes per block step (the usual
   /// case) is the base block's sectors shifted when the shift is a whole number of sectors, and
   /// its lanes are extrapolated one access at a time otherwise (extrapolateLanes()). Other
@@ -352,6 +354,7 @@ class BlockStreams {
     Expected<const std::vector<WarpAccesses>*> src = sourceOf(x, y, z, coord, shifted);
     if (!src) return std::move(src).takeError();
     const std::vector<WarpAccesses>* source = *src;
+    std::vector<long long> sectors, lanes;  // per call: views may run on several threads
     for (size_t w = 0; w < source->size(); ++w) {
       const WarpAccesses& wa = (*source)[w];
       for (size_t i = 0; i < wa.size(); ++i) {
@@ -362,11 +365,11 @@ class BlockStreams {
           continue;
         }
         if (shifted) {
-          shiftedSectors(w, i, coord);
+          shiftedSectors(w, i, coord, sectors, lanes);
         } else {
-          touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+          touchedSectors(a.lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectors);
         }
-        visit(w, i, wa.size(), a, &sectorBuf_);
+        visit(w, i, wa.size(), a, &sectors);
       }
     }
     return {};
@@ -381,6 +384,7 @@ class BlockStreams {
     bool shifted = false;
     Expected<const std::vector<WarpAccesses>*> src = sourceOf(x, y, z, coord, shifted);
     if (!src) return std::move(src).takeError();
+    std::vector<long long> lanes;
     for (size_t w = 0; w < (*src)->size(); ++w) {
       const WarpAccesses& wa = (**src)[w];
       for (size_t i = 0; i < wa.size(); ++i) {
@@ -390,8 +394,8 @@ class BlockStreams {
           visit(a, a.lanes);
           continue;
         }
-        extrapolateLanes(w, i, coord, lanesBuf_);
-        visit(a, lanesBuf_);
+        extrapolateLanes(w, i, coord, lanes);
+        visit(a, lanes);
       }
     }
     return {};
@@ -452,7 +456,30 @@ class BlockStreams {
     return true;
   }
 
+  /// Computes WarpAccess::partialSectors of the stores of every block fetched so far (the
+  /// views compute it on first use, which threads may not share): `store` per site.
+  void fillPartialSectors(const std::vector<char>& store) {
+    for (auto& [block, warps] : exact_) {
+      for (WarpAccesses& wa : warps) {
+        for (WarpAccess& a : wa) {
+          const auto site = static_cast<size_t>(a.site);
+          if (a.lanes.empty() || !store[site] || a.partialSectors >= 0) continue;
+          a.partialSectors = partialSectors(a.lanes, siteWidth_[site], sectorBytes_);
+        }
+      }
+    }
+  }
+
   [[nodiscard]] bool affine() const { return affine_; }
+  /// Whether visiting any block fetches nothing more: every block is the base block shifted
+  /// (extrapolation holds in each dimension the grid extends in) or one fetched already.
+  [[nodiscard]] bool fetchesNothing() const {
+    const long long dims[3] = {launch_.grid.x, launch_.grid.y, launch_.grid.z};
+    for (int d = 0; d < 3; ++d) {
+      if (dims[d] > 1 && !dimOk_[d]) return false;
+    }
+    return affine_;
+  }
   /// Whether some fetched warp was longer than kWarpInstructions (analysed from windows).
   [[nodiscard]] bool windowed() const { return windowed_; }
   [[nodiscard]] int exactFetched() const { return exactFetched_; }
@@ -481,10 +508,11 @@ class BlockStreams {
     return exact(linear(x, y, z));
   }
 
-  /// The sectors of access i of warp w of the block at `coord` from the base block (sectorBuf_):
-  /// its sectors shifted when its lanes move uniformly by whole sectors, else its lanes
-  /// extrapolated.
-  void shiftedSectors(size_t w, size_t i, const long long coord[3]) {
+  /// The sectors of access i of warp w of the block at `coord` from the base block (into
+  /// `sectors`): its sectors shifted when its lanes move uniformly by whole sectors, else its
+  /// lanes extrapolated (into `lanes`, scratch).
+  void shiftedSectors(size_t w, size_t i, const long long coord[3], std::vector<long long>& sectors,
+                      std::vector<long long>& lanes) const {
     const WarpAccess& a = (*base_[0])[w][i];
     const Shift& sh = shifts_[w][i];
     // extrapolateLanes() adds the dimensions in turn and clamps each partial sum at 0: the shift
@@ -497,12 +525,12 @@ class BlockStreams {
       uniform = uniform && sh.uniform[d] && sh.minLane + bytes >= 0;
     }
     if (uniform && bytes % sectorBytes_ == 0) {
-      sectorBuf_.resize(sh.sectors.size());
+      sectors.resize(sh.sectors.size());
       const long long by = bytes / sectorBytes_;
-      for (size_t k = 0; k < sh.sectors.size(); ++k) sectorBuf_[k] = sh.sectors[k] + by;
+      for (size_t k = 0; k < sh.sectors.size(); ++k) sectors[k] = sh.sectors[k] + by;
     } else {
-      extrapolateLanes(w, i, coord, lanesBuf_);
-      touchedSectors(lanesBuf_, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectorBuf_);
+      extrapolateLanes(w, i, coord, lanes);
+      touchedSectors(lanes, siteWidth_[static_cast<size_t>(a.site)], sectorBytes_, sectors);
     }
   }
 
@@ -593,7 +621,6 @@ class BlockStreams {
   long long sectorBytes_;
   std::vector<std::vector<Shift>> shifts_;  ///< per warp and access of the base block
   bool dimOk_[3] = {false, false, false};   ///< extrapolation in each dimension holds (checkDims())
-  std::vector<long long> sectorBuf_, lanesBuf_;
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
 };
@@ -794,11 +821,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
           if (!touched->empty()) {
-            const auto [lo, hi] = std::minmax_element(touched->begin(), touched->end());
+            // Ascending and distinct (forEachAccess()): the extremes are the ends.
+            const long long lo = touched->front(), hi = touched->back();
             for (auto* e : {&totals.extent[site], firstHalf ? &totals.firstHalfExtent[site] : nullptr}) {
               if (!e) continue;
-              e->first = std::min(e->first, *lo);
-              e->second = std::max(e->second, *hi);
+              e->first = std::min(e->first, lo);
+              e->second = std::max(e->second, hi);
             }
           }
           totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, static_cast<long long>(sectorsPerLine))) * weight;
@@ -832,7 +860,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
 
   // ---- L1: the blocks resident on SM 0 (0, S, 2S, …), all their warps, one wave. ----
   std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0);
-  {
+  auto l1View = [&]() -> Expected<void> {
     const int maxBlocks = streams.affine() ? perSm : std::min(perSm, 2);
     const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
                                     std::max(1.0, 4.0 * maxBlocks * static_cast<double>(streams.baseAccesses())));
@@ -868,7 +896,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       l1Hit[static_cast<size_t>(stream[i].site)] += r.outcomes[i].hit * mult[i];
       l1Seen[static_cast<size_t>(stream[i].site)] += mult[i];
     }
-  }
+    return {};
+  };
 
   // ---- L2: the first blocks of the launch order, every warp, every access (a time window of
   // the whole chip: neighbours and the blocks of whole waves run together, so sharing is seen
@@ -898,31 +927,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
   const double expected = static_cast<double>(windowBlocks) * static_cast<double>(perBlockAccesses) * sectorsPerAccess;
   const double rate = std::min(1.0, static_cast<double>(kSampledAccesses) / std::max(1.0, expected));
-  std::vector<Timed> timed;
-  SiteTotals window(sites.size());
-  SampleTally windowTally;
-  int warpCounter = 0;
-  const long long half = windowBlocks / 2;
-  const RegionSampler windowSampler(rate);
-  timed.reserve(sampleCapacity(expected));
-  for (long long b = 0; b < windowBlocks; ++b) {
-    const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-    Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, windowSampler, timed, window, windowTally);
-    if (!ok) return std::move(ok).takeError();
-  }
-  std::vector<double>& requests = window.requests;
-  std::vector<double>& sectors = window.sectors;
-  std::vector<double>& unknown = window.unknown;
-  const std::vector<double>& wavefronts = window.wavefronts;
-  sortByTime(timed);
-  std::vector<SampledAccess> stream;
-  stream.reserve(timed.size());
-  for (const Timed& x : timed) stream.push_back(x.access);
-  // A window smaller than the chip's resident blocks gets their share of L2.
-  const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
-  const double windowRate = windowTally.rate(rate);
-  const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
-  ReuseResult r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
   // Sectors one L2 miss reads from DRAM (`fetch_granularity`; 1 = the sector alone). With more,
   // DRAM reads come from the stream analysed at that granularity: a sector fetched with its
   // neighbour is no second DRAM read, and a lone sector costs the whole fetch. The
@@ -931,23 +935,35 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   const long long fetch = l2Level && l2Level->fetchGranularity && sectorBytes > 0
                               ? std::max<long long>(1, l2Level->fetchGranularity->value / sectorBytes)
                               : 1;
+  std::vector<Timed> timed;
+  SiteTotals window(sites.size());
+  SampleTally windowTally;
+  const long long half = windowBlocks / 2;
+  std::vector<SampledAccess> stream;
+  double windowRate = 1;
+  ReuseResult r;
   std::optional<ReuseResult> rf;
-  if (fetch > 1) rf = analyzeFetched(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
+  auto windowView = [&]() -> Expected<void> {
+    int warpCounter = 0;
+    const RegionSampler windowSampler(rate);
+    timed.reserve(sampleCapacity(expected));
+    for (long long b = 0; b < windowBlocks; ++b) {
+      const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
+      Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, windowSampler, timed, window, windowTally);
+      if (!ok) return std::move(ok).takeError();
+    }
+    sortByTime(timed);
+    stream.reserve(timed.size());
+    for (const Timed& x : timed) stream.push_back(x.access);
+    // A window smaller than the chip's resident blocks gets their share of L2.
+    const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
+    windowRate = windowTally.rate(rate);
+    const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
+    r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
+    if (fetch > 1) rf = analyzeFetched(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
+    return {};
+  };
 
-  // Per site: L1 hit rate from the SM analysis; L2 outcome of the window, conditioned on an L1
-  // miss (an access that hits in L1 would have hit in L2: P(L2 | L1 miss) =
-  // (P(L2) − P(L1)) / (1 − P(L1))).
-  std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0),
-      fetchedHit(sites.size(), 0);
-  for (size_t i = 0; i < stream.size(); ++i) {
-    if (timed[i].warm) continue;
-    const size_t site = static_cast<size_t>(stream[i].site);
-    const double w = timed[i].sectorsOfRequest;
-    sampledSectors[site] += w;
-    l2Hit[site] += r.outcomes[i].hit * w;
-    writeBacks[site] += r.outcomes[i].writeBack * w;
-    if (rf) fetchedHit[site] += rf->outcomes[i].hit * w;
-  }
   // ---- L2, second view: clusters of neighbouring blocks spread over the whole grid, weighted
   // (Horvitz–Thompson, reuse_distance.h). The window sees sharing between blocks close in launch
   // order; the spread clusters see sharing between distant blocks (a row of B shared by every
@@ -957,7 +973,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   std::vector<double> spreadSeen(sites.size(), 0), spreadHit(sites.size(), 0), spreadWb(sites.size(), 0),
       spreadFetchedHit(sites.size(), 0);
   double spreadFootprint = -1, spreadWrittenShare = 0;
-  if (windowBlocks < blocks && l2Level) {
+  auto spreadView = [&]() -> Expected<void> {
+    if (windowBlocks >= blocks || !l2Level) return {};
     const bool twoD = launch.grid.y > 1;
     const int clusterX = static_cast<int>(std::min<long long>(launch.grid.x, twoD ? 2 : 4));
     const int clusterY = twoD ? 2 : 1;
@@ -1034,6 +1051,55 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       if (!units.empty()) spreadFootprint *= windowFootprint(spread, false) / static_cast<double>(units.size());
     }
     spreadWrittenShare = collected.writtenShare(sr.distinctReadUnits, sr.distinctWrittenUnits, collectRate);
+    return {};
+  };
+
+  // The three views are independent. When every block they visit is the base block shifted or
+  // a block fetched before (read-only here), they run side by side: the window on one core,
+  // the L1 and spread views on another; each keeps its own order of work, so the results are
+  // those of one after the other. Streams that fetch blocks as they go run the views in turn.
+  {
+    Expected<void> done[2] = {Expected<void>{}, Expected<void>{}};
+    auto task = [&](std::size_t k) {
+      if (k == 0) {
+        done[0] = windowView();
+      } else {
+        done[1] = l1View();
+        if (done[1]) done[1] = spreadView();
+      }
+    };
+    if (streams.fetchesNothing()) {
+      std::vector<char> storeSite(sites.size());
+      for (size_t k = 0; k < sites.size(); ++k) storeSite[k] = sites[k].access->isStore;
+      streams.fillPartialSectors(storeSite);
+      parallelFor(2, task);
+    } else {
+      // In launch order: the spread view sizes its clusters by what the window fetched.
+      done[1] = l1View();
+      if (done[1]) done[0] = windowView();
+      if (done[0] && done[1]) done[1] = spreadView();
+    }
+    for (Expected<void>& d : done) {
+      if (!d) return std::move(d).takeError();
+    }
+  }
+  std::vector<double>& requests = window.requests;
+  std::vector<double>& sectors = window.sectors;
+  std::vector<double>& unknown = window.unknown;
+  const std::vector<double>& wavefronts = window.wavefronts;
+  // Per site: L1 hit rate from the SM analysis; L2 outcome of the window, conditioned on an L1
+  // miss (an access that hits in L1 would have hit in L2: P(L2 | L1 miss) =
+  // (P(L2) − P(L1)) / (1 − P(L1))).
+  std::vector<double> sampledSectors(sites.size(), 0), l2Hit(sites.size(), 0), writeBacks(sites.size(), 0),
+      fetchedHit(sites.size(), 0);
+  for (size_t i = 0; i < stream.size(); ++i) {
+    if (timed[i].warm) continue;
+    const size_t site = static_cast<size_t>(stream[i].site);
+    const double w = timed[i].sectorsOfRequest;
+    sampledSectors[site] += w;
+    l2Hit[site] += r.outcomes[i].hit * w;
+    writeBacks[site] += r.outcomes[i].writeBack * w;
+    if (rf) fetchedHit[site] += rf->outcomes[i].hit * w;
   }
 
   const double scale = static_cast<double>(blocks) / static_cast<double>(windowBlocks);
