@@ -79,12 +79,12 @@ class Engine {
     // which wakes every scheduler (wakeEpoch_). This skips rescans that cannot issue.
     std::vector<double> wakeAt(schedulers_.size(), 0);
     std::vector<long long> sleepEpoch(schedulers_.size(), -1);
-    // Without listeners a scan skips a warp whose last computed ready time is still ahead: ready
-    // times only grow until the warp issues or a barrier release or block retirement resets them
-    // (readyBound_), so the skipped warp cannot issue and the same warps issue at the same times;
-    // a scheduler may only wake once more, early, to find nothing. Listeners are told each
-    // stall's exact end, so with them every warp is computed.
-    const bool bounded = listeners_.empty();
+    // Unless a listener reads stalls, a scan skips a warp whose last computed ready time is still
+    // ahead: ready times only grow until the warp issues or a barrier release or block
+    // retirement resets them (readyBound_), so the skipped warp cannot issue and the same warps
+    // issue at the same times; a scheduler may only wake once more, early, to find nothing.
+    // Stall listeners are told each stall's exact end, so with them every warp is computed.
+    const bool bounded = std::none_of(listeners_.begin(), listeners_.end(), [](const EmuListener* l) { return l->needsStalls(); });
     while (done < static_cast<int>(warps_.size())) {
       double next = kUnbounded;
       for (size_t s = 0; s < schedulers_.size(); ++s) {
@@ -106,7 +106,9 @@ class Engine {
           next = std::min(next, sched.nextIssue());
         } else {
           if (scan.earliest < kUnbounded) {
-            for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), scan.reason, scan.unit, t, scan.earliest});
+            if (!bounded) {
+              for (EmuListener* l : listeners_) l->onStall({static_cast<int>(s), scan.reason, scan.unit, t, scan.earliest});
+            }
             next = std::min(next, scan.earliest);
           }
           wakeAt[s] = scan.earliest;
@@ -133,7 +135,7 @@ class Engine {
     int unit = -1;
   };
 
-  /// Without listeners: only warps whose bound is due are computed; when none issues, the
+  /// Without stall listeners: only warps whose bound is due are computed; when none issues, the
   /// scheduler sleeps until the smallest bound, i.e. the smallest of the skipped bounds and of
   /// the ready times just computed (taken in a second, short pass in a register).
   Scan scanDue(const WarpScheduler& sched, double due) {
@@ -150,7 +152,7 @@ class Engine {
     return scan;
   }
 
-  /// With listeners: every warp's ready time is computed, and a stall's reason is the
+  /// With a stall listener: every warp's ready time is computed, and a stall's reason is the
   /// earliest warp's.
   Scan scanAll(const WarpScheduler& sched, double due) {
     Scan scan;

@@ -61,6 +61,10 @@ class EmuListener {
   virtual ~EmuListener() = default;
   virtual void onIssue(const IssueEvent& /*event*/) {}
   virtual void onStall(const StallEvent& /*event*/) {}
+  /// Whether this listener reads onStall(). Stall events carry each stall's exact end, so the
+  /// engine computes every warp's ready time at every scan while a listener needs them; without
+  /// one it may skip warps whose bound is still ahead (the same issues at the same times).
+  [[nodiscard]] virtual bool needsStalls() const { return false; }
   virtual void onBarrier(const BarrierEvent& /*event*/) {}
   /// The emulation ended at `cycles` (max finish).
   virtual void onEnd(double /*cycles*/) {}

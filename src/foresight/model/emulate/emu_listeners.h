@@ -78,6 +78,7 @@ class AttributionListener : public EmuListener {
 class StallListener : public EmuListener {
  public:
   void onStall(const StallEvent& e) override { cycles_[static_cast<int>(e.reason)] += e.to - e.from; }
+  [[nodiscard]] bool needsStalls() const override { return true; }
   [[nodiscard]] double cycles(StallReason r) const { return cycles_[static_cast<int>(r)]; }
 
  private:
