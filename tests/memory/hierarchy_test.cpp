@@ -476,6 +476,16 @@ TEST(MemoryHierarchy, AtomicsWithDataDependentAddressesSpreadOverTheirArray) {
   EXPECT_NEAR(two->atomicSectorLanes, 8448 * 18.2392, 1);
   EXPECT_NEAR(two->atomicHotUnitLanes, 8448 * 18.2392, 1);
   EXPECT_DOUBLE_EQ(two->hotAtomicOps, 8448 * 16);
+  // A grid beyond the L2 window (2^25 lanes / (8 accesses x 32 lanes) = 131072 blocks): the
+  // counts are the launch's, 2^20 blocks x 8 warps, once (the window's requests are scaled to
+  // the launch before the atomics read them; scaling them again counted 8x too many).
+  Launch big = fullWave();
+  big.grid.x = 1 << 20;
+  Expected<MemoryTraffic> bigTwo = analyzeMemory(ir, nullptr, big, h100);
+  ASSERT_TRUE(bigTwo.ok()) << bigTwo.error().message;
+  EXPECT_NEAR(bigTwo->atomicSectorLanes, 8.0 * (1 << 20) * 18.2392, 200);
+  EXPECT_NEAR(bigTwo->atomicHotUnitLanes, 8.0 * (1 << 20) * 18.2392, 200);
+  EXPECT_DOUBLE_EQ(bigTwo->hotAtomicOps, 8.0 * (1 << 20) * 16);
   m.allocation->bytes = 16384;
   Expected<MemoryTraffic> many = analyzeMemory(ir, nullptr, fullWave(), h100);
   ASSERT_TRUE(many.ok());

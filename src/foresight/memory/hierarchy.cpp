@@ -1497,7 +1497,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const long long words = std::max<long long>(1, *m.allocation->bytes / std::max(1, m.widthBytes));
       const int perSector = static_cast<int>(std::max<long long>(1, sectorBytes / std::max(1, m.widthBytes)));
       const double lanes = std::clamp(m.transactionsPerInst.value_or(static_cast<double>(warpSize)), 1.0, static_cast<double>(warpSize));
-      const double requests = window.requests[s] * windowScale;
+      const double requests = window.requests[s];  // the launch's: scaled with the other sites' above
       const double lanesPerRequest = expectedSectorMaxLanes(lanes, words, perSector);
       t.atomicSectorLanes += requests * lanesPerRequest;
       if (interleave > 0) {
