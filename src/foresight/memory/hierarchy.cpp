@@ -110,8 +110,8 @@ struct WarpAccess {
   double weight = 1;   ///< accesses of the full stream it stands for (the window's stratum / length)
   int window = -1;     ///< window of the sample; -1: a whole stream
   bool warm = false;   ///< first half of its window: it only warms the caches (not counted)
-  /// Partially written sectors of a store (partialSectors()), computed on first use.
-  mutable int partialSectors = -1;
+  /// Partially written sectors of a store with known lanes (partialSectors()); -1 otherwise.
+  int partialSectors = -1;
 };
 
 /// The sector number seen by the reuse analysis: sectors of different windows of a sampled
@@ -266,6 +266,9 @@ class BlockStreams {
               if (!(d.activeMask >> l & 1)) a.lanes[l] = -1;
             }
           }
+          // Computed here, once per fetched access: shifted blocks reuse it, and the views that
+          // read it may run on several threads.
+          if (m.isStore && !a.lanes.empty()) a.partialSectors = partialSectors(a.lanes, m.widthBytes, sectorBytes_);
           if (windowed) {
             a.at = (win.origin + static_cast<double>(j - win.begin) + 0.5) / std::max(1.0, s->fullLength);
             a.weight = win.weight;
@@ -454,20 +457,6 @@ class BlockStreams {
       }
     }
     return true;
-  }
-
-  /// Computes WarpAccess::partialSectors of the stores of every block fetched so far (the
-  /// views compute it on first use, which threads may not share): `store` per site.
-  void fillPartialSectors(const std::vector<char>& store) {
-    for (auto& [block, warps] : exact_) {
-      for (WarpAccesses& wa : warps) {
-        for (WarpAccess& a : wa) {
-          const auto site = static_cast<size_t>(a.site);
-          if (a.lanes.empty() || !store[site] || a.partialSectors >= 0) continue;
-          a.partialSectors = partialSectors(a.lanes, siteWidth_[site], sectorBytes_);
-        }
-      }
-    }
   }
 
   [[nodiscard]] bool affine() const { return affine_; }
@@ -833,7 +822,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           // The base block's lanes: a shifted block writes its sectors the same way.
           if (m.isStore) {
             // The same base access recurs in every shifted block: its count is kept with it.
-            if (a.partialSectors < 0) a.partialSectors = partialSectors(a.lanes, m.widthBytes, sectorBytes);
             totals.partial[site] += a.partialSectors * weight;
           }
           const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
@@ -1069,9 +1057,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       }
     };
     if (streams.fetchesNothing()) {
-      std::vector<char> storeSite(sites.size());
-      for (size_t k = 0; k < sites.size(); ++k) storeSite[k] = sites[k].access->isStore;
-      streams.fillPartialSectors(storeSite);
       parallelFor(2, task);
     } else {
       // In launch order: the spread view sizes its clusters by what the window fetched.
