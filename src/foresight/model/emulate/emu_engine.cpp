@@ -293,7 +293,7 @@ class Engine {
       const int u = op.uses[i].unit;
       const double gap = gapOf(u, region);
       const double maxQueued = units_[static_cast<size_t>(u)].maxQueued;
-      if (maxQueued == kUnbounded || gap <= 0) continue;  // PipelineUnit::queueReady: never waits
+      if (maxQueued == kUnbounded || gap <= 0) continue;  // an unbounded queue never holds issue back
       ws.queues[static_cast<size_t>(ws.numQueues++)] = {&instance(u, w), maxQueued * gap, u};
     }
   }
@@ -309,7 +309,7 @@ class Engine {
     reason = ws.fixedReason;
     for (int i = 0; i < ws.numQueues; ++i) {
       const WarpState::QueueTerm& term = ws.queues[static_cast<size_t>(i)];
-      const double q = term.instance->queueReadyWithin(term.queuedCycles);
+      const double q = term.instance->queueReady(term.queuedCycles);
       if (q > ready) {
         ready = q;
         reason = StallReason::Queue;

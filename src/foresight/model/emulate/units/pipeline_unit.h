@@ -18,15 +18,9 @@ class PipelineUnit {
   PipelineUnit& operator=(const PipelineUnit&) = delete;
   PipelineUnit(PipelineUnit&&) = default;
 
-  /// Earliest cycle at which an op may issue without overfilling a queue of `maxQueued`
-  /// requests of `gap` cycles each (-inf when unbounded).
-  [[nodiscard]] double queueReady(double gap, double maxQueued) const {
-    if (maxQueued == kUnbounded || gap <= 0) return -kUnbounded;
-    return pipeAdmit_ - maxQueued * gap;
-  }
-  /// queueReady() with the queue's length in cycles (maxQueued × gap) computed once by the
-  /// caller: the same value, for an engine that asks many times between admissions.
-  [[nodiscard]] double queueReadyWithin(double queuedCycles) const { return pipeAdmit_ - queuedCycles; }
+  /// Earliest cycle at which an op may issue without overfilling a queue `queuedCycles` long
+  /// (maxQueued requests × gap; an unbounded queue never holds issue back, so it is not asked).
+  [[nodiscard]] double queueReady(double queuedCycles) const { return pipeAdmit_ - queuedCycles; }
 
   /// Admits `count` requests issued at `t`: SAAKE's admit = max(t, pipe_admit), then
   /// pipe_admit = admit + count * gap; the last request is done (count - 1) * gap + latency
