@@ -119,12 +119,25 @@ struct ThreadResources {
   long long localBytes = 0;         ///< per thread (spills, stack)
 };
 
+/// A global array the kernel's accesses fall in: the address window of a pointer parameter
+/// (CUDA frontend: each pointer parameter without a given base address owns a window of its
+/// own, in the address space of `MemoryAccess::laneAddresses`). What placement analyses
+/// (`foresight place`) attribute accesses to.
+struct ArrayWindow {
+  std::string name;     ///< the parameter's name
+  long long begin = 0;  ///< first byte address of the window
+  long long end = 0;    ///< one past its last
+  std::optional<long long> bytes;  ///< the allocation's size when the launch gives it (Launch::arrayBytes)
+};
+
 /// One kernel.
 struct KernelIR {
   std::string name;
   std::vector<BasicBlock> blocks;
   std::vector<Loop> loops;
   ThreadResources resources;
+  /// The global arrays accesses are attributed to (empty when the frontend cannot tell).
+  std::vector<ArrayWindow> arrays;
   /// Per-warp dynamic streams (ir/warp_stream.h) when the frontend can execute warps; null =
   /// derive a stream from the blocks (synthesizeStream()).
   std::shared_ptr<const WarpStreamSource> streams;

@@ -373,9 +373,57 @@ TEST(CudaStreams, IntegerDivisionByARuntimeDivisorGivesExactAddresses) {
   // The kernel has no data-dependent access left.
   for (const BasicBlock& b : ir.blocks) {
     for (const Instruction& in : b.instructions) {
-      if (in.memory) EXPECT_FALSE(in.memory->dataDependent) << in.opcode;
+      if (in.memory) {
+        EXPECT_FALSE(in.memory->dataDependent) << in.opcode;
+      }
     }
   }
 }
 
+}  // namespace foresight::cuda
+
+namespace foresight::cuda {
+namespace {
+
+// Volta/Turing SASS writes 64-bit global addresses with plain registers and the `.E` modifier
+// (`LDG.E.SYS R6, [R2]`, `STG.E.SYS [R6.64+UR4], R3`); each register is the low half of a pair.
+// Reading only the low words started every array at address 0 (arrays aliased in the memory
+// engine). The sm_75 transpose of examples/place: in (parameter 0) is read, out (1) written.
+TEST(SassInterpreter, ExtendedAddressesKeepTheirArraysBase) {
+  auto tc = createFixtureToolchain({std::string(FORESIGHT_SOURCE_DIR) + "/tests/examples/fixtures/place", true});
+  CudaOptions o;
+  o.arch = "sm_75";
+  o.launch = testing::launch({64, 64, 1}, {16, 16, 1}, {{"width", 1024}, {"height", 1024}});
+  o.sassStream = true;
+  Expected<CudaProgram> p = loadCuda(std::string(FORESIGHT_SOURCE_DIR) + "/examples/place/transpose.cu", o, *tc);
+  ASSERT_TRUE(p) << p.error().format();
+  const KernelIR& ir = p->kernels[0].ir;
+  ASSERT_EQ(ir.arrays.size(), 2u);
+  EXPECT_EQ(ir.arrays[0].name, "in");
+  EXPECT_EQ(ir.arrays[1].name, "out");
+  EXPECT_EQ(ir.arrays[0].begin, WarpInterpreter::pointerBase(0));
+  EXPECT_EQ(ir.arrays[1].end, WarpInterpreter::pointerBase(2));
+  ASSERT_TRUE(ir.streams);
+  // Block (1, 2), warp 0: threads x = 16..31, y = 32 and 33; in[y * 1024 + x], out[x * 1024 + y].
+  Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(2 * 64 + 1, 0);
+  ASSERT_TRUE(s) << s.error().format();
+  int loads = 0, stores = 0;
+  for (const DynamicInstruction& d : *s) {
+    const Instruction& in = ir.blocks[static_cast<size_t>(d.block)].instructions[static_cast<size_t>(d.index)];
+    if (!in.memory || in.memory->space != MemorySpace::Global) continue;
+    ASSERT_EQ(d.laneAddresses.size(), 32u);
+    const long long base = WarpInterpreter::pointerBase(in.memory->isStore ? 1 : 0);
+    const long long lane0 = in.memory->isStore ? (16LL * 1024 + 32) * 4 : (32LL * 1024 + 16) * 4;
+    EXPECT_EQ(d.laneAddresses[0], base + lane0) << in.opcode;
+    if (in.memory->isStore) {
+      ++stores;
+    } else {
+      ++loads;
+    }
+  }
+  EXPECT_EQ(loads, 1);
+  EXPECT_EQ(stores, 1);
+}
+
+}  // namespace
 }  // namespace foresight::cuda

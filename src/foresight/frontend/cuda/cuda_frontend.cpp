@@ -1073,6 +1073,12 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   // Lower to KernelIR.
   KernelIR& ir = out.ir;
   ir.name = out.name;
+  for (const int ord : io.pointerParams) {
+    ArrayWindow w{io.paramNames[static_cast<size_t>(ord)], WarpInterpreter::pointerBase(ord),
+                  WarpInterpreter::pointerBase(ord) + WarpInterpreter::kPointerWindow, std::nullopt};
+    if (auto b = arrayBytes.find(ord); b != arrayBytes.end()) w.bytes = b->second;
+    ir.arrays.push_back(std::move(w));
+  }
   std::map<int, std::string> blockLabel;
   for (const auto& [label, index] : kernel.labels) blockLabel[index] = label;
   for (size_t b = 0; b < cfg->blocks.size(); ++b) {

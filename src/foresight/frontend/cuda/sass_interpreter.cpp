@@ -24,6 +24,17 @@ namespace foresight::cuda {
 
 namespace {
 
+/// Whether a SASS opcode carries the modifier `m` ("E" in "LDG.E.SYS").
+bool hasModifier(const std::string& opcode, std::string_view m) {
+  size_t start = opcode.find('.');
+  while (start != std::string::npos) {
+    const size_t end = opcode.find('.', start + 1);
+    if (std::string_view(opcode).substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1) == m) return true;
+    start = end;
+  }
+  return false;
+}
+
 constexpr int kLanes = 32;
 
 std::string fmt_hex(long long v) {
@@ -890,6 +901,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     access.instruction = index;
     const bool local = sassAccessKind(in).space == SassSpace::Local;
     const bool desc = mem->text.find("desc[") != std::string::npos;
+    // Volta/Turing write a 64-bit global address with plain registers (`LDG.E.SYS R6, [R2]`,
+    // `STG.E.SYS [R6.64+UR4], R3`): the `.E` (extended address) modifier says that each
+    // register is the low half of a pair (a `.U32` one excepted).
+    const bool extended = sassAccessKind(in).space == SassSpace::Global && hasModifier(in.opcode, "E");
     const int width = std::max(1, in.memoryWidthBytes);
     // [R3.X4]: the register is a scaled index.
     std::vector<unsigned long long> scales(mem->parts.size(), 1);
@@ -911,7 +926,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         const SassOperand& part = mem->parts[k];
         const V lo = read(part, lane);
         V hi{0, true};
-        if (part.width >= 2 && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
+        const bool pair = part.width >= 2 || (extended && part.text.find(".U32") == std::string::npos);
+        if (pair && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
         if (!lo.known || !hi.known) {  // data-dependent
           out.accesses.push_back(std::move(access));
           return;
