@@ -272,6 +272,22 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {
                             inputKindOf(o.input), gpu);
 }
 
+Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
+  Expected<InputOptions> inputOptions = toInputOptions(o, gpu);
+  if (!inputOptions) return std::move(inputOptions).takeError();
+  Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
+  if (!input) return std::move(input).takeError();
+  Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
+  if (!kernel) return std::move(kernel).takeError();
+  Expected<Launch> launch = resolveLaunch(o, input->launch);
+  if (!launch) return std::move(launch).takeError();
+  LoadedKernel out;
+  out.index = static_cast<size_t>(*kernel - input->kernels.data());
+  out.input = std::move(*input);
+  out.launch = std::move(*launch);
+  return out;
+}
+
 Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launch>& fromInput) {
   Launch launch = fromInput.value_or(Launch{});
   if (!fromInput && (o.grid.empty() || o.block.empty())) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "foresight/frontend/input.h"
 #include "foresight/frontend/input_options.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
@@ -74,6 +75,19 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 /// The launch: the input's, with --grid / --block applied; an Error when neither gives one.
 [[nodiscard]] Expected<Launch> resolveLaunch(const CommonOptions& options,
                                              const std::optional<Launch>& fromInput);
+
+/// One kernel of an input loaded for one GPU, with its launch: what predict, explain, bound and
+/// place run on.
+struct LoadedKernel {
+  LoadedInput input;
+  size_t index = 0;  ///< the selected kernel in input.kernels
+  Launch launch;
+  [[nodiscard]] const KernelInput& kernel() const { return input.kernels[index]; }
+};
+
+/// Loads the input for `gpu` (toInputOptions, loadInput), selects --kernel and resolves the
+/// launch; the first step's Error otherwise.
+[[nodiscard]] Expected<LoadedKernel> loadKernel(const CommonOptions& options, const Gpu& gpu);
 
 /// InputOptions for loadInput(): the GPU, the launch when --grid and --block are both given
 /// (with --arg values and integer -D macros), -D macros, --trip and --branch hints. An Error

@@ -56,31 +56,25 @@ bool splitNumbers(const std::string& text, char sep, size_t count, std::vector<l
 int runKernelBound(const BoundCliOptions& o, const Gpu& gpu, const std::optional<GemmBoundOptions>& gemm) {
   CommonOptions common = o.file;
   common.gpu = o.gpu;
-  Expected<InputOptions> inputOptions = toInputOptions(common, gpu);
-  if (!inputOptions) return reportError(inputOptions.error());
-  Expected<LoadedInput> input = loadInput(common.input, *inputOptions);
-  if (!input) return reportError(input.error());
-  Expected<const KernelInput*> kernel = selectKernel(*input, common.kernel);
-  if (!kernel) return reportError(kernel.error());
-  Expected<Launch> launch = resolveLaunch(common, input->launch);
-  if (!launch) return reportError(launch.error());
+  Expected<LoadedKernel> k = loadKernel(common, gpu);
+  if (!k) return reportError(k.error());
   auto named = [&](Error e) {
     if (e.file.empty()) e.file = common.input;
     return reportError(e);
   };
   // One memory analysis, shared by the bound's DRAM floor and the emulator (as predict() shares it).
   Expected<MemoryTraffic> traffic =
-      analyzeMemory((*kernel)->ir, (*kernel)->summary ? &*(*kernel)->summary : nullptr, *launch, gpu);
+      analyzeMemory(k->kernel().ir, k->kernel().summary ? &*k->kernel().summary : nullptr, k->launch, gpu);
   if (!traffic) return named(traffic.error());
   const auto shared = std::make_shared<const MemoryTraffic>(std::move(*traffic));
-  Expected<KernelBound> bound = kernelBound(**kernel, *launch, gpu, shared.get());
+  Expected<KernelBound> bound = kernelBound(k->kernel(), k->launch, gpu, shared.get());
   if (!bound) return named(bound.error());
   common.model = "emulate";
   common.variant = "auto";
   Expected<ModelOptions> modelOptions = toModelOptions(common, &gpu);
   if (!modelOptions) return reportError(modelOptions.error());
   modelOptions->emulate.memory = shared;
-  Expected<Prediction> emulated = predict(**kernel, *launch, gpu, *modelOptions);
+  Expected<Prediction> emulated = predict(k->kernel(), k->launch, gpu, *modelOptions);
   if (!emulated) return named(emulated.error());
   std::optional<GemmBound> best;
   if (gemm) {
@@ -88,7 +82,7 @@ int runKernelBound(const BoundCliOptions& o, const Gpu& gpu, const std::optional
     if (!g) return reportError(g.error());
     best = std::move(*g);
   }
-  PredictionContext context{common.input, input->frontend, (*kernel)->ir.name, &gpu, *launch};
+  PredictionContext context{common.input, k->input.frontend, k->kernel().ir.name, &gpu, k->launch};
   const KernelBoundView view(std::move(context), std::move(*bound), std::move(*emulated), std::move(best),
                              gemm ? gemm->m : 0, gemm ? gemm->n : 0, gemm ? gemm->k : 0);
   return printView(view, o.json);

@@ -63,15 +63,9 @@ int runExplain(const CommonOptions& o) {
   }
   Expected<Gpu> gpu = resolveOneGpu(o, "explain");
   if (!gpu) return reportError(gpu.error());
-  Expected<InputOptions> inputOptions = toInputOptions(o, *gpu);
-  if (!inputOptions) return reportError(inputOptions.error());
-  Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
-  if (!input) return reportError(input.error());
-  Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
-  if (!kernel) return reportError(kernel.error());
-  Expected<Launch> launch = resolveLaunch(o, input->launch);
-  if (!launch) return reportError(launch.error());
-  return explain(o, **kernel, *launch, *gpu, input->frontend, input->notes);
+  Expected<LoadedKernel> k = loadKernel(o, *gpu);
+  if (!k) return reportError(k.error());
+  return explain(o, k->kernel(), k->launch, *gpu, k->input.frontend, k->input.notes);
 }
 
 }  // namespace

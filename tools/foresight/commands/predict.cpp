@@ -64,15 +64,9 @@ Expected<std::vector<Predicted>> predictCloop(const CommonOptions& o, const Mode
 Expected<std::vector<Predicted>> predictKernel(const CommonOptions& o, const Gpu& gpu) {
   Expected<ModelOptions> modelOptions = toModelOptions(o, &gpu);  // `auto` for this GPU
   if (!modelOptions) return std::move(modelOptions).takeError();
-  Expected<InputOptions> inputOptions = toInputOptions(o, gpu);
-  if (!inputOptions) return std::move(inputOptions).takeError();
-  Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
-  if (!input) return std::move(input).takeError();
-  Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
-  if (!kernel) return std::move(kernel).takeError();
-  Expected<Launch> launch = resolveLaunch(o, input->launch);
-  if (!launch) return std::move(launch).takeError();
-  Expected<Prediction> prediction = predict(**kernel, *launch, gpu, *modelOptions);
+  Expected<LoadedKernel> k = loadKernel(o, gpu);
+  if (!k) return std::move(k).takeError();
+  Expected<Prediction> prediction = predict(k->kernel(), k->launch, gpu, *modelOptions);
   if (!prediction) {
     Error e = std::move(prediction).takeError();
     if (e.file.empty()) {
@@ -81,9 +75,9 @@ Expected<std::vector<Predicted>> predictKernel(const CommonOptions& o, const Gpu
     }
     return e;
   }
-  for (const std::string& note : input->notes) prediction->warnings.push_back(note);
+  for (const std::string& note : k->input.notes) prediction->warnings.push_back(note);
   std::vector<Predicted> out;
-  out.push_back({PredictionView({o.input, input->frontend, (*kernel)->ir.name, &gpu, *launch}, std::move(*prediction)), 1});
+  out.push_back({PredictionView({o.input, k->input.frontend, k->kernel().ir.name, &gpu, k->launch}, std::move(*prediction)), 1});
   return out;
 }
 
