@@ -104,6 +104,26 @@ std::vector<Case> exampleCases() {
   bound("gemm_regtile.sm_90.sass", "gemm_regtile", launch(16, 16, 256, 1, {{"n", 2048}}));
   bound("gemm_tensor.sm_90.sass", "gemm_tensor", launch(32, 32, 128, 1, {{"n", 2048}}));
   bound("conv2d.sm_90.sass", "conv2d", launch(128, 256, 32, 8, {{"w", 4096}, {"h", 2048}}));
+  // The placement examples (examples/place: their header lines), from their stored sm_90 fixtures.
+  const auto place = [&](const char* file, Launch l, std::map<std::string, long long> arrays = {},
+                         std::vector<SourceHint> trips = {}, std::vector<SourceHint> branches = {}) {
+    Case c{file, kRoot + "/tests/examples/fixtures/place/" + file};
+    l.arrayBytes = std::move(arrays);
+    c.options.launch = std::move(l);
+    c.options.trips = std::move(trips);
+    c.options.branches = std::move(branches);
+    out.push_back(c);
+  };
+  place("spmv_scalar.sm_90.sass", launch(128, 1, 128, 1, {{"rows", 16384}}), {{"vec", 65536}}, {{"spmv_scalar.cu", 12, 16}});
+  place("spmv_vector.sm_90.sass", launch(512, 1, 128, 1, {{"rows", 2048}}), {{"vec", 8192}, {"rowDelimiters", 8196}},
+        {{"spmv_vector.cu", 15, 2}});
+  place("particle_filter.sm_90.sass", launch(16, 1, 128, 1, {{"n", 2048}}));
+  place("md_neighbor.sm_90.sass", launch(64, 1, 256, 1, {{"n", 16384}, {"maxNeighbors", 32}}), {{"position", 262144}}, {},
+        {{"md_neighbor.cu", 17, 0.5}});
+  place("transpose.sm_90.sass", launch(64, 64, 16, 16, {{"width", 1024}, {"height", 1024}}));
+  place("stencil_coef.sm_90.sass", launch(256, 1, 256, 1, {{"n", 65536}}), {{"coef", 36}});
+  place("sixteen_arrays.sm_90.sass", launch(128, 1, 128, 1, {{"numElem", 16384}, {"numNode", 20000}}),
+        {{"x", 80000}, {"y", 80000}, {"z", 80000}, {"xd", 80000}, {"yd", 80000}, {"zd", 80000}, {"fx", 80000}, {"fy", 80000}});
   // The bottleneck examples (examples/cuda/bottlenecks/expected.toml).
   const toml::table t = toml::parse_file(kRoot + "/examples/cuda/bottlenecks/expected.toml");
   for (const auto& [key, node] : t) {

@@ -15,6 +15,7 @@ std::function<int()> setupIr(CLI::App& sub);
 std::function<int()> setupValidate(CLI::App& sub);
 std::function<int()> setupCalibrate(CLI::App& sub);
 std::function<int()> setupBound(CLI::App& sub);
+std::function<int()> setupPlace(CLI::App& sub);
 std::function<int()> setupMerge(CLI::App& sub);
 std::function<int()> setupBatch(CLI::App& sub);
 
@@ -27,6 +28,7 @@ std::span<const Command> commands() {
       {"explore", "Rank the GPU code layouts of a skeleton (.sk), or a kernel's variants over a --space", &setupExplore},
       {"merge", "Merge the --json reports of the shards of one explore --shard search", &setupMerge},
       {"batch", "Run many predict/explain/explore requests (JSON lines) on every core", &setupBatch},
+      {"place", "Choose where each global array of a CUDA kernel lives (PORPLE data placement)", &setupPlace},
       {"bound", "Attainable SGEMM peak of a GPU and what binds it (Lai's upper-bound analysis)", &setupBound},
       {"count-ptx", "Count PTX instructions per marked block of a C function (skeleton comp values)", &setupCountPtx},
       {"ir", "Dump the KernelIR of a CUDA kernel (.cu/.ptx/.cubin/.sass) for debugging", &setupIr},

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// `foresight place FILE`: PORPLE's data placement for the global arrays of a CUDA kernel
+/// (advise/placement/place.h): the arrays and their options, the ranked plans with the placement
+/// model's cost and the timing model's time, and the chosen plan per array.
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "../command.h"
+#include "../common_options.h"
+#include "../skeleton_report.h"
+#include "foresight/advise/placement/place.h"
+#include "foresight/frontend/input.h"
+#include "foresight/model/default_model.h"
+#include "foresight/report/place_view.h"
+
+namespace foresight::cli {
+
+namespace {
+
+struct PlaceCliOptions {
+  CommonOptions common;
+  std::string msl;             ///< --msl FILE
+  std::string search = "hybrid";
+  bool latencyCentric = false;  ///< --latency-centric: MICRO'14's sum instead of the path max
+  bool computeIntensive = false;
+  int profileBlocks = 1;
+  int ranked = 5;
+};
+
+int runPlace(const PlaceCliOptions& po) {
+  const CommonOptions& o = po.common;
+  if (isSkeletonInput(o.input)) {
+    return reportError(makeError("place needs the per-lane addresses of a CUDA kernel (.cu, .ptx, .cubin); a skeleton "
+                                 "has none",
+                                 o.input, 0));
+  }
+  Expected<Gpu> gpu = resolveOneGpu(o, "place");
+  if (!gpu) return reportError(gpu.error());
+  PlaceOptions options;
+  if (!po.msl.empty()) {
+    Expected<MslSpec> msl = loadMsl(po.msl);
+    if (!msl) return reportError(msl.error());
+    options.msl = std::move(*msl);
+  }
+  std::optional<SearchMethod> method = parseSearchMethod(po.search);
+  if (!method) return reportError(makeError("--search '" + po.search + "': expected greedy, bnb, hybrid or exhaustive"));
+  options.search.method = *method;
+  options.model.pathBased = !po.latencyCentric;
+  options.model.computeIntensive = po.computeIntensive;
+  options.profile.blocks = po.profileBlocks;
+  options.ranked = po.ranked;
+  Expected<ModelOptions> timing = toModelOptions(o, &*gpu);
+  if (!timing) return reportError(timing.error());
+  options.timing = *timing;
+
+  Expected<LoadedKernel> k = loadKernel(o, *gpu);
+  if (!k) return reportError(k.error());
+  Expected<PlaceResult> r = placeKernel(k->kernel(), k->launch, *gpu, options);
+  if (!r) {
+    Error e = r.error();
+    if (e.file.empty()) e.file = o.input;
+    return reportError(e);
+  }
+  for (const std::string& note : k->input.notes) r->warnings.push_back(note);
+  const PlaceView view({o.input, k->input.frontend, k->kernel().ir.name, &*gpu, k->launch}, std::move(*r),
+                       modelName(options.timing));
+  return printView(view, o.json);
+}
+
+}  // namespace
+
+std::function<int()> setupPlace(CLI::App& sub) {
+  auto options = std::make_shared<PlaceCliOptions>();
+  addCommonOptions(sub, options->common);
+  sub.add_option("--msl", options->msl, "PORPLE memory specification (MSL) file; default: derived from --gpu");
+  sub.add_option("--search", options->search, "placement search: hybrid (default), greedy, bnb, exhaustive");
+  sub.add_flag("--latency-centric", options->latencyCentric,
+               "MICRO'14 model: sum over all arrays instead of TC'17's max over paths");
+  sub.add_flag("--compute-intensive", options->computeIntensive,
+               "use each memory's compute-intensive concurrency factor (second value of its MSL pair)");
+  sub.add_option("--profile-blocks", options->profileBlocks, "blocks profiled (PORPLE: 1, the first)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--ranked", options->ranked, "alternative plans listed after the chosen one (default 5)")
+      ->check(CLI::Range(0, 1000));
+  return [options] { return runPlace(*options); };
+}
+
+}  // namespace foresight::cli
