@@ -385,6 +385,11 @@ TEST(CudaFrontend, DemangleAndSourceParams) {
   EXPECT_EQ(ps[1].name, "n");
   EXPECT_FALSE(ps[1].pointer);
   EXPECT_EQ(ps[2].name, "s");
+  // Each declaration's extent in the source, without the white space around it.
+  const std::string text = "__global__ void __launch_bounds__(256) k(const float* __restrict__ a, int n, float s[4]) {}";
+  EXPECT_EQ(text.substr(ps[0].begin, ps[0].end - ps[0].begin), "const float* __restrict__ a");
+  EXPECT_EQ(text.substr(ps[1].begin, ps[1].end - ps[1].begin), "int n");
+  EXPECT_EQ(text.substr(ps[2].begin, ps[2].end - ps[2].begin), "float s[4]");
 }
 
 }  // namespace

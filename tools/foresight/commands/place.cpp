@@ -4,15 +4,19 @@
 /// (advise/placement/place.h): the arrays and their options, the ranked plans with the placement
 /// model's cost and the timing model's time, and the chosen plan per array.
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
 #include <memory>
 
 #include "../command.h"
 #include "../common_options.h"
 #include "../skeleton_report.h"
+#include "foresight/advise/placement/patch.h"
 #include "foresight/advise/placement/place.h"
 #include "foresight/frontend/input.h"
 #include "foresight/model/default_model.h"
 #include "foresight/report/place_view.h"
+#include "foresight/support/text_file.h"
 
 namespace foresight::cli {
 
@@ -26,7 +30,22 @@ struct PlaceCliOptions {
   bool computeIntensive = false;
   int profileBlocks = 1;
   int ranked = 5;
+  bool emitPatch = false;  ///< --emit-patch: the chosen plan as a diff of the kernel's source
 };
+
+/// The CUDA source of an input: itself for a .cu, else the .cu beside it with the same first
+/// name component (`transpose.sm_90.sass` → `transpose.cu`, as scripts/update_cuda_fixtures.sh
+/// stores them).
+Expected<std::string> cudaSourceOf(const std::string& input) {
+  namespace fs = std::filesystem;
+  const fs::path p(input);
+  if (p.extension() == ".cu") return input;
+  const std::string stem = p.filename().string().substr(0, p.filename().string().find('.'));
+  const fs::path sibling = p.parent_path() / (stem + ".cu");
+  std::error_code ec;
+  if (fs::exists(sibling, ec)) return sibling.string();
+  return makeError("--emit-patch needs the kernel's CUDA source: no " + sibling.string() + " beside the input", input, 0);
+}
 
 int runPlace(const PlaceCliOptions& po) {
   const CommonOptions& o = po.common;
@@ -62,6 +81,16 @@ int runPlace(const PlaceCliOptions& po) {
     if (e.file.empty()) e.file = o.input;
     return reportError(e);
   }
+  if (po.emitPatch) {
+    Expected<std::string> path = cudaSourceOf(o.input);
+    if (!path) return reportError(path.error());
+    Expected<std::string> source = readTextFile(*path, "CUDA source");
+    if (!source) return reportError(source.error());
+    Expected<std::string> patch = placementPatch(*source, *path, k->kernel().ir.name, r->profile, r->search.plan);
+    if (!patch) return reportError(patch.error());
+    std::cout << *patch;
+    return kExitOk;
+  }
   for (const std::string& note : k->input.notes) r->warnings.push_back(note);
   const PlaceView view({o.input, k->input.frontend, k->kernel().ir.name, &*gpu, k->launch}, std::move(*r),
                        modelName(options.timing));
@@ -83,6 +112,8 @@ std::function<int()> setupPlace(CLI::App& sub) {
       ->check(CLI::Range(1, 1 << 20));
   sub.add_option("--ranked", options->ranked, "alternative plans listed after the chosen one (default 5)")
       ->check(CLI::Range(0, 1000));
+  sub.add_flag("--emit-patch", options->emitPatch,
+               "print the chosen plan as a unified diff of the kernel's .cu source instead of the report");
   return [options] { return runPlace(*options); };
 }
 

@@ -236,17 +236,26 @@ std::vector<SourceParam> sourceParams(const std::string& source, const std::stri
     std::vector<SourceParam> out;
     int depth = 0;
     std::string cur;
+    size_t start = q + 1;
+    // The declaration's extent without the white space around it.
+    auto add = [&](size_t stop) {
+      size_t b = start, e = stop;
+      while (b < e && std::isspace(static_cast<unsigned char>(src[b]))) ++b;
+      while (e > b && std::isspace(static_cast<unsigned char>(src[e - 1]))) --e;
+      out.push_back({cur, false, b, e});
+    };
     for (size_t i = q + 1; i < src.size(); ++i) {
       const char c = src[i];
       if (c == '(' || c == '<' || c == '[') ++depth;
       if (c == ')' && depth == 0) {
-        if (!trim(cur).empty()) out.push_back({cur, false});
+        if (!trim(cur).empty()) add(i);
         break;
       }
       if (c == ')' || c == '>' || c == ']') --depth;
       if (c == ',' && depth == 0) {
-        out.push_back({cur, false});
+        add(i);
         cur.clear();
+        start = i + 1;
         continue;
       }
       cur += c;

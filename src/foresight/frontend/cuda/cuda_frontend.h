@@ -171,6 +171,8 @@ inline constexpr const char* kStandInArch = "sm_75";
 struct SourceParam {
   std::string name;
   bool pointer = false;
+  size_t begin = 0;  ///< the parameter's declaration in the source: [begin, end) byte offsets
+  size_t end = 0;
 };
 [[nodiscard]] std::vector<SourceParam> sourceParams(const std::string& source, const std::string& name);
 
