@@ -24,17 +24,6 @@ namespace foresight::cuda {
 
 namespace {
 
-/// Whether a SASS opcode carries the modifier `m` ("E" in "LDG.E.SYS").
-bool hasModifier(const std::string& opcode, std::string_view m) {
-  size_t start = opcode.find('.');
-  while (start != std::string::npos) {
-    const size_t end = opcode.find('.', start + 1);
-    if (std::string_view(opcode).substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1) == m) return true;
-    start = end;
-  }
-  return false;
-}
-
 constexpr int kLanes = 32;
 
 std::string fmt_hex(long long v) {
@@ -190,10 +179,11 @@ constexpr unsigned kModU64 = 1u << 11;
 constexpr unsigned kModS64 = 1u << 12;
 constexpr unsigned kModW = 1u << 13;
 constexpr unsigned kModRCP = 1u << 14;
+constexpr unsigned kModE = 1u << 15;  ///< Volta/Turing extended (64-bit) global address
 constexpr std::pair<const char*, unsigned> kModNames[] = {
     {"64", kMod64}, {"DIV", kModDIV}, {"EX", kModEX},   {"HI", kModHI},   {"L", kModL},     {"S32", kModS32},
     {"SX32", kModSX32}, {"U32", kModU32}, {"WIDE", kModWIDE}, {"X", kModX}, {"32", kMod32}, {"U64", kModU64},
-    {"S64", kModS64}, {"W", kModW}, {"RCP", kModRCP}};
+    {"S64", kModS64}, {"W", kModW}, {"RCP", kModRCP}, {"E", kModE}};
 const std::map<std::string, Op>& opTable() {
   static const std::map<std::string, Op> kTable = {
       {"BAR", Op::kBAR},
@@ -899,12 +889,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     SassAccess access;
     access.position = static_cast<size_t>(executed - 1);
     access.instruction = index;
-    const bool local = sassAccessKind(in).space == SassSpace::Local;
+    const SassSpace space = sassAccessKind(in).space;
+    const bool local = space == SassSpace::Local;
     const bool desc = mem->text.find("desc[") != std::string::npos;
     // Volta/Turing write a 64-bit global address with plain registers (`LDG.E.SYS R6, [R2]`,
     // `STG.E.SYS [R6.64+UR4], R3`): the `.E` (extended address) modifier says that each
     // register is the low half of a pair (a `.U32` one excepted).
-    const bool extended = sassAccessKind(in).space == SassSpace::Global && hasModifier(in.opcode, "E");
+    const bool extended = space == SassSpace::Global && (decoded[index].mods & kModE) != 0;
     const int width = std::max(1, in.memoryWidthBytes);
     // [R3.X4]: the register is a scaled index.
     std::vector<unsigned long long> scales(mem->parts.size(), 1);
