@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "foresight/frontend/cloop/cloop_frontend.h"
+#include "foresight/advise/cloop_advice.h"
 #include "foresight/frontend/cloop/program.h"
 #include "foresight/gpu/presets.h"
 
@@ -33,7 +33,7 @@ void BM_CloopGemm1024(benchmark::State& state) {
   mo.variant = MwpCwpVariant::CGPredict;
   for (auto _ : state) {
     Expected<cloop::CloopProgram> p =
-        cloop::analyzeCloop(std::string(FORESIGHT_SOURCE_DIR) + "/examples/cloop/gemm.c", in);
+        cloop::analyzeCloopWithAdvice(std::string(FORESIGHT_SOURCE_DIR) + "/examples/cloop/gemm.c", in);
     if (!p) {
       state.SkipWithError(p.error().message.c_str());
       return;

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/advise/layout_search.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/gpu/presets.h"
 

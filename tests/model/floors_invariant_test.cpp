@@ -212,9 +212,7 @@ void checkCases(const std::vector<Case>& cases, std::map<std::string, Tally>& ta
     // (kernel, launch) pairs of the input.
     std::vector<std::pair<KernelInput, Launch>> kernels;
     if (c.cloop) {
-      cloop::CloopOptions co;
-      co.advice = false;
-      Expected<cloop::CloopProgram> prog = cloop::analyzeCloop(c.path, io, co);
+      Expected<cloop::CloopProgram> prog = cloop::analyzeCloop(c.path, io);  // no advice
       if (!prog) {
         ++*skipped;
         std::cout << "[ floors   ] skipped " << c.name << ": " << prog.error().format() << "\n";

@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "progress_line.h"
+#include "foresight/advise/cloop_advice.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
 #include "foresight/support/strings.h"
@@ -109,6 +110,7 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
   InputOptions in;
   in.gpu = &gpu;
   in.kernel = o.kernel;
+  in.cloopAdvisor = cloop::adviseKernel;  // C loops: CGPredict's advice in the notes
   Launch launch;
   for (const std::string& d : o.defines) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(d, "-D", true);

@@ -11,7 +11,7 @@
 #include "command.h"
 #include "progress_line.h"
 #include "foresight/frontend/skeleton/layout_hints.h"
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/advise/layout_search.h"
 #include "foresight/frontend/skeleton/lowering.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/gpu/presets.h"

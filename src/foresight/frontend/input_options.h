@@ -5,6 +5,7 @@
 /// everything from the file (summary TOML) ignore it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -18,6 +19,10 @@ namespace foresight {
 
 namespace cuda {
 class Toolchain;
+}
+namespace cloop {
+struct Advice;
+struct AdviceContext;
 }
 
 /// A value attached to a source line: `--trip FILE:LINE=N`, `--branch FILE:LINE=P`.
@@ -43,6 +48,10 @@ struct InputOptions {
   /// toolchain, and of clang for C inputs (`--tool-timeout`); 0 = each tool's default
   /// (system_toolchain.h, cloop/program.h).
   double toolTimeoutSeconds = 0;
+  /// C loops: CGPredict's optimization advice, called per kernel while its trace exists. The
+  /// advisor predicts, so it comes from above the frontends (`cloop::adviseKernel`,
+  /// advise/cloop_advice.h; the CLI passes it); empty = no advice.
+  std::function<std::vector<cloop::Advice>(const cloop::AdviceContext&)> cloopAdvisor;
   /// Told when a stage that can take more than a second starts, advances and ends (nvcc,
   /// nvdisasm, warp interpretation, clang, the traced C program); empty = nobody is told.
   ProgressCallback progress;

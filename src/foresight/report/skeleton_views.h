@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/advise/layout_search.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/prediction.h"
 #include "foresight/report/view.h"

@@ -36,9 +36,7 @@ Analysed analyse(const std::string& name, const std::string& source) {
   a.gpu = *gpu;
   InputOptions in;
   in.gpu = &a.gpu;
-  CloopOptions co;
-  co.advice = false;
-  Expected<CloopProgram> p = analyzeCloop(path, in, co);
+  Expected<CloopProgram> p = analyzeCloop(path, in);  // no advice
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().format());
   if (p.ok()) a.program = std::move(*p);
   return a;

@@ -3,7 +3,7 @@
 /// The C loop frontend end to end on the Jetson TK1: CGPredict's reproduction anchors
 /// (cgpredict.md §8.4) from the C sources in examples/cloop/, the trace statistics behind them,
 /// the 2MM/3MM scaling, and the advice. Skipped when Foresight is built without LLVM.
-#include "foresight/frontend/cloop/cloop_frontend.h"
+#include "foresight/advise/cloop_advice.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ Analysed analyse(const std::string& file, std::vector<std::pair<std::string, std
   InputOptions in;
   in.gpu = &a.gpu;
   in.macros = std::move(macros);
-  Expected<CloopProgram> p = analyzeCloop(kExamples + file, in);
+  Expected<CloopProgram> p = analyzeCloopWithAdvice(kExamples + file, in);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().format());
   if (p.ok()) a.program = std::move(*p);
   return a;
@@ -148,7 +148,7 @@ TEST(CloopProgress, EachTracedSizeReportsClangTheRunAndTheAnalysis) {
     if (p.finished) ++finished;
     else started.push_back(p.stage);
   };
-  Expected<CloopProgram> p = analyzeCloop(kExamples + "gemm.c", in);
+  Expected<CloopProgram> p = analyzeCloopWithAdvice(kExamples + "gemm.c", in);
   ASSERT_TRUE(p.ok()) << p.error().format();
   const std::vector<std::string> expected = {
       "clang gemm.c (trace size)",       "running the traced program (trace size)",       "analysing the trace (trace size)",
@@ -165,7 +165,7 @@ TEST(CloopProgress, ToolTimeoutLimitsClang) {
   InputOptions in;
   in.gpu = &*gpu;
   in.toolTimeoutSeconds = 0.001;  // no clang starts that fast
-  Expected<CloopProgram> p = analyzeCloop(kExamples + "gemm.c", in);
+  Expected<CloopProgram> p = analyzeCloopWithAdvice(kExamples + "gemm.c", in);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message.find("clang did not finish within"), std::string::npos) << p.error().message;
   EXPECT_NE(p.error().message.find("--tool-timeout SECONDS"), std::string::npos) << p.error().message;

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/advise/layout_search.h"
 #include "foresight/memory/coalescing.h"
 #include "skeleton_test_util.h"
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// CGPredict's optimization hints (§4.4), with their predicted effect.
+/// What CGPredict's optimization hints (§4.4) are made of: one suggestion with its predicted
+/// effect, and what the advisor reads about a kernel while its trace still exists. The advisor
+/// itself predicts, so it lives above the models (advise/cloop_advice.h); analyzeCloop() calls it
+/// through CloopOptions::advisor.
 #pragma once
 
 #include <array>
@@ -13,7 +16,7 @@
 #include "foresight/frontend/cloop/workload.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
-#include "foresight/model/predict.h"
+#include "foresight/ir/kernel_input.h"
 
 namespace foresight::cloop {
 
@@ -41,10 +44,5 @@ struct AdviceContext {
   bool smemLiteral;                 ///< predict tiling with the literal shared-memory rule
   const std::string& path;
 };
-
-/// Transpose (uncoalesced and memory-bound), shared-memory tiling (shared data re-read in an
-/// inner loop, memory-bound), padding (a tile read down a column; measured X >= 2 on hinted
-/// arrays).
-[[nodiscard]] std::vector<Advice> adviseKernel(const AdviceContext& context);
 
 }  // namespace foresight::cloop

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// C loop frontend orchestration: markers → three traced sizes → fits → workload summaries,
-/// KernelIR and launches at the requested size → advice.
+/// KernelIR and launches at the requested size → the caller's advisor (advise/cloop_advice.h).
 #include "foresight/frontend/cloop/cloop_frontend.h"
 
 #include <unistd.h>
@@ -297,12 +297,12 @@ Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions&
     program.kernels.push_back(std::move(ck));
   }
 
-  if (copt.advice) {
+  if (options.cloopAdvisor) {
     for (size_t k = 0; k < program.kernels.size(); ++k) {
       CloopKernel& ck = program.kernels[k];
       AdviceContext ctx{ck.input,  ck.launch, ck.classShare, ck.allFits, static_cast<int>(k), traces[0].kernels[k],
                         largest,   largestTrace, aopt,       target,      gpu,  copt.smemLiteral, path};
-      ck.advice = adviseKernel(ctx);
+      ck.advice = options.cloopAdvisor(ctx);
       for (const Advice& a : ck.advice) ck.notes.push_back("advice: " + a.message);
     }
   }
@@ -325,16 +325,6 @@ Expected<LoadedInput> loadCloopInput(const std::string& path, const InputOptions
     in.notes = chosen->notes;
   }
   return in;
-}
-
-Expected<double> predictProgramSeconds(const CloopProgram& program, const Gpu& gpu, const ModelOptions& options) {
-  double total = 0;
-  for (const CloopKernel& k : program.kernels) {
-    Expected<Prediction> p = predict(k.input, k.launch, gpu, options);
-    if (!p) return std::move(p).takeError();
-    total += p->seconds * k.launches;
-  }
-  return total;
 }
 
 }  // namespace foresight::cloop

@@ -7,6 +7,7 @@
 /// counts, trip counts and launches are fitted over the three sizes and extrapolated to the
 /// requested size (`-D` or the file's `#define`). Each marked nest becomes one kernel with a
 /// KernelIR (per-lane addresses of a sample warp), a CGPredict workload summary and a launch.
+/// CGPredict's optimization advice runs through InputOptions::cloopAdvisor (advise/cloop_advice.h).
 #pragma once
 
 #include <array>
@@ -19,7 +20,6 @@
 #include "foresight/frontend/cloop/workload.h"
 #include "foresight/frontend/input.h"
 #include "foresight/frontend/input_options.h"
-#include "foresight/model/predict.h"
 
 namespace foresight::cloop {
 
@@ -28,7 +28,6 @@ struct CloopOptions {
   RunLimits limits;
   int l2Ways = 16;           ///< L2 associativity (not published for the TK1)
   int analysedBatches = 2;   ///< batches fed to the cache analyzer
-  bool advice = true;        ///< compute the optimization advice (needs extra analyses)
   /// Shared-memory rule of the tiling advice: paper_fitted (default, cgpredict.md §8.4) or the
   /// literal Eqs. 19-23 through the model.
   bool smemLiteral = false;
@@ -61,11 +60,8 @@ struct CloopProgram {
 [[nodiscard]] Expected<CloopProgram> analyzeCloop(const std::string& path, const InputOptions& options,
                                                   const CloopOptions& cloopOptions = {});
 
-/// loadInput() for `.c` files: the kernels, the selected (or only) kernel's launch, notes.
+/// loadInput() for `.c` files: the kernels, the selected (or only) kernel's launch, notes (with
+/// advice when `options.cloopAdvisor` is set).
 [[nodiscard]] Expected<LoadedInput> loadCloopInput(const std::string& path, const InputOptions& options);
-
-/// Predicted seconds of one program run: each kernel's CGPredict time x its launches.
-[[nodiscard]] Expected<double> predictProgramSeconds(const CloopProgram& program, const Gpu& gpu,
-                                                     const ModelOptions& options);
 
 }  // namespace foresight::cloop

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,5 +113,24 @@ struct LayoutStats {
 /// "B=16x16 F=1x1 S=k:16 C={A,B} L=unroll" (names from the skeleton); with a stream nest, the
 /// traversal order follows S: "S=c:16 O=c,r".
 [[nodiscard]] std::string describeLayout(const Layout& layout, const Skeleton& sk);
+
+/// Domains of the layout factors (a hints file's [domain] table, or one pinned layout). An
+/// empty list means "enumerate with autopruning".
+struct LayoutDomain {
+  std::vector<std::vector<int>> blocks;  ///< explicit block shapes, outermost dimension first
+  std::vector<std::vector<int>> folds;   ///< explicit fold shapes
+  std::map<std::string, std::vector<long long>> stages;  ///< per stream loop name; 0 = not staged
+  std::optional<std::vector<std::vector<std::string>>> cacheSets;  ///< explicit cached-array sets
+  /// O: explicit traversal orders, each naming every stream loop in the order traversed (only
+  /// loops of one perfect stream nest may trade places); empty = every permutation of each nest.
+  std::vector<std::vector<std::string>> orders;
+  std::vector<bool> unroll = {true};        ///< L: maximal unrolling (true) and/or none (false)
+  std::vector<int> stageMultipliers = {1};  ///< each Eq. 3 suggestion × these (A22)
+  int minThreads = 0;                       ///< smallest block considered; 0 = one warp
+  int maxFold = 16;  ///< largest power-of-two fold per dimension (divisors are always tried)
+  /// true (a pinned layout): stream loops absent from `stages` are not staged, and staging is
+  /// kept even where no cached array uses it.
+  bool stagesExhaustive = false;
+};
 
 }  // namespace foresight::skeleton

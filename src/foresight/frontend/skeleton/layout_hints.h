@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "foresight/frontend/skeleton/characterizer.h"
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/frontend/skeleton/layout.h"
 #include "foresight/support/error.h"
 
 namespace foresight::skeleton {

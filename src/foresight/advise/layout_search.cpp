@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// Enumeration in dependency order, pruning, and ranking.
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/advise/layout_search.h"
 
 #include <algorithm>
 #include <limits>

@@ -2,7 +2,7 @@
 /// \file
 /// The layout search: the paper's qualitative results (grophecy.md §8.2) on FX5600 and C1060,
 /// search sizes of the paper's order, hints restricting the domain, progress reports.
-#include "foresight/frontend/skeleton/layout_search.h"
+#include "foresight/advise/layout_search.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 /// CGPredict §4.4's optimization advice, each predicted by the same model on the same GPU:
 /// transposition of a column-walked array, 32x32 shared-memory tiling, padding of conflicted
 /// tiles (docs/input-cloop.md, "Advice").
-#include "foresight/frontend/cloop/advice.h"
+#include "foresight/advise/cloop_advice.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,6 +173,22 @@ std::vector<Advice> adviseKernel(const AdviceContext& c) {
     out.push_back(adv);
   }
   return out;
+}
+
+Expected<CloopProgram> analyzeCloopWithAdvice(const std::string& path, InputOptions options,
+                                              const CloopOptions& cloopOptions) {
+  options.cloopAdvisor = adviseKernel;
+  return analyzeCloop(path, options, cloopOptions);
+}
+
+Expected<double> predictProgramSeconds(const CloopProgram& program, const Gpu& gpu, const ModelOptions& options) {
+  double total = 0;
+  for (const CloopKernel& k : program.kernels) {
+    Expected<Prediction> p = predict(k.input, k.launch, gpu, options);
+    if (!p) return std::move(p).takeError();
+    total += p->seconds * k.launches;
+  }
+  return total;
 }
 
 }  // namespace foresight::cloop
