@@ -8,7 +8,7 @@
 
 #include "foresight/frontend/skeleton/layout_hints.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
-#include "skeleton_test_util.h"
+#include "../frontend/skeleton/skeleton_test_util.h"
 
 namespace foresight::skeleton {
 namespace {

@@ -4,8 +4,8 @@
 # include path), runs the program and checks what it prints against the paper example's numbers
 # (tests/golden/predict/matmul-fx5600.out: 12015208.33 cycles at 1.35 GHz = 8900.15 us).
 #
-#   cmake -DBUILD_DIR=… -DSOURCE_DIR=… -DWORK=… -DCXX=… [-DLAUNCHER=ccache] -P install_and_build.cmake
-foreach(v BUILD_DIR SOURCE_DIR WORK CXX)
+#   cmake -DBUILD_DIR=… -DSOURCE_DIR=… -DWORK=… -DCC=… -DCXX=… [-DLAUNCHER=ccache] -P install_and_build.cmake
+foreach(v BUILD_DIR SOURCE_DIR WORK CC CXX)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "install_and_build.cmake: -D${v}= is required")
   endif()
@@ -34,7 +34,7 @@ if(LAUNCHER)
   set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
 endif()
 run("configuring examples/library" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/library -B ${WORK}/build
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release ${launcher})
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${CC} -DCMAKE_BUILD_TYPE=Release ${launcher})
 run("building examples/library" ${CMAKE_COMMAND} --build ${WORK}/build)
 run("predict_and_explain" ${WORK}/build/predict_and_explain ${SOURCE_DIR}/examples/summary/matmul-fx5600.toml fx5600 gtx280)
 message(STATUS "predict_and_explain printed:\n${last_output}")

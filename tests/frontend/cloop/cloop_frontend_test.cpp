@@ -10,6 +10,7 @@
 #include "foresight/frontend/cloop/markers.h"
 #include "foresight/frontend/cloop/program.h"
 #include "foresight/gpu/presets.h"
+#include "foresight/model/predict.h"
 
 namespace foresight::cloop {
 namespace {
