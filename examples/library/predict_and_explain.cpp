@@ -44,16 +44,17 @@ int main(int argc, char** argv) {
     // A preset name or a GPU description file.
     foresight::Expected<foresight::Gpu> gpu = foresight::resolveGpu(gpuNames[g]);
     if (!gpu) return fail(gpu.error());
-    // The frontend the extension selects; CUDA sources are compiled for this GPU.
-    foresight::InputOptions in;
-    in.gpu = &*gpu;
-    in.kernel = kernelName;
-    foresight::Expected<foresight::LoadedInput> input = foresight::loadInput(path, in);
+    // The frontend the extension selects; CUDA sources are compiled for this GPU, a skeleton is
+    // its best layout on it.
+    foresight::WorkloadOptions wo;
+    wo.input.gpu = &*gpu;
+    wo.input.kernel = kernelName;
+    foresight::Expected<foresight::LoadedInput> input = foresight::loadWorkload(path, wo);
     if (!input) return fail(input.error());
     foresight::Expected<const foresight::KernelInput*> kernel = foresight::selectKernel(*input, kernelName);
     if (!kernel) return fail(kernel.error());
     if (!input->launch) {
-      std::fprintf(stderr, "error: %s gives no launch (set InputOptions::launch)\n", path.c_str());
+      std::fprintf(stderr, "error: %s gives no launch (set WorkloadOptions::input.launch)\n", path.c_str());
       return 1;
     }
     // `--model auto`: the default model for this kind of input on this GPU.

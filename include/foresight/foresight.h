@@ -6,7 +6,7 @@
 ///   target_link_libraries(my_tool PRIVATE Foresight::foresight)
 ///
 /// The data flow is the CLI's: a GPU description (resolveGpu: a preset name or a .toml file) and
-/// an input file (loadInput: .toml summary, .sk skeleton, .c loop nest, .cu/.ptx/.cubin/.sass)
+/// an input file (loadWorkload: .toml summary, .sk skeleton, .c loop nest, .cu/.ptx/.cubin/.sass)
 /// give KernelInputs and a Launch; predict() times one launch with a model (resolveModelNames or
 /// resolveDefaultModel pick it as `--model`/`--variant` do); explainKernel() adds the bottleneck
 /// analysis; explore() searches a space of macros and launch expressions; validate() scores the
@@ -30,3 +30,4 @@
 #include "foresight/model/resource.h"        // Bound, resourceName, boundModeName
 #include "foresight/support/error.h"         // Error, Expected
 #include "foresight/validation/validate.h"   // validate
+#include "foresight/workload/workload.h"     // loadWorkload, WorkloadOptions (a skeleton: its best layout)

@@ -16,6 +16,7 @@
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
 #include "foresight/support/strings.h"
+#include "foresight/workload/workload.h"
 #include "foresight/report/view.h"
 
 namespace foresight::cli {
@@ -277,7 +278,18 @@ Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {
 Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
   Expected<InputOptions> inputOptions = toInputOptions(o, gpu);
   if (!inputOptions) return std::move(inputOptions).takeError();
-  Expected<LoadedInput> input = loadInput(o.input, *inputOptions);
+  WorkloadOptions wo;
+  wo.input = std::move(*inputOptions);
+  if (inputKindOf(o.input) == InputKind::Skeleton) {
+    // The layout search ranks with the model the options name (explain resolves its own names
+    // and searches in bestSkeletonKernel, so a variant without --model is not an error here).
+    Expected<ModelOptions> model = toModelOptions(o, &gpu);
+    if (!model) return std::move(model).takeError();
+    wo.searchModel = *model;
+  }
+  wo.layoutHints = o.hints;
+  wo.maxLayouts = o.maxVariants;
+  Expected<LoadedInput> input = loadWorkload(o.input, wo);
   if (!input) return std::move(input).takeError();
   Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
   if (!kernel) return std::move(kernel).takeError();

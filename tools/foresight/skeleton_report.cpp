@@ -42,6 +42,12 @@ Expected<std::map<std::string, long long>> parseDefines(const std::vector<std::s
   return out;
 }
 
+/// A search error without a file is about the hints file, or else the skeleton.
+Error located(Error e, const CommonOptions& o) {
+  if (e.file.empty()) e.file = o.hints.empty() ? o.input : o.hints;
+  return e;
+}
+
 struct Prepared {
   skeleton::Skeleton sk;
   skeleton::LayoutHints hints;
@@ -118,27 +124,17 @@ Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p, const C
                       s.shapesTotal, false});
     };
     const auto start = Clock::now();
-    Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p.sk, gpu, so);
-    if (!result) {
-      Error e = std::move(result).takeError();
-      if (e.file.empty()) e.file = o.hints.empty() ? o.input : o.hints;
-      return e;
-    }
+    Expected<skeleton::BestLayout> best = skeleton::searchBestLayout(p.sk, gpu, so);
+    if (!best) return located(std::move(best).takeError(), o);
     SkeletonSearchReport r;
     r.gpu = &gpu;
     r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    r.result = std::move(*result);
-    // Lower the best layout and run it through predict(), as any model would see it.
-    Expected<skeleton::Characterizer> ch =
-        skeleton::Characterizer::create(p.sk, gpu, so.characterizer);
-    if (!ch) return std::move(ch).takeError();
-    Expected<skeleton::LoweredLayout> lowered =
-        skeleton::lowerLayout(*ch, r.result.layouts.front().layout);
-    if (!lowered) return std::move(lowered).takeError();
-    Expected<Prediction> prediction = predict(lowered->kernel, lowered->launch, gpu, p.model);
+    r.result = std::move(best->search);
+    // The best layout through predict(), as any model would see it.
+    Expected<Prediction> prediction = predict(best->lowered.kernel, best->lowered.launch, gpu, p.model);
     if (!prediction) return std::move(prediction).takeError();
     r.best = std::move(*prediction);
-    r.bestLaunch = lowered->launch;
+    r.bestLaunch = best->lowered.launch;
     reports.push_back(std::move(r));
   }
   return reports;
@@ -157,17 +153,9 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   so.characterizer.costs = p->hints.costs;
   so.model = p->model;
   so.maxLayouts = o.maxVariants;
-  Expected<skeleton::SearchResult> result = skeleton::searchLayouts(p->sk, gpu, so);
-  if (!result) {
-    Error e = std::move(result).takeError();
-    if (e.file.empty()) e.file = o.hints.empty() ? o.input : o.hints;  // as predict reports it
-    return e;
-  }
-  Expected<skeleton::Characterizer> ch = skeleton::Characterizer::create(p->sk, gpu, so.characterizer);
-  if (!ch) return std::move(ch).takeError();
-  Expected<skeleton::LoweredLayout> lowered = skeleton::lowerLayout(*ch, result->layouts.front().layout);
-  if (!lowered) return std::move(lowered).takeError();
-  return SkeletonKernel{lowered->kernel, lowered->launch, gpu};
+  Expected<skeleton::BestLayout> best = skeleton::searchBestLayout(p->sk, gpu, so);
+  if (!best) return located(std::move(best).takeError(), o);
+  return SkeletonKernel{std::move(best->lowered.kernel), best->lowered.launch, gpu};
 }
 
 namespace {

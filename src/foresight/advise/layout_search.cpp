@@ -373,4 +373,14 @@ Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
   return result;
 }
 
+Expected<BestLayout> searchBestLayout(const Skeleton& sk, const Gpu& gpu, const SearchOptions& options) {
+  Expected<SearchResult> search = searchLayouts(sk, gpu, options);
+  if (!search) return std::move(search).takeError();
+  Expected<Characterizer> ch = Characterizer::create(sk, gpu, options.characterizer);
+  if (!ch) return std::move(ch).takeError();
+  Expected<LoweredLayout> lowered = lowerLayout(*ch, search->layouts.front().layout);
+  if (!lowered) return std::move(lowered).takeError();
+  return BestLayout{std::move(*search), std::move(*lowered)};
+}
+
 }  // namespace foresight::skeleton

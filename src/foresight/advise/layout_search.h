@@ -14,6 +14,7 @@
 
 #include "foresight/frontend/skeleton/characterizer.h"
 #include "foresight/frontend/skeleton/layout.h"
+#include "foresight/frontend/skeleton/lowering.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/model_options.h"
 #include "foresight/model/resource.h"
@@ -67,6 +68,16 @@ struct SearchResult {
 /// feasible on this GPU.
 [[nodiscard]] Expected<SearchResult> searchLayouts(const Skeleton& sk, const Gpu& gpu,
                                                    const SearchOptions& options);
+
+/// A search and its winner lowered to a kernel and launch (what predict, explain and the library's
+/// loadWorkload() run for a skeleton).
+struct BestLayout {
+  SearchResult search;
+  LoweredLayout lowered;  ///< search.layouts.front(), lowered with the search's characterizer options
+};
+
+/// searchLayouts(), then the fastest layout lowered (lowering.h) for `gpu`.
+[[nodiscard]] Expected<BestLayout> searchBestLayout(const Skeleton& sk, const Gpu& gpu, const SearchOptions& options);
 
 /// The traversal orders O of a skeleton (§4.2): the product of the permutations of each perfect
 /// stream nest (`streamNests`), the skeleton order first. One entry (the identity) without nests.

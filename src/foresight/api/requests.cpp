@@ -19,6 +19,7 @@
 #include "foresight/report/prediction_view.h"
 #include "foresight/support/expression.h"
 #include "foresight/support/strings.h"
+#include "foresight/workload/workload.h"
 
 namespace foresight {
 
@@ -150,12 +151,16 @@ struct Loaded {
   Launch launch;
 };
 
-Loaded load(Request& r) {
+/// loadWorkload(): a skeleton is its best layout, ranked by `searchModel` (the model that times it).
+Loaded load(Request& r, const ModelOptions& searchModel) {
   const std::optional<Launch> given = requestLaunch(r);
   if (given) r.input.launch = *given;
-  Loaded out{take(loadInput(r.path, r.input)), nullptr, {}};
+  WorkloadOptions wo;
+  wo.input = r.input;
+  wo.searchModel = searchModel;
+  Loaded out{take(loadWorkload(r.path, wo)), nullptr, {}};
   out.kernel = take(selectKernel(out.input, r.input.kernel));
-  if (given) {
+  if (given && inputKindOf(r.path) != InputKind::Skeleton) {  // a skeleton's grid follows from its layout
     out.launch = *given;
   } else if (out.input.launch) {
     out.launch = *out.input.launch;
@@ -174,7 +179,7 @@ std::string gpusText() {
 std::string predictText(const std::string& text) {
   Request r = parseRequest(text);
   const ModelOptions model = r.model();
-  Loaded l = load(r);
+  Loaded l = load(r, model);
   Prediction p = take(predict(*l.kernel, l.launch, r.gpu, model));
   for (const std::string& note : l.input.notes) p.warnings.push_back(note);
   return PredictionView({r.path, l.input.frontend, l.kernel->ir.name, &r.gpu, l.launch}, std::move(p)).toJson().dump();
@@ -183,7 +188,7 @@ std::string predictText(const std::string& text) {
 std::string explainText(const std::string& text) {
   Request r = parseRequest(text);
   const ExplainOptions eo = take(explainOptions(r.names, inputKindOf(r.path), &r.gpu));
-  Loaded l = load(r);
+  Loaded l = load(r, eo.timing);
   ExplainResult x = take(explainKernel(*l.kernel, l.launch, r.gpu, eo));
   for (const std::string& note : l.input.notes) x.prediction.warnings.push_back(note);
   return ExplainView({r.path, l.input.frontend, l.kernel->ir.name, &r.gpu, l.launch}, std::move(x.prediction),

@@ -18,6 +18,7 @@
 #include "foresight/support/edit_distance.h"
 #include "foresight/validation/accuracy.h"
 #include "foresight/validation/measurement.h"
+#include "foresight/workload/workload.h"
 
 namespace foresight {
 
@@ -61,15 +62,20 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
   for (const ResolvedLaunch& l : e.launches) {
     InputOptions options = launchInputOptions(e, l, gpu);
     options.toolTimeoutSeconds = toolTimeoutSeconds;
-    Expected<LoadedInput> input = loadInput(e.source, options);
+    WorkloadOptions wo;  // a skeleton: its best layout under the default model, block pinned
+    wo.input = std::move(options);
+    Expected<LoadedInput> input = loadWorkload(e.source, wo);
     Expected<const KernelInput*> kernel =
         input ? selectKernel(*input, l.kernel) : Expected<const KernelInput*>(input.error());
+    // A skeleton's launch follows from its layout (the manifest's block only pins it).
+    const Launch& launch =
+        input && inputKindOf(e.source) == InputKind::Skeleton && input->launch ? *input->launch : l.launch;
     // The memory analysis depends on the kernel, launch and GPU only: once for all models (each
     // would otherwise run it again). A failure is left to each model's predict() to report.
     std::shared_ptr<const MemoryTraffic> traffic;
     if (kernel) {
       const KernelInput& k = **kernel;
-      Expected<MemoryTraffic> t = analyzeMemory(k.ir, k.summary ? &*k.summary : nullptr, l.launch, gpu);
+      Expected<MemoryTraffic> t = analyzeMemory(k.ir, k.summary ? &*k.summary : nullptr, launch, gpu);
       if (t) traffic = std::make_shared<const MemoryTraffic>(std::move(*t));
     }
     for (size_t m = 0; m < models.size(); ++m) {
@@ -80,7 +86,7 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
       }
       ModelOptions options = resolveDefaultModel(models[m].options, inputKindOf(e.source), &gpu);
       options.emulate.memory = traffic;
-      Expected<Prediction> p = predict(**kernel, l.launch, gpu, options);
+      Expected<Prediction> p = predict(**kernel, launch, gpu, options);
       if (!p) {
         errors[m] = p.error();
         continue;

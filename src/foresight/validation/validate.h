@@ -47,7 +47,7 @@ using GpuFn = std::function<Expected<Gpu>(const std::string&)>;
 [[nodiscard]] InputOptions launchInputOptions(const ResolvedExperiment& experiment, const ResolvedLaunch& launch,
                                               const Gpu& gpu);
 
-/// The real predictor: per launch, loadInput(source, {gpu, launch, kernel, -D macros, hints}) →
+/// The real predictor: per launch, loadWorkload(source, {gpu, launch, kernel, -D macros, hints}) →
 /// selectKernel → predict() with every model. `toolTimeoutSeconds` limits each nvcc, ptxas,
 /// nvdisasm or clang run (0 = each tool's default).
 [[nodiscard]] std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& experiment,
