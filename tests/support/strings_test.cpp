@@ -51,5 +51,36 @@ TEST(ToReal, FiniteOnly) {
   EXPECT_EQ(toReal(""), std::nullopt);
 }
 
+TEST(SplitTopLevelCommas, OperandLists) {
+  using V = std::vector<std::string>;
+  // PTX: a vector operand and a call's slot list stay whole; parts are trimmed.
+  EXPECT_EQ(splitTopLevelCommas("%r1, [%rd2+4], {%f1, %f2}"), (V{"%r1", "[%rd2+4]", "{%f1, %f2}"}));
+  EXPECT_EQ(splitTopLevelCommas("(param0, param1), f, (a)"), (V{"(param0, param1)", "f", "(a)"}));
+  // SASS: an address with a register pair.
+  EXPECT_EQ(splitTopLevelCommas(" R6, [R2.64+0x10] "), (V{"R6", "[R2.64+0x10]"}));
+  EXPECT_EQ(splitTopLevelCommas("a, "), (V{"a"}));  // an empty last part is dropped
+  EXPECT_EQ(splitTopLevelCommas("a,,b"), (V{"a", "", "b"}));  // inner empty parts are kept
+  EXPECT_EQ(splitTopLevelCommas(""), V{});
+}
+
+TEST(TextCursor, CountsLinesAndColumns) {
+  TextCursor at("ab\ncd // x\ne");
+  at.advance(2);
+  EXPECT_EQ(at.pos, 2u);
+  EXPECT_EQ(at.line, 1);
+  EXPECT_EQ(at.column, 3);
+  at.advance(1);  // the newline
+  EXPECT_EQ(at.line, 2);
+  EXPECT_EQ(at.column, 1);
+  at.advance(3);
+  at.skipLine();  // stops on the '\n' of line 2
+  EXPECT_EQ(at.pos, 10u);  // "ab\n" is 0-2, "cd // x" 3-9
+  EXPECT_EQ(at.text[at.pos], '\n');
+  at.advance(100);  // never beyond the end
+  EXPECT_EQ(at.pos, 12u);  // the text's 12 characters
+  EXPECT_EQ(at.line, 3);
+  EXPECT_EQ(at.column, 2);
+}
+
 }  // namespace
 }  // namespace foresight

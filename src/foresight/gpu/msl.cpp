@@ -483,26 +483,17 @@ bool isWordChar(char c) {
 /// serialConditions; `//` comments are dropped.
 Expected<std::vector<MslToken>> lexMsl(std::string_view text, const std::string& file) {
   std::vector<MslToken> tokens;
-  int line = 1, column = 1;
-  size_t i = 0;
-  auto advance = [&](size_t n) {
-    for (size_t k = 0; k < n && i < text.size(); ++k, ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-  };
-  while (i < text.size()) {
+  TextCursor at(text);
+  auto advance = [&](size_t n) { at.advance(n); };
+  while (at.pos < text.size()) {
+    const size_t i = at.pos;
     const char c = text[i];
     if (std::isspace(static_cast<unsigned char>(c))) {
       advance(1);
     } else if (text.compare(i, 2, "//") == 0) {
-      while (i < text.size() && text[i] != '\n') advance(1);
+      at.skipLine();
     } else if (isWordChar(c)) {
-      MslToken t{MslToken::Kind::Word, "", line, column};
+      MslToken t{MslToken::Kind::Word, "", at.line, at.column};
       const bool number = std::isdigit(static_cast<unsigned char>(c)) != 0;
       size_t e = i;
       while (e < text.size()) {
@@ -519,15 +510,15 @@ Expected<std::vector<MslToken>> lexMsl(std::string_view text, const std::string&
       advance(e - i);
       tokens.push_back(std::move(t));
     } else if (c == '?' || c == '<' || c == '>' || c == ';' || c == '=') {
-      tokens.push_back({c == '?' ? MslToken::Kind::Word : MslToken::Kind::Symbol, std::string(1, c), line, column});
+      tokens.push_back({c == '?' ? MslToken::Kind::Word : MslToken::Kind::Symbol, std::string(1, c), at.line, at.column});
       advance(1);
     } else if (c == '{') {
-      MslToken t{MslToken::Kind::Braced, "", line, column};
+      MslToken t{MslToken::Kind::Braced, "", at.line, at.column};
       size_t e = i + 1;
       while (e < text.size() && text[e] != '}') {
         if (text[e] == '{') {
           advance(e - i);
-          return makeError("'{' inside a serialCondition", file, line, column);
+          return makeError("'{' inside a serialCondition", file, at.line, at.column);
         }
         if (text.compare(e, 2, "//") == 0) {
           while (e < text.size() && text[e] != '\n') ++e;
@@ -543,10 +534,10 @@ Expected<std::vector<MslToken>> lexMsl(std::string_view text, const std::string&
       const auto byte = static_cast<unsigned char>(c);
       return makeError(std::isprint(byte) ? fmt::format("unexpected character '{}'", c)
                                           : fmt::format("unexpected byte 0x{:02X}", byte),
-                       file, line, column);
+                       file, at.line, at.column);
     }
   }
-  tokens.push_back({MslToken::Kind::End, "end of file", line, column});
+  tokens.push_back({MslToken::Kind::End, "end of file", at.line, at.column});
   return tokens;
 }
 

@@ -53,25 +53,6 @@ std::vector<std::string> splitWs(std::string_view s) {
   return out;
 }
 
-/// Splits operands on top-level commas (not inside [], {} or the () of a call's slot lists).
-std::vector<std::string> splitOperands(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  std::string cur;
-  for (char c : s) {
-    if (c == '[' || c == '{' || c == '(') ++depth;
-    if (c == ']' || c == '}' || c == ')') --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!trim(cur).empty()) out.push_back(trim(cur));
-  return out;
-}
-
 bool parseInt(std::string_view s, long long& out) {
   std::string t = trim(s);
   if (t.empty()) return false;
@@ -189,7 +170,7 @@ PtxOperand parseOperand(const std::string& text, KernelBuilder& kb) {
   }
   if (t[0] == '{') {
     op.kind = PtxOperand::Kind::Vector;
-    for (const std::string& e : splitOperands(t.substr(1, t.size() - 2))) op.elems.push_back(parseOperand(e, kb));
+    for (const std::string& e : splitTopLevelCommas(t.substr(1, t.size() - 2))) op.elems.push_back(parseOperand(e, kb));
     return op;
   }
   if (t[0] == '[') {
@@ -570,7 +551,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   // ".param .align 8 .b8 name[16], .param .u32 other" → parameters.
   auto parseParams = [&](const std::string& list) -> Expected<std::vector<PtxParam>> {
     std::vector<PtxParam> out;
-    for (const std::string& p : splitOperands(list)) {
+    for (const std::string& p : splitTopLevelCommas(list)) {
       std::vector<std::string> pw = splitWs(p);
       PtxParam param;
       int elemBytes = 0;
@@ -681,12 +662,12 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (inst.base == "call") {
       // call[.uni] [(ret, …),] target[, (arg, …)][, prototype]: the target as a Label operand,
       // the return and argument slots by name.
-      const std::vector<std::string> parts = splitOperands(ops);
+      const std::vector<std::string> parts = splitTopLevelCommas(ops);
       bool sawTarget = false;
       for (const std::string& part : parts) {
         if (!part.empty() && part[0] == '(') {
           std::vector<std::string>& names = sawTarget ? inst.callArgs : inst.callReturns;
-          for (const std::string& n : splitOperands(part.substr(1, part.rfind(')') - 1))) names.push_back(kb.resolve(n));
+          for (const std::string& n : splitTopLevelCommas(part.substr(1, part.rfind(')') - 1))) names.push_back(kb.resolve(n));
         } else if (!sawTarget) {
           sawTarget = true;
           PtxOperand target = parseOperand(part, kb);
@@ -695,7 +676,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
         }
       }
     } else {
-      for (const std::string& o : splitOperands(ops)) {
+      for (const std::string& o : splitTopLevelCommas(ops)) {
         PtxOperand op = parseOperand(o, kb);
         if (op.kind == PtxOperand::Kind::Symbol && inst.base == "bra") op.kind = PtxOperand::Kind::Label;
         inst.operands.push_back(std::move(op));

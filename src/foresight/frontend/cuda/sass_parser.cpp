@@ -21,24 +21,6 @@ namespace {
 constexpr long long kMaxSassRecursion = 6;
 constexpr size_t kMaxSassExpanded = 200'000;
 
-std::vector<std::string> splitTop(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  std::string cur;
-  for (char c : s) {
-    if (c == '[' || c == '(' || c == '{') ++depth;
-    if (c == ']' || c == ')' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!trim(cur).empty()) out.push_back(trim(cur));
-  return out;
-}
-
 bool parseNumber(const std::string& s, long long& v) {
   if (s.empty()) return false;
   const bool neg = s[0] == '-';
@@ -128,7 +110,7 @@ SassOperand parseOperand(const std::string& text) {
     if (parseNumber(t.substr(a + 1, b - a - 1), bank)) op.bank = static_cast<int>(bank);
     const size_t c = t.find('[', b), d = t.find(']', c);
     if (c != std::string::npos) {
-      for (const std::string& part : splitTop(t.substr(c + 1, d - c - 1))) {
+      for (const std::string& part : splitTopLevelCommas(t.substr(c + 1, d - c - 1))) {
         std::string inner = part;
         size_t plus = inner.find('+');
         while (true) {
@@ -465,7 +447,7 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     std::getline(parts, inst.mnemonic, '.');
     while (std::getline(parts, part, '.')) inst.mods.push_back(part);
     if (sp != std::string::npos) {
-      for (const std::string& o : splitTop(body.substr(sp))) {
+      for (const std::string& o : splitTopLevelCommas(body.substr(sp))) {
         SassOperand op = parseOperand(o);
         if (op.kind == SassOperand::Kind::Label) inst.target = op.text;
         inst.operands.push_back(std::move(op));

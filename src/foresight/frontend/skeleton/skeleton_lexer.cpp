@@ -5,6 +5,8 @@
 
 #include <cctype>
 
+#include "foresight/support/strings.h"
+
 namespace foresight::skeleton {
 
 std::string Token::describe() const {
@@ -23,30 +25,21 @@ std::string Token::describe() const {
 Expected<std::vector<Token>> tokenizeSkeleton(std::string_view text,
                                               const std::string& sourceName) {
   std::vector<Token> tokens;
-  int line = 1, column = 1;
-  size_t i = 0;
-  auto advance = [&](size_t n) {
-    for (size_t k = 0; k < n && i < text.size(); ++k, ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-  };
-  while (i < text.size()) {
+  TextCursor at(text);
+  auto advance = [&](size_t n) { at.advance(n); };
+  while (at.pos < text.size()) {
+    const size_t i = at.pos;
     const char c = text[i];
     if (std::isspace(static_cast<unsigned char>(c)) || c == ';') {
       advance(1);
       continue;
     }
     if (text.substr(i, 2) == "//") {
-      while (i < text.size() && text[i] != '\n') advance(1);
+      at.skipLine();
       continue;
     }
     if (text.substr(i, 2) == "/*") {
-      const SourceLoc start{line, column};
+      const SourceLoc start{at.line, at.column};
       const size_t close = text.find("*/", i + 2);
       if (close == std::string_view::npos) {
         return makeError("unterminated comment", sourceName, start.line, start.column);
@@ -55,7 +48,7 @@ Expected<std::vector<Token>> tokenizeSkeleton(std::string_view text,
       continue;
     }
     Token t;
-    t.loc = {line, column};
+    t.loc = {at.line, at.column};
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t j = i;
       while (j < text.size() &&
@@ -105,7 +98,7 @@ Expected<std::vector<Token>> tokenizeSkeleton(std::string_view text,
   }
   Token end;
   end.kind = TokenKind::End;
-  end.loc = {line, column};
+  end.loc = {at.line, at.column};
   tokens.push_back(end);
   return tokens;
 }
