@@ -441,18 +441,19 @@ TEST(GpuLoader, PlainNumberWhereInlineTableExpected) {
 }
 
 TEST(GpuLoader, ZeroSmValueMustBePositive) {
-  // Zero passes the per-value "not negative" check and fails the [sm] positivity check at [sm].
+  // Zero passes the per-value "not negative" check and fails the key's positivity check
+  // (gpu_fields.cpp), located at the key.
   const std::string text = replaced(fx5600Text(), "count = { value = 16", "count = { value = 0");
   const Error e = loadError(text);
-  EXPECT_EQ(e.message, "every value in [sm] must be positive");
-  EXPECT_EQ(e.line, 10);
+  EXPECT_EQ(e.message, "'sm.count' must be positive");
+  EXPECT_EQ(e.line, 11);
 }
 
 TEST(GpuLoader, ZeroLimitMustBePositive) {
   const std::string text = replaced(fx5600Text(), "warps_per_sm = { value = 24", "warps_per_sm = { value = 0");
   const Error e = loadError(text);
   EXPECT_EQ(e.message, "'limits.warps_per_sm' must be positive");
-  EXPECT_EQ(e.line, 18);  // located at [limits]
+  EXPECT_EQ(e.line, 20);  // located at the key
 }
 
 TEST(GpuLoader, CarveoutsMustAscendToTheSharedCapacity) {
@@ -471,7 +472,12 @@ TEST(GpuLoader, BadComputeCapability) {
   const std::string text = replaced(fx5600Text(), "compute_capability = \"1.0\"", "compute_capability = \"1.x\"");
   const Error e = loadError(text);
   EXPECT_EQ(e.message, "'gpu.compute_capability' must look like \"9.0\", got \"1.x\"");
-  EXPECT_EQ(e.line, 4);  // located at [gpu]
+  EXPECT_EQ(e.line, 8);  // located at the key
+  for (const char* bad : {"9", "9.", ".0", " 9.0", "9.0.1", "-9.0", "100.0"}) {
+    const std::string t = replaced(fx5600Text(), "compute_capability = \"1.0\"",
+                                   std::string("compute_capability = \"") + bad + "\"");
+    EXPECT_EQ(loadError(t).message, std::string("'gpu.compute_capability' must look like \"9.0\", got \"") + bad + "\"");
+  }
 }
 
 // ---- Enums and cross-references ----------------------------------------------------------------
