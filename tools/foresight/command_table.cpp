@@ -7,6 +7,7 @@ namespace foresight::cli {
 
 std::function<int()> setupGpus(CLI::App& sub);
 std::function<int()> setupGpu(CLI::App& sub);
+std::function<int()> setupModels(CLI::App& sub);
 std::function<int()> setupPredict(CLI::App& sub);
 std::function<int()> setupExplore(CLI::App& sub);
 std::function<int()> setupExplain(CLI::App& sub);
@@ -23,6 +24,7 @@ std::span<const Command> commands() {
   static const Command kCommands[] = {
       {"gpus", "List the GPU presets", &setupGpus},
       {"gpu", "Show a GPU description (gpu show NAME|FILE)", &setupGpu},
+      {"models", "List the models, where each comes from, and the default per input kind", &setupModels},
       {"predict", "Predict a kernel's time, occupancy and bound", &setupPredict},
       {"explain", "Emulate a kernel: bottleneck resource and mode (sensitivity), what-if penalties", &setupExplain},
       {"explore", "Rank the GPU code layouts of a skeleton (.sk), or a kernel's variants over a --space", &setupExplore},

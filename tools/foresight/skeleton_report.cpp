@@ -16,6 +16,7 @@
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/predict.h"
+#include "foresight/model/registry.h"
 #include "foresight/report/skeleton_views.h"
 
 namespace foresight::cli {
@@ -160,9 +161,13 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
 
 namespace {
 /// The model and variant names of the search's model (the default model unless chosen).
-const char* modelLabel(const ModelOptions& m) { return m.model == ModelKind::Emulate ? "emulate" : "mwp-cwp"; }
+const char* modelLabel(const ModelOptions& m) {
+  const RegisteredModel* r = registeredModelOf(m);
+  return r ? r->family : "mwp-cwp";
+}
 const char* variantLabel(const ModelOptions& m) {
-  return m.model == ModelKind::Emulate ? emulateVariantName(m.emulate.variant) : mwpCwpVariantName(m.variant);
+  const RegisteredModel* r = registeredModelOf(m);
+  return r ? r->variant : "grophecy";
 }
 }  // namespace
 

@@ -6,6 +6,10 @@
 
 #include <filesystem>
 #include <optional>
+#include <string_view>
+#include <vector>
+
+#include "foresight/model/registry.h"
 
 namespace foresight {
 
@@ -55,8 +59,10 @@ DefaultModel defaultModel(InputKind kind, const Gpu* gpu) {
 }
 
 std::string modelName(const ModelOptions& o) {
-  if (o.model == ModelKind::Emulate) return std::string("emulate/") + emulateVariantName(o.emulate.variant);
-  return std::string("mwp-cwp/") + mwpCwpVariantName(o.variant);
+  ModelOptions named = o;
+  if (named.model == ModelKind::Auto) named.model = ModelKind::MwpCwp;  // unresolved: its MWP-CWP variant
+  const RegisteredModel* m = registeredModelOf(named);
+  return m ? m->name() : "unknown";
 }
 
 ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind, const Gpu* gpu) {
@@ -68,16 +74,27 @@ ModelOptions resolveDefaultModel(ModelOptions options, InputKind kind, const Gpu
   return options;
 }
 
+namespace {
+
+/// "a, b, c" of a list of names.
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
 Expected<ModelOptions> resolveModelNames(const ModelNames& o, InputKind kind, const Gpu* gpu) {
   ModelOptions m;
   if (o.model == "auto") {
     m.model = ModelKind::Auto;
-  } else if (o.model == "mwp-cwp") {
-    m.model = ModelKind::MwpCwp;
-  } else if (o.model == "emulate") {
-    m.model = ModelKind::Emulate;
+  } else if (const ModelFamily* family = findModelFamily(o.model)) {
+    m.model = family->kind;
   } else {
-    return makeError("unknown model '" + o.model + "' (available: auto, mwp-cwp, emulate)");
+    std::vector<std::string> names{"auto"};
+    for (const ModelFamily& f : modelFamilies()) names.push_back(f.name);
+    return makeError("unknown model '" + o.model + "' (available: " + listed(names) + ")");
   }
   m.emulate.roundRobin = o.policy == "rr";
   if (o.l1HitRate >= 0) m.emulate.l1HitRate = o.l1HitRate;
@@ -87,13 +104,32 @@ Expected<ModelOptions> resolveModelNames(const ModelNames& o, InputKind kind, co
   // auto with auto: the default model for this kind of input (model/default_model.h).
   if (m.model == ModelKind::Auto && o.variant == "auto") m = resolveDefaultModel(m, kind, gpu);
   if (m.model == ModelKind::Auto) m.model = ModelKind::MwpCwp;  // an explicit variant picks its family
+  const char* family = findModelFamily(m.model)->name;
+  // The registered model the variant names in this family (keeping the other options).
+  const auto select = [&](const RegisteredModel& r) {
+    if (m.model == ModelKind::Emulate) {
+      m.emulate.variant = r.options.emulate.variant;
+    } else {
+      m.variant = r.options.variant;
+    }
+  };
+  const auto otherFamily = [&]() -> const char* {
+    for (const RegisteredModel& r : registeredModels()) {
+      if (o.variant == r.variant && std::string_view(family) != r.family) return r.family;
+    }
+    return nullptr;
+  };
   if (m.model == ModelKind::Emulate) {
     if (o.variant != "auto") {
-      const std::optional<EmulateVariant> ev = parseEmulateVariant(o.variant);
-      if (!ev) {
-        return makeError("variant '" + o.variant + "' belongs to the mwp-cwp model; the emulate variants are modern and saake");
+      const RegisteredModel* r = findModel(family, o.variant);
+      if (!r) {
+        std::vector<std::string> variants = variantNames(family);
+        const std::string last = variants.back();
+        variants.pop_back();
+        return makeError("variant '" + o.variant + "' belongs to the " + (otherFamily() ? otherFamily() : "mwp-cwp") +
+                         " model; the " + family + " variants are " + listed(variants) + " and " + last);
       }
-      m.emulate.variant = *ev;
+      select(*r);
     }
     return m;
   }
@@ -103,14 +139,16 @@ Expected<ModelOptions> resolveModelNames(const ModelNames& o, InputKind kind, co
     return makeError(std::string(option) + " applies to the emulate model only; add --model emulate");
   }
   if (o.variant != "auto") {
-    const std::optional<MwpCwpVariant> variant = parseMwpCwpVariant(o.variant);
-    if (!variant) {
-      if (parseEmulateVariant(o.variant)) {
-        return makeError("variant '" + o.variant + "' belongs to the emulate model; add --model emulate");
+    const RegisteredModel* r = findModel(family, o.variant);
+    if (!r) {
+      if (const char* other = otherFamily()) {
+        return makeError("variant '" + o.variant + "' belongs to the " + other + " model; add --model " + other);
       }
-      return makeError("unknown variant '" + o.variant + "' (available: auto, hong-kim, grophecy, cgpredict, modern)");
+      std::vector<std::string> variants{"auto"};
+      for (const std::string& v : variantNames(family)) variants.push_back(v);
+      return makeError("unknown variant '" + o.variant + "' (available: " + listed(variants) + ")");
     }
-    m.variant = *variant;
+    select(*r);
   } else if (o.model == "mwp-cwp") {
     m.variant = defaultModel(kind, gpu).mwpCwpVariant;  // --model mwp-cwp alone
   }

@@ -15,6 +15,7 @@
 #include "foresight/memory/hierarchy.h"
 #include "foresight/model/default_model.h"
 #include "foresight/model/predict.h"
+#include "foresight/model/registry.h"
 #include "foresight/support/edit_distance.h"
 #include "foresight/validation/accuracy.h"
 #include "foresight/validation/measurement.h"
@@ -38,19 +39,7 @@ std::vector<ModelChoice> applicableModels() {
   // "default": what `--model auto` means for the experiment's input kind and GPU (default_model.h),
   // resolved per experiment in predictExperiment.
   out.push_back({"default", ModelOptions{}});
-  for (MwpCwpVariant v : {MwpCwpVariant::HongKim, MwpCwpVariant::Grophecy, MwpCwpVariant::CGPredict,
-                          MwpCwpVariant::Modern}) {
-    ModelOptions o;
-    o.model = ModelKind::MwpCwp;
-    o.variant = v;
-    out.push_back({std::string("mwp-cwp/") + mwpCwpVariantName(v), o});
-  }
-  for (EmulateVariant v : {EmulateVariant::Modern, EmulateVariant::Saake}) {
-    ModelOptions o;
-    o.model = ModelKind::Emulate;
-    o.emulate.variant = v;
-    out.push_back({std::string("emulate/") + emulateVariantName(v), o});
-  }
+  for (const RegisteredModel& m : registeredModels()) out.push_back({m.name(), m.options});
   return out;
 }
 

@@ -1,0 +1,3 @@
+# exit: 0
+# The registered models, with the default per input kind (docs/models.md).
+models
