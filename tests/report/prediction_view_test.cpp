@@ -164,6 +164,31 @@ TEST_F(MatmulView, TimeUnitFollowsMagnitude) {
   EXPECT_EQ(lineStartingWith(os2.str(), "time "), "time       1.250 s (3375 cycles)");
 }
 
+TEST_F(MatmulView, ProgramViewSumsKernelsTimesLaunches) {
+  // matmul on fx5600 is 8.900154 ms; as two kernels launched 1 and 2.5 times per run:
+  // 8.900154 x 3.5 = 31.150540 ms.
+  using K = ProgramPredictionView::Kernel;
+  const ProgramPredictionView program("prog.c", {K{PredictionView(context_, prediction_), 1},
+                                                 K{PredictionView(context_, prediction_), 2.5}});
+  EXPECT_NEAR(program.programSeconds(), 3.5 * 0.0089001543209876547, 1e-12);
+  std::ostringstream os;
+  program.printText(os);
+  EXPECT_EQ(lineStartingWith(os.str(), "program "),
+            "program    31.151 ms per run (matmul_tiled 8.900 ms x 1, matmul_tiled 8.900 ms x 2.5)");
+  const nlohmann::json j = program.toJson();
+  EXPECT_EQ(j["input"], "prog.c");
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][1]["launches_per_run"], 2.5);
+  EXPECT_NEAR(j["program_time_s"].get<double>(), 0.031150540123456792, 1e-12);
+  // One kernel launched once: its own report, with launches_per_run.
+  const ProgramPredictionView one("prog.c", {K{PredictionView(context_, prediction_), 1}});
+  std::ostringstream os1;
+  one.printText(os1);
+  EXPECT_EQ(os1.str().find("program "), std::string::npos);
+  EXPECT_EQ(one.toJson()["launches_per_run"], 1);
+  EXPECT_EQ(one.toJson()["kernel"], "matmul_tiled");
+}
+
 TEST(GpuListView, OneLinePerGpuPlusHeader) {
   Expected<Gpu> fx = loadPreset("fx5600");
   ASSERT_TRUE(fx.ok()) << fx.error().format();

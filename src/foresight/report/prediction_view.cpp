@@ -177,4 +177,33 @@ nlohmann::json GpuComparisonView::toJson() const {
   return all;
 }
 
+double ProgramPredictionView::programSeconds() const {
+  double total = 0;
+  for (const Kernel& k : kernels_) total += k.view.prediction().seconds * k.launchesPerRun;
+  return total;
+}
+
+void ProgramPredictionView::printText(std::ostream& os) const {
+  std::string parts;
+  for (size_t i = 0; i < kernels_.size(); ++i) {
+    const Kernel& k = kernels_[i];
+    parts += fmt::format("{}{} {:.3f} ms x {}", parts.empty() ? "" : ", ", k.view.context().kernel,
+                         k.view.prediction().seconds * 1e3, k.launchesPerRun);
+    if (i) os << "\n";
+    k.view.printText(os);
+  }
+  if (!single()) os << fmt::format("\nprogram    {:.3f} ms per run ({})\n", programSeconds() * 1e3, parts);
+}
+
+nlohmann::json ProgramPredictionView::toJson() const {
+  nlohmann::json all = nlohmann::json::array();
+  for (const Kernel& k : kernels_) {
+    nlohmann::json j = k.view.toJson();
+    j["launches_per_run"] = k.launchesPerRun;
+    all.push_back(j);
+  }
+  if (single()) return all[0];
+  return {{"input", input_}, {"kernels", all}, {"program_time_s", programSeconds()}};
+}
+
 }  // namespace foresight

@@ -83,4 +83,28 @@ class GpuComparisonView : public View {
   std::vector<PredictionView> rows_;
 };
 
+/// `foresight predict FILE.c`: the predicted kernels of one program run, each with its launches
+/// per run, and the program's time (each kernel's time × its launches). A single kernel launched
+/// once is its PredictionView; otherwise text adds a `program` line and JSON is
+/// `{input, kernels: [PredictionView + launches_per_run], program_time_s}`.
+class ProgramPredictionView : public View {
+ public:
+  struct Kernel {
+    PredictionView view;
+    double launchesPerRun = 1;  ///< fitted (C loops), may be fractional
+  };
+  ProgramPredictionView(std::string input, std::vector<Kernel> kernels)
+      : input_(std::move(input)), kernels_(std::move(kernels)) {}
+  [[nodiscard]] std::string name() const override { return "program"; }
+  void printText(std::ostream& os) const override;
+  [[nodiscard]] nlohmann::json toJson() const override;
+  /// Σ kernel seconds × launches per run.
+  [[nodiscard]] double programSeconds() const;
+
+ private:
+  [[nodiscard]] bool single() const { return kernels_.size() == 1 && kernels_[0].launchesPerRun == 1; }
+  std::string input_;
+  std::vector<Kernel> kernels_;
+};
+
 }  // namespace foresight

@@ -3,10 +3,8 @@
 /// `foresight predict FILE`: time, occupancy and bound of one kernel launch.
 #include <CLI/CLI.hpp>
 #include <deque>
-#include <fmt/format.h>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "../command.h"
 #include "../common_options.h"
@@ -22,10 +20,7 @@ namespace foresight::cli {
 namespace {
 
 /// One kernel's prediction on one GPU, and how often a run of the program launches it.
-struct Predicted {
-  PredictionView view;
-  double launches = 1;  ///< launches per run (C loops: fitted, may be fractional)
-};
+using Predicted = ProgramPredictionView::Kernel;
 
 /// C loop nests: every marked kernel (or the --kernel one), each with its own launch.
 Expected<std::vector<Predicted>> predictCloop(const CommonOptions& o, const ModelOptions& modelOptions, const Gpu& gpu) {
@@ -81,42 +76,6 @@ Expected<std::vector<Predicted>> predictKernel(const CommonOptions& o, const Gpu
   return out;
 }
 
-/// One GPU, C loop nests: each kernel's report, then the program's total over kernels and
-/// launches (JSON: one object, or the kernels and the total).
-int printCloop(const CommonOptions& o, const std::vector<Predicted>& kernels) {
-  nlohmann::json all = nlohmann::json::array();
-  double total = 0;
-  std::string parts;
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    const Predicted& k = kernels[i];
-    const double seconds = k.view.prediction().seconds;
-    total += seconds * k.launches;
-    parts += fmt::format("{}{} {:.3f} ms x {}", parts.empty() ? "" : ", ", k.view.context().kernel, seconds * 1e3, k.launches);
-    if (o.json) {
-      nlohmann::json j = k.view.toJson();
-      j["launches_per_run"] = k.launches;
-      all.push_back(j);
-    } else {
-      if (i) std::cout << "\n";
-      k.view.printText(std::cout);
-    }
-  }
-  if (o.json) {
-    if (all.size() == 1 && kernels[0].launches == 1) {
-      std::cout << all[0].dump(2) << "\n";
-    } else {
-      nlohmann::json j;
-      j["input"] = o.input;
-      j["kernels"] = all;
-      j["program_time_s"] = total;
-      std::cout << j.dump(2) << "\n";
-    }
-  } else if (kernels.size() > 1 || kernels[0].launches > 1) {
-    std::cout << fmt::format("\nprogram    {:.3f} ms per run ({})\n", total * 1e3, parts);
-  }
-  return kExitOk;
-}
-
 int runPredict(const CommonOptions& o) {
   if (isSkeletonInput(o.input)) return runSkeletonPredict(o);  // layout search, best layout
   const bool cloopInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;
@@ -141,7 +100,7 @@ int runPredict(const CommonOptions& o) {
     for (Predicted& p : predicted) rows.push_back(std::move(p.view));
     return printView(GpuComparisonView(std::move(rows)), o.json);
   }
-  if (cloopInput) return printCloop(o, predicted);
+  if (cloopInput) return printView(ProgramPredictionView(o.input, std::move(predicted)), o.json);
   return printView(predicted.front().view, o.json);
 }
 
