@@ -172,7 +172,7 @@ const char* variantLabel(const ModelOptions& m) {
 }  // namespace
 
 bool isSkeletonInput(const std::string& path) {
-  return std::filesystem::path(path).extension() == ".sk";
+  return inputKindOf(path) == InputKind::Skeleton;
 }
 
 int runSkeletonPredict(const CommonOptions& o) {

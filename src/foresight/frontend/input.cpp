@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Frontend dispatch by file extension, and kernel selection by name.
+/// The frontend table, dispatch by file extension, and kernel selection by name.
 #include "foresight/frontend/input.h"
 
 #include <filesystem>
@@ -13,18 +13,58 @@
 
 namespace foresight {
 
+namespace {
+
+Expected<LoadedInput> loadSummary(const std::string& path, const InputOptions&) { return loadSummaryFile(path); }
+
+const std::vector<Frontend>& table() {
+  static const std::vector<Frontend> kFrontends{
+      {InputKind::Summary, "summary", {".toml"}, ".toml workload summaries", "docs/input-summary.md", loadSummary},
+      {InputKind::Skeleton, "skeleton", {".sk"}, ".sk skeletons", "docs/skeleton-language.md",
+       skeleton::loadSkeletonInput},
+      {InputKind::CLoop, "cloop", {".c"}, ".c loop nests", "docs/input-cloop.md", cloop::loadCloopInput},
+      {InputKind::Cuda, "cuda", {".cu", ".ptx", ".cubin", ".sass"}, ".cu/.ptx/.cubin/.sass", "docs/input-cuda.md",
+       [](const std::string& path, const InputOptions& o) { return loadCudaInput(path, o); }},
+  };
+  return kFrontends;
+}
+
+}  // namespace
+
+std::span<const Frontend> frontends() { return table(); }
+
+const Frontend* frontendFor(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  for (const Frontend& f : table()) {
+    for (const char* e : f.extensions) {
+      if (ext == e) return &f;
+    }
+  }
+  return nullptr;
+}
+
+const char* inputKindName(InputKind k) {
+  for (const Frontend& f : table()) {
+    if (f.kind == k) return f.name;
+  }
+  return "cuda";
+}
+
+InputKind inputKindOf(const std::string& path) {
+  const Frontend* f = frontendFor(path);
+  return f ? f->kind : InputKind::Cuda;
+}
+
 Expected<LoadedInput> loadInput(const std::string& path) { return loadInput(path, InputOptions{}); }
 
 Expected<LoadedInput> loadInput(const std::string& path, const InputOptions& options) {
+  if (const Frontend* f = frontendFor(path)) return f->load(path, options);
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".toml") return loadSummaryFile(path);
-  if (ext == ".sk") return skeleton::loadSkeletonInput(path, options);
-  if (ext == ".c") return cloop::loadCloopInput(path, options);
-  if (ext == ".cu" || ext == ".ptx" || ext == ".cubin" || ext == ".sass") return loadCudaInput(path, options);
-  return makeError("no frontend reads '" + (ext.empty() ? path : ext) +
-                       "' files yet (supported: .toml workload summaries, docs/input-summary.md; "
-                       ".sk skeletons, docs/skeleton-language.md; "
-                       ".c loop nests, docs/input-cloop.md; .cu/.ptx/.cubin/.sass, docs/input-cuda.md)",
+  std::string supported;
+  for (const Frontend& f : table()) {
+    supported += std::string(supported.empty() ? "" : "; ") + f.description + ", " + f.docs;
+  }
+  return makeError("no frontend reads '" + (ext.empty() ? path : ext) + "' files yet (supported: " + supported + ")",
                    path, 0);
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Loading an input file through the frontend its extension selects, into KernelInputs and an
-/// optional launch. Today: `.toml` workload summaries; skeleton, C and CUDA frontends plug in here.
+/// The frontends, listed once (`frontends()`: name, kind, extensions, documentation, loader), and
+/// loading an input file through the one its extension selects, into KernelInputs and an optional
+/// launch. What a skeleton means to the commands (its best layout) is workload/workload.h.
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,35 @@ struct LoadedInput {
   std::optional<Launch> launch;        ///< when the input file gives one
   std::vector<std::string> notes;      ///< what the frontend could not derive or was hinted
 };
+
+/// What a frontend reads, as far as the models and the default model are concerned.
+enum class InputKind {
+  Cuda,      ///< .cu, .ptx, .cubin, .sass
+  CLoop,     ///< .c loop nests (CGPredict's frontend)
+  Summary,   ///< .toml workload summaries
+  Skeleton,  ///< .sk code skeletons (GROPHECY's frontend)
+};
+
+/// One frontend: the input kind it reads, its file extensions, where its language is documented,
+/// and its loader. A new frontend is its directory under frontend/ and a row in input.cpp.
+struct Frontend {
+  InputKind kind;
+  const char* name;                    ///< "cuda": LoadedInput::frontend, report names
+  std::vector<const char*> extensions;  ///< ".cu", ...
+  const char* description;             ///< ".cu/.ptx/.cubin/.sass" in error messages
+  const char* docs;                    ///< "docs/input-cuda.md"
+  Expected<LoadedInput> (*load)(const std::string& path, const InputOptions& options);
+};
+
+/// Every frontend.
+[[nodiscard]] std::span<const Frontend> frontends();
+/// The frontend for `path`'s extension, or nullptr.
+[[nodiscard]] const Frontend* frontendFor(const std::string& path);
+/// "cuda", "cloop", "summary", "skeleton".
+[[nodiscard]] const char* inputKindName(InputKind k);
+/// The kind of an input file, from its extension (anything unknown counts as CUDA, whose
+/// frontend then reports what it cannot read).
+[[nodiscard]] InputKind inputKindOf(const std::string& path);
 
 /// Reads `path` with the frontend for its extension. Errors name the file (and line).
 [[nodiscard]] Expected<LoadedInput> loadInput(const std::string& path);

@@ -4,7 +4,6 @@
 /// defaultModel() below (the lead chooses it from the public accuracy set, docs/accuracy.md).
 #include "foresight/model/default_model.h"
 
-#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -12,24 +11,6 @@
 #include "foresight/model/registry.h"
 
 namespace foresight {
-
-const char* inputKindName(InputKind k) {
-  switch (k) {
-    case InputKind::Cuda: return "cuda";
-    case InputKind::CLoop: return "cloop";
-    case InputKind::Summary: return "summary";
-    case InputKind::Skeleton: return "skeleton";
-  }
-  return "cuda";
-}
-
-InputKind inputKindOf(const std::string& path) {
-  const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".c") return InputKind::CLoop;
-  if (ext == ".toml") return InputKind::Summary;
-  if (ext == ".sk") return InputKind::Skeleton;
-  return InputKind::Cuda;
-}
 
 namespace {
 

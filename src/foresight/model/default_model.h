@@ -7,24 +7,12 @@
 
 #include <string>
 
+#include "foresight/frontend/input.h"  // InputKind, inputKindOf
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/model_options.h"
 #include "foresight/support/error.h"
 
 namespace foresight {
-
-/// What a frontend reads, as far as the default model is concerned.
-enum class InputKind {
-  Cuda,      ///< .cu, .ptx, .cubin, .sass
-  CLoop,     ///< .c loop nests (CGPredict's frontend)
-  Summary,   ///< .toml workload summaries
-  Skeleton,  ///< .sk code skeletons (GROPHECY's frontend)
-};
-/// "cuda", "cloop", "summary", "skeleton".
-[[nodiscard]] const char* inputKindName(InputKind k);
-/// The kind of an input file, from its extension (anything unknown counts as CUDA, whose
-/// frontend then reports what it cannot read).
-[[nodiscard]] InputKind inputKindOf(const std::string& path);
 
 /// The model (and its variant) `auto` means for inputs of this kind.
 struct DefaultModel {

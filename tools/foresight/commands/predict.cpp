@@ -78,7 +78,7 @@ Expected<std::vector<Predicted>> predictKernel(const CommonOptions& o, const Gpu
 
 int runPredict(const CommonOptions& o) {
   if (isSkeletonInput(o.input)) return runSkeletonPredict(o);  // layout search, best layout
-  const bool cloopInput = o.input.size() > 2 && o.input.compare(o.input.size() - 2, 2, ".c") == 0;
+  const bool cloopInput = inputKindOf(o.input) == InputKind::CLoop;
   Expected<ModelOptions> modelOptions = toModelOptions(o);
   if (!modelOptions) return reportError(modelOptions.error());
   const std::vector<std::string> names = splitGpuList(o.gpu);
