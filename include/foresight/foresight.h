@@ -17,7 +17,7 @@
 #include "foresight/advise/explain.h"        // explainKernel, explainOptions, ExplainResult
 #include "foresight/api/requests.h"          // predictRequest, explainRequest, exploreRequest (JSON)
 #include "foresight/explore/explore.h"       // explore, ExploreOptions, ExploreResult
-#include "foresight/frontend/input.h"        // loadInput, selectKernel, LoadedInput
+#include "foresight/frontend/input.h"        // loadInput, selectKernel, LoadedInput, frontends, inputKindOf
 #include "foresight/frontend/input_options.h"  // InputOptions
 #include "foresight/gpu/gpu.h"               // Gpu
 #include "foresight/gpu/occupancy.h"         // computeOccupancy
@@ -27,6 +27,7 @@
 #include "foresight/model/default_model.h"   // resolveModelNames, resolveDefaultModel, modelName
 #include "foresight/model/predict.h"         // predict
 #include "foresight/model/prediction.h"      // Prediction
+#include "foresight/model/registry.h"        // registeredModels, findModel (the models, listed once)
 #include "foresight/model/resource.h"        // Bound, resourceName, boundModeName
 #include "foresight/support/error.h"         // Error, Expected
 #include "foresight/validation/validate.h"   // validate
