@@ -21,8 +21,6 @@
 
 namespace foresight::cli {
 
-namespace {
-
 Expected<Dim3> parseDim3(const std::string& text, const char* what) {
   Dim3 d;
   long long* parts[] = {&d.x, &d.y, &d.z};
@@ -43,6 +41,9 @@ Expected<Dim3> parseDim3(const std::string& text, const char* what) {
   }
   return makeError(std::string("--") + what + " '" + text + "' has more than three extents");
 }
+
+namespace {
+
 
 std::optional<long long> parseInteger(const std::string& text) {
   try {

@@ -96,6 +96,9 @@ struct LoadedKernel {
 
 /// "NAME=VALUE" (`-D`, `--arg`) → (NAME, VALUE); VALUE may be empty when `valueOptional`. An
 /// Error names the option (`what`) and the text otherwise.
+/// `--grid`/`--block` text "X[,Y[,Z]]" (positive integers; missing extents are 1).
+[[nodiscard]] Expected<Dim3> parseDim3(const std::string& text, const char* what);
+
 [[nodiscard]] Expected<std::pair<std::string, std::string>> splitAssignment(const std::string& text, const char* what,
                                                                             bool valueOptional);
 

@@ -20,17 +20,9 @@
 #include "foresight/gpu/gpu.h"
 #include "foresight/model/prediction.h"
 #include "foresight/report/view.h"
+#include "foresight/workload/skeleton_search.h"  // SkeletonSearchReport
 
 namespace foresight {
-
-/// One GPU's search, as the views need it.
-struct SkeletonSearchReport {
-  const Gpu* gpu = nullptr;
-  skeleton::SearchResult result;
-  double seconds = 0;  ///< wall time of the search (not printed: reports are deterministic)
-  Prediction best;     ///< the full model prediction of the best layout (lowered)
-  Launch bestLaunch;
-};
 
 /// What was searched.
 struct SkeletonReportContext {
