@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// The CLI side of the skeleton frontend, shared by `predict` and `explore`: macros (-D), the
-/// hints file, one search per `--gpu a,b,c`, a progress line on stderr for long searches, and
-/// choosing the view.
+/// The CLI side of skeleton inputs, shared by `predict`, `explore` and `explain`: the command
+/// line turned into SkeletonSearchOptions (workload/skeleton_search.h), one search per
+/// `--gpu a,b,c` with a progress line on stderr, and the view.
 #pragma once
 
 #include "common_options.h"
