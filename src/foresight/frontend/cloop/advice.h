@@ -3,7 +3,7 @@
 /// What CGPredict's optimization hints (§4.4) are made of: one suggestion with its predicted
 /// effect, and what the advisor reads about a kernel while its trace still exists. The advisor
 /// itself predicts, so it lives above the models (advise/cloop_advice.h); analyzeCloop() calls it
-/// through CloopOptions::advisor.
+/// through InputOptions::cloopAdvisor.
 #pragma once
 
 #include <array>
