@@ -65,7 +65,7 @@ Expected<Prepared> prepare(const CommonOptions& o) {
 Expected<std::vector<SkeletonSearchReport>> searchAll(const Prepared& p) {
   std::vector<SkeletonSearchReport> reports;
   for (const Gpu& gpu : p.gpus) {
-    Expected<SkeletonSearchReport> r = searchSkeleton(p.skeleton, gpu, p.search);
+    Expected<SkeletonSearchReport> r = reportSkeleton(p.skeleton, gpu, p.search);
     if (!r) return std::move(r).takeError();
     reports.push_back(std::move(*r));
   }
@@ -80,7 +80,7 @@ Expected<SkeletonKernel> bestSkeletonKernel(const CommonOptions& o) {
   // The layout search ranks with the model predict uses for this input and these options.
   if (p->gpus.size() > 1) return resolveOneGpu(o, "explain").error();
   const Gpu& gpu = p->gpus.front();
-  Expected<SkeletonSearchReport> r = searchSkeleton(p->skeleton, gpu, p->search);
+  Expected<SkeletonSearch> r = searchSkeleton(p->skeleton, gpu, p->search);  // explain predicts it
   if (!r) return std::move(r).takeError();
   return SkeletonKernel{std::move(r->bestKernel), r->bestLaunch, gpu};
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// prepareSkeleton() and searchSkeleton() (skeleton_search.h).
+/// prepareSkeleton(), searchSkeleton() and reportSkeleton() (skeleton_search.h).
 #include "foresight/workload/skeleton_search.h"
 
 #include <algorithm>
@@ -59,12 +59,20 @@ Expected<PreparedSkeleton> prepareSkeleton(const SkeletonSearchOptions& o, const
   return p;
 }
 
-Expected<SkeletonSearchReport> searchSkeleton(const PreparedSkeleton& p, const Gpu& gpu,
-                                              const SkeletonSearchOptions& o) {
+namespace {
+
+/// The model that ranks the layouts and predicts the winner on `gpu`.
+ModelOptions searchModel(const SkeletonSearchOptions& o, const Gpu& gpu) {
+  return resolveDefaultModel(o.model, InputKind::Skeleton, &gpu);
+}
+
+}  // namespace
+
+Expected<SkeletonSearch> searchSkeleton(const PreparedSkeleton& p, const Gpu& gpu, const SkeletonSearchOptions& o) {
   skeleton::SearchOptions so;
   so.domain = p.hints.domain;
   so.characterizer.costs = p.hints.costs;
-  so.model = resolveDefaultModel(o.model, InputKind::Skeleton, &gpu);
+  so.model = searchModel(o, gpu);
   so.maxLayouts = o.maxLayouts;
   // The search's counts on the progress line; the stage ends with this GPU's search.
   const std::string stage = "searching layouts on " + gpu.name;
@@ -82,17 +90,23 @@ Expected<SkeletonSearchReport> searchSkeleton(const PreparedSkeleton& p, const G
     if (e.file.empty()) e.file = o.hints.empty() ? o.path : o.hints;
     return e;
   }
-  SkeletonSearchReport r;
+  SkeletonSearch r;
   r.gpu = &gpu;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.result = std::move(best->search);
-  // The winner through predict(), as any model would see it.
-  Expected<Prediction> prediction = predict(best->lowered.kernel, best->lowered.launch, gpu, so.model);
-  if (!prediction) return std::move(prediction).takeError();
-  r.best = std::move(*prediction);
   r.bestKernel = std::move(best->lowered.kernel);
   r.bestLaunch = best->lowered.launch;
   return r;
+}
+
+Expected<SkeletonSearchReport> reportSkeleton(const PreparedSkeleton& p, const Gpu& gpu,
+                                              const SkeletonSearchOptions& o) {
+  Expected<SkeletonSearch> search = searchSkeleton(p, gpu, o);
+  if (!search) return std::move(search).takeError();
+  // The winner through predict(), as any model would see it.
+  Expected<Prediction> prediction = predict(search->bestKernel, search->bestLaunch, gpu, searchModel(o, gpu));
+  if (!prediction) return std::move(prediction).takeError();
+  return SkeletonSearchReport{std::move(*search), std::move(*prediction)};
 }
 
 }  // namespace foresight

@@ -2,8 +2,8 @@
 /// \file
 /// A skeleton's layout search as every command runs it (`predict`, `explore`, `explain` and
 /// loadWorkload()): read the skeleton with its -D macros and hints file, pin a thread block if
-/// one is given, search the layouts on a GPU (advise/layout_search.h), and lower and predict the
-/// winner with predict()'s model.
+/// one is given, search the layouts on a GPU (advise/layout_search.h) and lower the winner; the
+/// reports also predict it with predict()'s model.
 #pragma once
 
 #include <string>
@@ -43,18 +43,26 @@ struct PreparedSkeleton {
 };
 [[nodiscard]] Expected<PreparedSkeleton> prepareSkeleton(const SkeletonSearchOptions& options, const Gpu& gpu);
 
-/// One GPU's search: the ranked layouts, and the winner lowered and predicted.
-struct SkeletonSearchReport {
+/// One GPU's search: the ranked layouts and the winner lowered (what loadWorkload() needs).
+struct SkeletonSearch {
   const Gpu* gpu = nullptr;
   skeleton::SearchResult result;
   double seconds = 0;  ///< wall time of the search (not printed: reports are deterministic)
   KernelInput bestKernel;
   Launch bestLaunch;
-  Prediction best;  ///< predict() of the lowered winner with the options' model
 };
-/// Searches `prepared` on `gpu` (which must outlive the report). Errors without a file name the
+/// Searches `prepared` on `gpu` (which must outlive the result). Errors without a file name the
 /// hints file, or else the skeleton.
-[[nodiscard]] Expected<SkeletonSearchReport> searchSkeleton(const PreparedSkeleton& prepared, const Gpu& gpu,
+[[nodiscard]] Expected<SkeletonSearch> searchSkeleton(const PreparedSkeleton& prepared, const Gpu& gpu,
+                                                      const SkeletonSearchOptions& options);
+
+/// A search with its winner predicted by the options' model: what `predict FILE.sk` and
+/// `explore FILE.sk` report (report/skeleton_views.h).
+struct SkeletonSearchReport : SkeletonSearch {
+  Prediction best;  ///< predict() of the lowered winner
+};
+/// searchSkeleton(), then predict() of the winner.
+[[nodiscard]] Expected<SkeletonSearchReport> reportSkeleton(const PreparedSkeleton& prepared, const Gpu& gpu,
                                                             const SkeletonSearchOptions& options);
 
 }  // namespace foresight

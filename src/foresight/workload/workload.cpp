@@ -28,7 +28,7 @@ Expected<LoadedInput> loadSkeletonWorkload(const std::string& path, const Worklo
   so.progress = o.input.progress;
   Expected<PreparedSkeleton> prepared = prepareSkeleton(so, gpu);
   if (!prepared) return std::move(prepared).takeError();
-  Expected<SkeletonSearchReport> search = searchSkeleton(*prepared, gpu, so);
+  Expected<SkeletonSearch> search = searchSkeleton(*prepared, gpu, so);  // the caller predicts
   if (!search) return std::move(search).takeError();
   LoadedInput in;
   in.path = path;
