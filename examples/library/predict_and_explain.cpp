@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A program that uses Foresight as a library (docs/library.md): for one input file it predicts
-// the kernel's launch on each GPU given, with the default model, then explains it on the first.
+// its launches on each GPU given, with the default model, then explains it on the first —
+// `foresight predict` and `foresight explain` as library calls.
 //
 //   predict_and_explain FILE GPU [GPU...] [--kernel NAME]
 //   predict_and_explain matmul-fx5600.toml fx5600 gtx280
@@ -39,43 +40,36 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s FILE GPU [GPU...] [--kernel NAME]\n", argv[0]);
     return 2;
   }
-  const foresight::InputKind kind = foresight::inputKindOf(path);
-  for (size_t g = 0; g < gpuNames.size(); ++g) {
-    // A preset name or a GPU description file.
-    foresight::Expected<foresight::Gpu> gpu = foresight::resolveGpu(gpuNames[g]);
+  // Every GPU, kept alive while the results point at them (a preset name or a description file).
+  std::vector<foresight::Gpu> gpus;
+  for (const std::string& name : gpuNames) {
+    foresight::Expected<foresight::Gpu> gpu = foresight::resolveGpu(name);
     if (!gpu) return fail(gpu.error());
-    // The frontend the extension selects; CUDA sources are compiled for this GPU, a skeleton is
-    // its best layout on it.
-    foresight::WorkloadOptions wo;
-    wo.input.gpu = &*gpu;
-    wo.input.kernel = kernelName;
-    foresight::Expected<foresight::LoadedInput> input = foresight::loadWorkload(path, wo);
-    if (!input) return fail(input.error());
-    foresight::Expected<const foresight::KernelInput*> kernel = foresight::selectKernel(*input, kernelName);
-    if (!kernel) return fail(kernel.error());
-    if (!input->launch) {
-      std::fprintf(stderr, "error: %s gives no launch (set WorkloadOptions::input.launch)\n", path.c_str());
-      return 1;
-    }
-    // `--model auto`: the default model for this kind of input on this GPU.
-    foresight::Expected<foresight::ModelOptions> model =
-        foresight::resolveModelNames(foresight::ModelNames{}, kind, &*gpu);
-    if (!model) return fail(model.error());
-    foresight::Expected<foresight::Prediction> p = foresight::predict(**kernel, *input->launch, *gpu, *model);
-    if (!p) return fail(p.error());
-    std::printf("%s on %s: %.6g us, %s-bound (%s), model %s\n", (*kernel)->ir.name.c_str(), gpu->name.c_str(),
-                p->seconds * 1e6, foresight::resourceName(p->bound.resource),
-                foresight::boundModeName(p->bound.mode), foresight::modelName(*model).c_str());
-    if (g != 0) continue;
-    // The bottleneck analysis of `foresight explain`, on the first GPU.
-    foresight::Expected<foresight::ExplainOptions> eo =
-        foresight::explainOptions(foresight::ModelNames{}, kind, &*gpu);
-    if (!eo) return fail(eo.error());
-    foresight::Expected<foresight::ExplainResult> r = foresight::explainKernel(**kernel, *input->launch, *gpu, *eo);
-    if (!r) return fail(r.error());
-    std::printf("  explain: same time %.6g us; bottleneck %s (%s)\n", r->prediction.seconds * 1e6,
-                foresight::resourceName(r->sensitivity.bound.resource),
-                foresight::boundModeName(r->sensitivity.bound.mode));
+    gpus.push_back(std::move(*gpu));
   }
+  // `foresight predict FILE --gpu A,B`: the input loaded for each GPU (CUDA sources compiled for
+  // it, a skeleton's best layout on it, every kernel of a C program), with the default model.
+  foresight::PredictOptions po;
+  for (const foresight::Gpu& gpu : gpus) po.gpus.push_back(&gpu);
+  po.workload.input.kernel = kernelName;
+  foresight::Expected<foresight::WorkloadPrediction> predicted = foresight::predictWorkload(path, po);
+  if (!predicted) return fail(predicted.error());
+  for (const foresight::GpuPrediction& g : predicted->gpus) {
+    for (const foresight::KernelPrediction& k : g.kernels) {
+      const foresight::Prediction& p = k.prediction;
+      std::printf("%s on %s: %.6g us, %s-bound (%s), model %s\n", k.kernel.c_str(), g.gpu->name.c_str(),
+                  p.seconds * 1e6, foresight::resourceName(p.bound.resource), foresight::boundModeName(p.bound.mode),
+                  foresight::modelName(g.model).c_str());
+    }
+  }
+  // `foresight explain`: the bottleneck analysis on the first GPU.
+  foresight::ExplainWorkloadOptions eo;
+  eo.gpu = &gpus.front();
+  eo.workload = po.workload;
+  foresight::Expected<foresight::WorkloadExplanation> r = foresight::explainWorkload(path, eo);
+  if (!r) return fail(r.error());
+  std::printf("  explain: same time %.6g us; bottleneck %s (%s)\n", r->result.prediction.seconds * 1e6,
+              foresight::resourceName(r->result.sensitivity.bound.resource),
+              foresight::boundModeName(r->result.sensitivity.bound.mode));
   return 0;
 }

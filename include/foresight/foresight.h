@@ -5,9 +5,12 @@
 ///   find_package(Foresight REQUIRED)
 ///   target_link_libraries(my_tool PRIVATE Foresight::foresight)
 ///
-/// The data flow is the CLI's: a GPU description (resolveGpu: a preset name or a .toml file) and
-/// an input file (loadWorkload: .toml summary, .sk skeleton, .c loop nest, .cu/.ptx/.cubin/.sass)
-/// give KernelInputs and a Launch; predict() times one launch with a model (resolveModelNames or
+/// The commands as calls: predictWorkload() and explainWorkload() run `foresight predict` and
+/// `foresight explain` on any input and GPUs (a C program's every kernel, a skeleton's best
+/// layout with its ranked layouts), and the report views print their results as the CLI does.
+/// Step by step, the data flow is the CLI's: a GPU description (resolveGpu: a preset name or a
+/// .toml file) and an input file (loadWorkload: .toml summary, .sk skeleton, .c loop nest,
+/// .cu/.ptx/.cubin/.sass) give KernelInputs and launches; predict() times one launch with a model (resolveModelNames or
 /// resolveDefaultModel pick it as `--model`/`--variant` do); explainKernel() adds the bottleneck
 /// analysis; explore() searches a space of macros and launch expressions; validate() scores the
 /// models against measurements; the *Request() functions take and return the CLI's JSON. Every
@@ -31,4 +34,7 @@
 #include "foresight/model/resource.h"        // Bound, resourceName, boundModeName
 #include "foresight/support/error.h"         // Error, Expected
 #include "foresight/validation/validate.h"   // validate
-#include "foresight/workload/workload.h"     // loadWorkload, WorkloadOptions (a skeleton: its best layout)
+#include "foresight/report/explain_view.h"   // ExplainView (explain's text and JSON)
+#include "foresight/report/workload_views.h"  // WorkloadPredictionView (predict's text and JSON)
+#include "foresight/workload/run_workload.h"  // predictWorkload, explainWorkload (the commands)
+#include "foresight/workload/workload.h"     // loadWorkload, workloadRuns, WorkloadOptions

@@ -29,7 +29,7 @@ TEST(Workload, SkeletonIsItsBestLayout) {
   const Gpu fx = preset("fx5600");
   WorkloadOptions o;
   o.input.gpu = &fx;
-  Expected<LoadedInput> w = loadWorkload(kExamples + "skeleton/matmul.sk", o);
+  Expected<Workload> w = loadWorkload(kExamples + "skeleton/matmul.sk", o);
   ASSERT_TRUE(w.ok()) << w.error().format();
   EXPECT_EQ(w->frontend, "skeleton");
   ASSERT_EQ(w->kernels.size(), 1u);
@@ -60,13 +60,13 @@ TEST(Workload, LaunchBlockPinsTheSkeletonsThreadBlock) {
   l.block = {16, 16, 1};
   l.grid = {7, 7, 1};  // ignored: the grid follows from the layout
   o.input.launch = l;
-  Expected<LoadedInput> w = loadWorkload(kExamples + "skeleton/matmul.sk", o);
+  Expected<Workload> w = loadWorkload(kExamples + "skeleton/matmul.sk", o);
   ASSERT_TRUE(w.ok()) << w.error().format();
   EXPECT_EQ(w->launch->block, (Dim3{16, 16, 1}));
   EXPECT_NE(w->launch->grid, (Dim3{7, 7, 1}));
   l.block = {16, 4, 2};  // matmul's parallel_for has two dimensions
   o.input.launch = l;
-  Expected<LoadedInput> bad = loadWorkload(kExamples + "skeleton/matmul.sk", o);
+  Expected<Workload> bad = loadWorkload(kExamples + "skeleton/matmul.sk", o);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("more dimensions than the skeleton's parallel_for (2)"), std::string::npos);
 }
@@ -74,19 +74,19 @@ TEST(Workload, LaunchBlockPinsTheSkeletonsThreadBlock) {
 TEST(Workload, SkeletonErrors) {
   const Gpu fx = preset("fx5600");
   WorkloadOptions o;
-  Expected<LoadedInput> noGpu = loadWorkload(kExamples + "skeleton/matmul.sk", o);
+  Expected<Workload> noGpu = loadWorkload(kExamples + "skeleton/matmul.sk", o);
   ASSERT_FALSE(noGpu.ok());
   EXPECT_NE(noGpu.error().message.find("needs a target GPU"), std::string::npos);
   o.input.gpu = &fx;
   o.input.macros = {{"N", "eight"}};
-  Expected<LoadedInput> macro = loadWorkload(kExamples + "skeleton/matmul.sk", o);
+  Expected<Workload> macro = loadWorkload(kExamples + "skeleton/matmul.sk", o);
   ASSERT_FALSE(macro.ok());
   EXPECT_EQ(macro.error().message, "-D N=eight: a skeleton's macros are integers");
 }
 
 TEST(Workload, OtherInputsAreLoadInputs) {
   WorkloadOptions o;
-  Expected<LoadedInput> w = loadWorkload(kExamples + "summary/matmul-fx5600.toml", o);
+  Expected<Workload> w = loadWorkload(kExamples + "summary/matmul-fx5600.toml", o);
   Expected<LoadedInput> in = loadInput(kExamples + "summary/matmul-fx5600.toml", o.input);
   ASSERT_TRUE(w.ok() && in.ok());
   EXPECT_EQ(w->frontend, in->frontend);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <cstdlib>
+#include <deque>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
 #include "foresight/support/strings.h"
-#include "foresight/workload/workload.h"
+#include "foresight/workload/run_workload.h"
 #include "foresight/report/view.h"
 
 namespace foresight::cli {
@@ -108,9 +109,12 @@ Expected<std::pair<std::string, std::string>> splitAssignment(const std::string&
   return std::make_pair(text.substr(0, eq), text.substr(eq + 1));
 }
 
-Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
+namespace {
+
+/// InputOptions with the launch overrides already parsed.
+Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu* gpu, const LaunchOverrides& overrides) {
   InputOptions in;
-  in.gpu = &gpu;
+  in.gpu = gpu;
   in.kernel = o.kernel;
   in.cloopAdvisor = cloop::adviseKernel;  // C loops: CGPredict's advice in the notes
   Launch launch;
@@ -153,16 +157,22 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
   if (o.maxRegisters > 0) in.nvccFlags.push_back("-maxrregcount=" + std::to_string(o.maxRegisters));
   in.toolTimeoutSeconds = o.toolTimeout;
   in.progress = progressReporter();
-  if (!o.grid.empty() && !o.block.empty()) {
-    Expected<Launch> dims = resolveLaunch(o, std::nullopt);
-    if (!dims) return std::move(dims).takeError();
-    launch.grid = dims->grid;
-    launch.block = dims->block;
-    launch.dynamicSharedBytes = dims->dynamicSharedBytes;
-    launch.carveoutPercent = dims->carveoutPercent;
+  if (overrides.grid && overrides.block) {
+    launch.grid = *overrides.grid;
+    launch.block = *overrides.block;
+    if (overrides.dynamicSharedBytes) launch.dynamicSharedBytes = *overrides.dynamicSharedBytes;
+    if (overrides.carveoutPercent) launch.carveoutPercent = *overrides.carveoutPercent;
     in.launch = launch;
   }
   return in;
+}
+
+}  // namespace
+
+Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu& gpu) {
+  Expected<LaunchOverrides> launch = toLaunchOverrides(o);
+  if (!launch) return std::move(launch).takeError();
+  return toInputOptions(o, &gpu, *launch);
 }
 
 Expected<std::pair<long long, long long>> parseShard(const std::string& text) {
@@ -186,6 +196,18 @@ std::vector<std::string> splitGpuList(const std::string& list) {
     start = comma + 1;
   }
   return out;
+}
+
+Expected<std::deque<Gpu>> resolveGpus(const CommonOptions& o) {
+  const std::vector<std::string> names = splitGpuList(o.gpu);
+  if (names.empty()) return makeError("--gpu needs at least one GPU name or file");
+  std::deque<Gpu> gpus;
+  for (const std::string& name : names) {
+    Expected<Gpu> gpu = resolveGpu(name);
+    if (!gpu) return std::move(gpu).takeError();
+    gpus.push_back(std::move(*gpu));
+  }
+  return gpus;
 }
 
 Expected<Gpu> resolveOneGpu(const CommonOptions& o, const std::string& command) {
@@ -272,42 +294,15 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 }
 
 Expected<ModelOptions> toModelOptions(const CommonOptions& o, const Gpu* gpu) {
-  return resolveModelNames({o.model, o.variant, o.policy, o.l1HitRate, o.l2HitRate, o.quantizeWaves, o.smemRule},
-                            inputKindOf(o.input), gpu);
+  return resolveModelNames(toModelNames(o), inputKindOf(o.input), gpu);
 }
 
-Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
-  Expected<InputOptions> inputOptions = toInputOptions(o, gpu);
-  if (!inputOptions) return std::move(inputOptions).takeError();
-  WorkloadOptions wo;
-  wo.input = std::move(*inputOptions);
-  if (inputKindOf(o.input) == InputKind::Skeleton) {
-    // The layout search ranks with the model the options name (explain resolves its own names
-    // and searches in bestSkeletonKernel, so a variant without --model is not an error here).
-    Expected<ModelOptions> model = toModelOptions(o, &gpu);
-    if (!model) return std::move(model).takeError();
-    wo.searchModel = *model;
-  }
-  wo.layoutHints = o.hints;
-  wo.maxLayouts = o.maxVariants;
-  Expected<LoadedInput> input = loadWorkload(o.input, wo);
-  if (!input) return std::move(input).takeError();
-  Expected<const KernelInput*> kernel = selectKernel(*input, o.kernel);
-  if (!kernel) return std::move(kernel).takeError();
-  Expected<Launch> launch = resolveLaunch(o, input->launch);
-  if (!launch) return std::move(launch).takeError();
-  LoadedKernel out;
-  out.index = static_cast<size_t>(*kernel - input->kernels.data());
-  out.input = std::move(*input);
-  out.launch = std::move(*launch);
-  return out;
+ModelNames toModelNames(const CommonOptions& o) {
+  return {o.model, o.variant, o.policy, o.l1HitRate, o.l2HitRate, o.quantizeWaves, o.smemRule};
 }
 
-Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launch>& fromInput) {
-  Launch launch = fromInput.value_or(Launch{});
-  if (!fromInput && (o.grid.empty() || o.block.empty())) {
-    return makeError("the input gives no launch; pass --grid and --block", o.input, 0);
-  }
+Expected<LaunchOverrides> toLaunchOverrides(const CommonOptions& o) {
+  LaunchOverrides out;
   if (!o.grid.empty()) {
     Expected<Dim3> grid = parseDim3(o.grid, "grid");
     if (!grid) return std::move(grid).takeError();
@@ -315,7 +310,7 @@ Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launc
     if (grid->x > 2147483647LL || grid->y > 65535 || grid->z > 65535) {
       return makeError("--grid '" + o.grid + "' exceeds CUDA's grid limits (x up to 2147483647, y and z up to 65535)");
     }
-    launch.grid = *grid;
+    out.grid = *grid;
   }
   if (!o.block.empty()) {
     Expected<Dim3> block = parseDim3(o.block, "block");
@@ -323,11 +318,62 @@ Expected<Launch> resolveLaunch(const CommonOptions& o, const std::optional<Launc
     if (block->x > 1024 || block->y > 1024 || block->z > 64) {
       return makeError("--block '" + o.block + "' exceeds CUDA's block limits (x and y up to 1024, z up to 64)");
     }
-    launch.block = *block;
+    out.block = *block;
   }
-  if (o.dynamicShared >= 0) launch.dynamicSharedBytes = o.dynamicShared;
-  if (o.carveout >= 0) launch.carveoutPercent = o.carveout;
-  return launch;
+  if (o.dynamicShared >= 0) out.dynamicSharedBytes = o.dynamicShared;
+  if (o.carveout >= 0) out.carveoutPercent = o.carveout;
+  return out;
+}
+
+Expected<WorkloadOptions> toWorkloadOptions(const CommonOptions& o, const Gpu* gpu) {
+  WorkloadOptions wo;
+  Expected<LaunchOverrides> launch = toLaunchOverrides(o);
+  if (!launch) return std::move(launch).takeError();
+  Expected<InputOptions> input = toInputOptions(o, gpu, *launch);
+  if (!input) return std::move(input).takeError();
+  wo.input = std::move(*input);
+  wo.launch = std::move(*launch);
+  wo.layoutHints = o.hints;
+  wo.maxLayouts = o.maxVariants;
+  return wo;
+}
+
+Expected<WorkloadPrediction> predictOnGpus(const CommonOptions& o, std::deque<Gpu>& gpus) {
+  if (Expected<ModelOptions> m = toModelOptions(o); !m) return std::move(m).takeError();  // before any GPU is read
+  Expected<std::deque<Gpu>> resolved = resolveGpus(o);
+  if (!resolved) return std::move(resolved).takeError();
+  gpus = std::move(*resolved);
+  PredictOptions po;
+  for (const Gpu& gpu : gpus) po.gpus.push_back(&gpu);
+  Expected<WorkloadOptions> wo = toWorkloadOptions(o);
+  if (!wo) return std::move(wo).takeError();
+  po.workload = std::move(*wo);
+  po.model = toModelNames(o);
+  return predictWorkload(o.input, po);
+}
+
+Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
+  Expected<WorkloadOptions> wo = toWorkloadOptions(o, &gpu);
+  if (!wo) return std::move(wo).takeError();
+  if (inputKindOf(o.input) == InputKind::Skeleton) {
+    // The layout search ranks with the model the options name.
+    Expected<ModelOptions> model = toModelOptions(o, &gpu);
+    if (!model) return std::move(model).takeError();
+    wo->searchModel = *model;
+  }
+  Expected<Workload> input = loadWorkload(o.input, *wo);
+  if (!input) return std::move(input).takeError();
+  Expected<std::vector<KernelRun>> runs = workloadRuns(*input, o.kernel);
+  if (!runs) return std::move(runs).takeError();
+  if (runs->size() > 1) {  // a program's kernels: the commands that take one need --kernel
+    Expected<const KernelInput*> one = selectKernel(*input, o.kernel);
+    if (!one) return std::move(one).takeError();
+  }
+  LoadedKernel out;
+  out.index = runs->front().kernel;
+  out.launch = runs->front().launch;
+  out.input = std::move(*input);
+  return out;
 }
 
 int printView(const View& view, bool json) {

@@ -4,6 +4,7 @@
 /// their CLI11 registration, and their conversion into library types.
 #pragma once
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,10 @@
 #include "foresight/frontend/input_options.h"
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
+#include "foresight/model/default_model.h"
 #include "foresight/model/model_options.h"
 #include "foresight/support/error.h"
+#include "foresight/workload/run_workload.h"
 
 namespace foresight {
 class View;
@@ -57,6 +60,9 @@ struct CommonOptions {
 /// "h100,a100" → {"h100", "a100"} (empty items dropped).
 [[nodiscard]] std::vector<std::string> splitGpuList(const std::string& list);
 
+/// Every GPU --gpu names (presets or files), in order; a deque, so that results can point at them.
+[[nodiscard]] Expected<std::deque<Gpu>> resolveGpus(const CommonOptions& options);
+
 /// The one GPU of a command that takes one (`explain`, `ir`): an Error when --gpu names
 /// several, naming the command.
 [[nodiscard]] Expected<Gpu> resolveOneGpu(const CommonOptions& options, const std::string& command);
@@ -72,9 +78,21 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 /// `gpu`, when known, lets `auto` pick the default model for that GPU (default_model.h).
 [[nodiscard]] Expected<ModelOptions> toModelOptions(const CommonOptions& options, const Gpu* gpu = nullptr);
 
-/// The launch: the input's, with --grid / --block applied; an Error when neither gives one.
-[[nodiscard]] Expected<Launch> resolveLaunch(const CommonOptions& options,
-                                             const std::optional<Launch>& fromInput);
+/// The model names as typed (`--model`, `--variant` and the emulate options).
+[[nodiscard]] ModelNames toModelNames(const CommonOptions& options);
+
+/// --grid, --block, --dynamic-shared and --carveout; an Error for malformed extents or ones
+/// beyond CUDA's limits, naming the option.
+[[nodiscard]] Expected<LaunchOverrides> toLaunchOverrides(const CommonOptions& options);
+
+/// What loadWorkload() and the library's commands take from the command line: toInputOptions()
+/// (for `gpu`, which may be null when the library sets it per GPU), the launch overrides, the
+/// hints file and --max-variants.
+[[nodiscard]] Expected<WorkloadOptions> toWorkloadOptions(const CommonOptions& options, const Gpu* gpu = nullptr);
+
+/// predictWorkload() for the command line: every --gpu (into `gpus`, which the result points at),
+/// the workload options and the model names; the first step's Error otherwise.
+[[nodiscard]] Expected<WorkloadPrediction> predictOnGpus(const CommonOptions& options, std::deque<Gpu>& gpus);
 
 /// One kernel of an input loaded for one GPU, with its launch: what predict, explain, bound and
 /// place run on.
@@ -85,8 +103,8 @@ struct LoadedKernel {
   [[nodiscard]] const KernelInput& kernel() const { return input.kernels[index]; }
 };
 
-/// Loads the input for `gpu` (toInputOptions, loadInput), selects --kernel and resolves the
-/// launch; the first step's Error otherwise.
+/// Loads the workload for `gpu` (toWorkloadOptions, loadWorkload), selects --kernel and its
+/// launch (workloadRuns); the first step's Error otherwise.
 [[nodiscard]] Expected<LoadedKernel> loadKernel(const CommonOptions& options, const Gpu& gpu);
 
 /// InputOptions for loadInput(): the GPU, the launch when --grid and --block are both given

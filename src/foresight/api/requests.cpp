@@ -12,14 +12,13 @@
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
-#include "foresight/model/predict.h"
 #include "foresight/report/explain_view.h"
 #include "foresight/report/explore_view.h"
 #include "foresight/report/gpu_views.h"
-#include "foresight/report/prediction_view.h"
+#include "foresight/report/workload_views.h"
 #include "foresight/support/expression.h"
 #include "foresight/support/strings.h"
-#include "foresight/workload/workload.h"
+#include "foresight/workload/run_workload.h"
 
 namespace foresight {
 
@@ -112,17 +111,25 @@ Request parseRequest(const std::string& text) {
   return r;
 }
 
-/// The launch of predict/explain: grid and block with the scalar args, or the input's.
-std::optional<Launch> requestLaunch(const Request& r) {
+/// The workload options of predict/explain: `grid` and `block` override the input's launch (a
+/// skeleton takes a block only); with both, the frontends also see them with the scalar args.
+WorkloadOptions workloadOptions(const Request& r) {
   const json& j = r.raw;
+  WorkloadOptions wo;
+  wo.input = r.input;
   const bool grid = j.contains("grid") && !j["grid"].is_null(), block = j.contains("block") && !j["block"].is_null();
-  if (grid != block) fail(makeError("give both grid and block, or neither (the input's launch)"));
-  if (!grid) return std::nullopt;
+  if (grid) wo.launch.grid = dim3(j["grid"], "grid");
+  if (block) wo.launch.block = dim3(j["block"], "block");
+  if (j.contains("dynamic_shared") && !j["dynamic_shared"].is_null()) {
+    wo.launch.dynamicSharedBytes = j["dynamic_shared"].get<long long>();
+  }
+  if (j.contains("carveout") && !j["carveout"].is_null()) wo.launch.carveoutPercent = j["carveout"].get<int>();
+  if (!grid || !block) return wo;
   Launch l;
-  l.grid = dim3(j["grid"], "grid");
-  l.block = dim3(j["block"], "block");
-  l.dynamicSharedBytes = j.value("dynamic_shared", 0LL);
-  if (j.contains("carveout") && !j["carveout"].is_null()) l.carveoutPercent = j["carveout"].get<int>();
+  l.grid = *wo.launch.grid;
+  l.block = *wo.launch.block;
+  l.dynamicSharedBytes = wo.launch.dynamicSharedBytes.value_or(0);
+  l.carveoutPercent = wo.launch.carveoutPercent;
   const json argsField = object(j, "args");
   for (const auto& [name, value] : argsField.items()) {
     if (value.is_number_integer() || value.is_boolean()) {
@@ -141,33 +148,8 @@ std::optional<Launch> requestLaunch(const Request& r) {
   for (const auto& [name, value] : r.input.macros) {
     if (std::optional<long long> v = toInteger(value)) l.macros[name] = *v;
   }
-  return l;
-}
-
-/// The loaded input, its chosen kernel and the launch.
-struct Loaded {
-  LoadedInput input;
-  const KernelInput* kernel = nullptr;
-  Launch launch;
-};
-
-/// loadWorkload(): a skeleton is its best layout, ranked by `searchModel` (the model that times it).
-Loaded load(Request& r, const ModelOptions& searchModel) {
-  const std::optional<Launch> given = requestLaunch(r);
-  if (given) r.input.launch = *given;
-  WorkloadOptions wo;
-  wo.input = r.input;
-  wo.searchModel = searchModel;
-  Loaded out{take(loadWorkload(r.path, wo)), nullptr, {}};
-  out.kernel = take(selectKernel(out.input, r.input.kernel));
-  if (given && inputKindOf(r.path) != InputKind::Skeleton) {  // a skeleton's grid follows from its layout
-    out.launch = *given;
-  } else if (out.input.launch) {
-    out.launch = *out.input.launch;
-  } else {
-    fail(makeError("the input gives no launch; pass grid= and block=", r.path, 0));
-  }
-  return out;
+  wo.input.launch = l;
+  return wo;
 }
 
 std::string gpusText() {
@@ -178,23 +160,20 @@ std::string gpusText() {
 
 std::string predictText(const std::string& text) {
   Request r = parseRequest(text);
-  const ModelOptions model = r.model();
-  Loaded l = load(r, model);
-  Prediction p = take(predict(*l.kernel, l.launch, r.gpu, model));
-  for (const std::string& note : l.input.notes) p.warnings.push_back(note);
-  return PredictionView({r.path, l.input.frontend, l.kernel->ir.name, &r.gpu, l.launch}, std::move(p)).toJson().dump();
+  PredictOptions po;
+  po.gpus = {&r.gpu};
+  po.workload = workloadOptions(r);
+  po.model = r.names;
+  return WorkloadPredictionView(take(predictWorkload(r.path, po))).toJson().dump();
 }
 
 std::string explainText(const std::string& text) {
   Request r = parseRequest(text);
-  const ExplainOptions eo = take(explainOptions(r.names, inputKindOf(r.path), &r.gpu));
-  Loaded l = load(r, eo.timing);
-  ExplainResult x = take(explainKernel(*l.kernel, l.launch, r.gpu, eo));
-  for (const std::string& note : l.input.notes) x.prediction.warnings.push_back(note);
-  return ExplainView({r.path, l.input.frontend, l.kernel->ir.name, &r.gpu, l.launch}, std::move(x.prediction),
-                     std::move(x.sensitivity), std::move(x.whatIf), std::move(x.conflicts))
-      .toJson()
-      .dump();
+  ExplainWorkloadOptions eo;
+  eo.gpu = &r.gpu;
+  eo.workload = workloadOptions(r);
+  eo.model = r.names;
+  return ExplainView(take(explainWorkload(r.path, eo))).toJson().dump();
 }
 
 /// Launch expressions: a string ("cdiv(N, TX), 4"), a number, or a list of either.

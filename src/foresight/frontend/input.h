@@ -5,6 +5,7 @@
 /// launch. What a skeleton means to the commands (its best layout) is workload/workload.h.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,6 +18,15 @@
 
 namespace foresight {
 
+/// One kernel's launches in a run of a program: C loop programs launch each marked loop's kernel
+/// with its own launch, a fitted number of times per run.
+struct KernelRun {
+  size_t kernel = 0;               ///< index into LoadedInput::kernels
+  Launch launch;
+  double launchesPerRun = 1;       ///< fitted, may be fractional
+  std::vector<std::string> notes;  ///< about this kernel
+};
+
 /// What a frontend produced from one input file.
 struct LoadedInput {
   std::string path;
@@ -24,6 +34,9 @@ struct LoadedInput {
   std::vector<KernelInput> kernels;    ///< at least one
   std::optional<Launch> launch;        ///< when the input file gives one
   std::vector<std::string> notes;      ///< what the frontend could not derive or was hinted
+  /// A program's run: every kernel with its launch and launches per run (C loop programs).
+  /// Empty for a kernel file, whose selected kernel is launched once with `launch`.
+  std::vector<KernelRun> runs;
 };
 
 /// What a frontend reads, as far as the models and the default model are concerned.

@@ -27,6 +27,7 @@
 #include "foresight/advise/whatif.h"
 #include "foresight/model/emulate/sensitivity.h"
 #include "foresight/report/prediction_view.h"
+#include "foresight/workload/run_workload.h"
 
 namespace foresight {
 
@@ -37,6 +38,11 @@ class ExplainView : public View {
               std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {})
       : prediction_(std::move(context), std::move(prediction)), sensitivity_(std::move(sensitivity)),
         whatIf_(std::move(whatIf)), conflicts_(std::move(conflicts)) {}
+  /// explainWorkload()'s result.
+  explicit ExplainView(WorkloadExplanation e)
+      : ExplainView({std::move(e.path), std::move(e.frontend), std::move(e.kernel), e.gpu, e.launch},
+                    std::move(e.result.prediction), std::move(e.result.sensitivity), std::move(e.result.whatIf),
+                    std::move(e.result.conflicts)) {}
   [[nodiscard]] std::string name() const override { return "explain"; }
   void printText(std::ostream& os) const override;
   /// The prediction's keys plus `sensitivity` [{resource, parameter, elasticity}],

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// prepareSkeleton(), searchSkeleton() and reportSkeleton() (skeleton_search.h).
+/// prepareSkeleton() and searchSkeleton() (skeleton_search.h).
 #include "foresight/workload/skeleton_search.h"
 
 #include <algorithm>
@@ -12,7 +12,6 @@
 #include "foresight/frontend/input.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/model/default_model.h"
-#include "foresight/model/predict.h"
 #include "foresight/support/strings.h"
 
 namespace foresight {
@@ -97,16 +96,6 @@ Expected<SkeletonSearch> searchSkeleton(const PreparedSkeleton& p, const Gpu& gp
   r.bestKernel = std::move(best->lowered.kernel);
   r.bestLaunch = best->lowered.launch;
   return r;
-}
-
-Expected<SkeletonSearchReport> reportSkeleton(const PreparedSkeleton& p, const Gpu& gpu,
-                                              const SkeletonSearchOptions& o) {
-  Expected<SkeletonSearch> search = searchSkeleton(p, gpu, o);
-  if (!search) return std::move(search).takeError();
-  // The winner through predict(), as any model would see it.
-  Expected<Prediction> prediction = predict(search->bestKernel, search->bestLaunch, gpu, searchModel(o, gpu));
-  if (!prediction) return std::move(prediction).takeError();
-  return SkeletonSearchReport{std::move(*search), std::move(*prediction)};
 }
 
 }  // namespace foresight

@@ -2,8 +2,7 @@
 /// \file
 /// A skeleton's layout search as every command runs it (`predict`, `explore`, `explain` and
 /// loadWorkload()): read the skeleton with its -D macros and hints file, pin a thread block if
-/// one is given, search the layouts on a GPU (advise/layout_search.h) and lower the winner; the
-/// reports also predict it with predict()'s model.
+/// one is given, search the layouts on a GPU (advise/layout_search.h) and lower the winner.
 #pragma once
 
 #include <string>
@@ -57,12 +56,10 @@ struct SkeletonSearch {
                                                       const SkeletonSearchOptions& options);
 
 /// A search with its winner predicted by the options' model: what `predict FILE.sk` and
-/// `explore FILE.sk` report (report/skeleton_views.h).
+/// `explore FILE.sk` report (report/skeleton_views.h; built by predictWorkload(),
+/// workload/run_workload.h).
 struct SkeletonSearchReport : SkeletonSearch {
   Prediction best;  ///< predict() of the lowered winner
 };
-/// searchSkeleton(), then predict() of the winner.
-[[nodiscard]] Expected<SkeletonSearchReport> reportSkeleton(const PreparedSkeleton& prepared, const Gpu& gpu,
-                                                            const SkeletonSearchOptions& options);
 
 }  // namespace foresight

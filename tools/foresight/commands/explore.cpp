@@ -7,6 +7,7 @@
 /// --json, or --jsonl as each variant is done); the best as a -D line and, with
 /// --opentuner-seed, as an OpenTuner seed configuration.
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -16,10 +17,11 @@
 #include "../command.h"
 #include "../common_options.h"
 #include "../progress_line.h"
-#include "../skeleton_report.h"
 #include "foresight/explore/explore.h"
 #include "foresight/report/explore_view.h"
+#include "foresight/report/workload_views.h"
 #include "foresight/support/expression.h"
+#include "foresight/workload/run_workload.h"
 
 namespace foresight::cli {
 
@@ -36,6 +38,20 @@ struct ExploreCliOptions {
   std::string shard;               ///< --shard I/N
   bool maxVariantsGiven = false;  ///< --max-variants typed (kernels default to 10000)
 };
+
+/// The input's own variant space (a skeleton's layouts), ranked on each --gpu.
+int runLayoutExplore(const CommonOptions& o, const ExploreCliOptions& e) {
+  if (e.csv && o.json) return reportError(makeError("choose one of --json and --csv"));
+  std::deque<Gpu> gpus;
+  Expected<WorkloadPrediction> result = predictOnGpus(o, gpus);
+  if (!result) return reportError(result.error());
+  const WorkloadLayoutsView view(std::move(*result), e.top);
+  if (e.csv) {
+    view.printCsv(std::cout);
+    return kExitOk;
+  }
+  return printView(view, o.json);
+}
 
 int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
   if (e.space.empty()) {
@@ -140,12 +156,12 @@ std::function<int()> setupExplore(CLI::App& sub) {
   CLI::Option* maxVariants = sub.get_option("--max-variants");
   return [options, e, maxVariants] {
     e->maxVariantsGiven = maxVariants->count() > 0;
-    if (isSkeletonInput(options->input)) {
+    if (hasOwnVariantSpace(options->input)) {
       if (!e->space.empty() || e->jsonl || !e->seedFile.empty() || !e->shard.empty()) {
         return reportError(makeError("--space, --jsonl, --opentuner-seed and --shard are for kernel inputs; a skeleton's "
                                      "layouts are its own space"));
       }
-      return runSkeletonExplore(*options, e->top, e->csv);
+      return runLayoutExplore(*options, *e);
     }
     return runKernelExplore(*options, *e);
   };

@@ -10,7 +10,6 @@
 
 #include "../command.h"
 #include "../common_options.h"
-#include "../skeleton_report.h"
 #include "foresight/advise/placement/patch.h"
 #include "foresight/advise/placement/place.h"
 #include "foresight/frontend/input.h"
@@ -49,7 +48,7 @@ Expected<std::string> cudaSourceOf(const std::string& input) {
 
 int runPlace(const PlaceCliOptions& po) {
   const CommonOptions& o = po.common;
-  if (isSkeletonInput(o.input)) {
+  if (inputKindOf(o.input) == InputKind::Skeleton) {
     return reportError(makeError("place needs the per-lane addresses of a CUDA kernel (.cu, .ptx, .cubin); a skeleton "
                                  "has none",
                                  o.input, 0));

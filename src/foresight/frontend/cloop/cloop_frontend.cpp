@@ -317,6 +317,7 @@ Expected<LoadedInput> loadCloopInput(const std::string& path, const InputOptions
   in.frontend = "cloop";
   const CloopKernel* chosen = nullptr;
   for (const CloopKernel& k : program->kernels) {
+    in.runs.push_back({in.kernels.size(), k.launch, k.launches, k.notes});
     in.kernels.push_back(k.input);
     if (k.input.ir.name == options.kernel || program->kernels.size() == 1) chosen = &k;
   }
