@@ -71,5 +71,25 @@ TEST(ModelRegistry, WrongNamesListTheRegistry) {
             "variant 'grophecy' belongs to the mwp-cwp model; the emulate variants are modern and saake");
 }
 
+TEST(ModelRegistry, SummaryPredictionsForSearchesComeFromTheFamily) {
+  // The layout search ranks thousands of candidates from their summaries through the registry.
+  Expected<Gpu> fx = loadPreset("fx5600");
+  ASSERT_TRUE(fx.ok());
+  Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/matmul-fx5600.toml");
+  ASSERT_TRUE(in.ok()) << in.error().format();
+  const KernelInput& k = in->kernels[0];
+  ModelOptions grophecy;
+  grophecy.model = ModelKind::MwpCwp;
+  Expected<Prediction> p = predictFromSummary(*k.summary, k.ir.resources, *in->launch, *fx, grophecy);
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  // GROPHECY's matmul on the FX 5600 (the README's first command): 8.900 ms, 12015208 cycles.
+  EXPECT_NEAR(p->cycles, 12015208, 1);
+  ModelOptions emulate;
+  emulate.model = ModelKind::Emulate;
+  Expected<Prediction> e = predictFromSummary(*k.summary, k.ir.resources, *in->launch, *fx, emulate);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.error().message, "the emulate model needs a kernel's instructions, not a workload summary alone");
+}
+
 }  // namespace
 }  // namespace foresight

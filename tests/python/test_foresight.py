@@ -68,7 +68,7 @@ def test_errors_raise_foresight_error():
         foresight.predict(VECADD, gpu="h999", grid=1, block=32, args={"n": 32})
     with pytest.raises(foresight.Error, match="variant 'saake' belongs to the emulate model"):
         foresight.predict(VECADD, grid=1, block=32, args={"n": 32}, variant="saake", model="mwp-cwp")
-    with pytest.raises(foresight.Error, match="the input gives no launch"):
+    with pytest.raises(foresight.Error, match="need a launch"):
         foresight.predict(VECADD, grid=1)
     with pytest.raises(foresight.Error, match="not both or neither"):
         foresight.predict()

@@ -7,7 +7,7 @@
 #include <limits>
 #include <cmath>
 
-#include "foresight/model/mwp_cwp.h"
+#include "foresight/model/registry.h"
 #include "foresight/support/edit_distance.h"
 
 namespace foresight::skeleton {
@@ -101,6 +101,17 @@ std::vector<std::vector<int>> traversalOrders(const Skeleton& sk) {
 
 namespace {
 
+/// The model that ranks layouts: the options' when its family predicts from a workload summary
+/// (MWP-CWP), else MWP-CWP with the options' variant (GROPHECY's unless set): an emulated search
+/// would replay every candidate's instructions. The winner is then predicted with the options'
+/// model (workload/skeleton_search.h).
+ModelOptions rankingModel(const ModelOptions& model) {
+  ModelOptions r = model;
+  const ModelFamily* family = findModelFamily(r.model);
+  if (!family || !family->predictSummary) r.model = ModelKind::MwpCwp;
+  return r;
+}
+
 Expected<RankedLayout> evaluatePrepared(const Characterizer& ch, const PreparedShape& shape,
                                         const Layout& layout, const ModelOptions& model) {
   RankedLayout r;
@@ -112,16 +123,20 @@ Expected<RankedLayout> evaluatePrepared(const Characterizer& ch, const PreparedS
   // A layout whose grid CUDA cannot launch (N = 1e12 in blocks of 64) is infeasible.
   const Launch launch = launchOf(layout, ch.skeleton());
   if (Expected<void> ok = checkLaunchLimits(launch); !ok) return std::move(ok).takeError();
-  Expected<Prediction> p = predictMwpCwp(r.stats.toWorkload(), resources, launch, ch.gpu(), model);
+  Expected<Prediction> p = predictFromSummary(r.stats.toWorkload(), resources, launch, ch.gpu(), rankingModel(model));
   if (!p) return std::move(p).takeError();
   r.seconds = p->seconds;
   r.cycles = p->cycles;
   r.bound = p->bound;
-  r.activeBlocksPerSm = static_cast<int>(p->value("Active_blocks_per_SM")->value);
-  r.n = p->value("N")->value;
-  const NamedValue* peak = p->value("MWP_peak_BW");
-  r.mwp = std::min(p->value("MWP_Without_BW_full")->value, peak ? peak->value : 1e300);
-  r.cwpFull = p->value("CWP_full")->value;
+  // GROPHECY's table columns: the MWP-CWP family's values (0 where a model has none).
+  const auto value = [&](const char* name, double absent) {
+    const NamedValue* v = p->value(name);
+    return v ? v->value : absent;
+  };
+  r.activeBlocksPerSm = static_cast<int>(value("Active_blocks_per_SM", p->occupancy.blocksPerSm));
+  r.n = value("N", 0);
+  r.mwp = std::min(value("MWP_Without_BW_full", 0), value("MWP_peak_BW", 1e300));
+  r.cwpFull = value("CWP_full", 0);
   return r;
 }
 

@@ -42,6 +42,12 @@ Expected<Prediction> predictWithMwpCwp(const KernelInput& kernel, const Launch& 
   return predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
 }
 
+/// MWP-CWP from a summary alone: every variant but modern, which reads the memory engine.
+Expected<Prediction> predictSummaryWithMwpCwp(const WorkloadSummary& workload, const ThreadResources& resources,
+                                              const Launch& launch, const Gpu& gpu, const ModelOptions& options) {
+  return predictMwpCwp(workload, resources, launch, gpu, options);
+}
+
 /// Emulate: replays the instructions (the summary only when the IR has no blocks) with the
 /// memory engine's hit rates.
 Expected<Prediction> predictWithEmulation(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
@@ -68,8 +74,8 @@ ModelOptions emulate(EmulateVariant v) {
 }
 
 const std::array<ModelFamily, 2> kFamilies{{
-    {ModelKind::MwpCwp, "mwp-cwp", predictWithMwpCwp},
-    {ModelKind::Emulate, "emulate", predictWithEmulation},
+    {ModelKind::MwpCwp, "mwp-cwp", predictWithMwpCwp, predictSummaryWithMwpCwp},
+    {ModelKind::Emulate, "emulate", predictWithEmulation, nullptr},
 }};
 
 const std::array<RegisteredModel, 6> kModels{{
@@ -94,6 +100,16 @@ const std::array<RegisteredModel, 6> kModels{{
 
 std::span<const ModelFamily> modelFamilies() { return kFamilies; }
 std::span<const RegisteredModel> registeredModels() { return kModels; }
+
+Expected<Prediction> predictFromSummary(const WorkloadSummary& workload, const ThreadResources& resources,
+                                        const Launch& launch, const Gpu& gpu, const ModelOptions& options) {
+  const ModelFamily* family = findModelFamily(options.model);
+  if (!family) return makeError("unknown model");
+  if (!family->predictSummary) {
+    return makeError(std::string("the ") + family->name + " model needs a kernel's instructions, not a workload summary alone");
+  }
+  return family->predictSummary(workload, resources, launch, gpu, options);
+}
 
 const ModelFamily* findModelFamily(ModelKind kind) {
   for (const ModelFamily& f : kFamilies) {

@@ -35,6 +35,11 @@ struct ModelFamily {
   const char* name = "";  ///< "mwp-cwp", "emulate"
   Expected<Prediction> (*predict)(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                                   const ModelOptions& options, const MemoryAnalysis& memory) = nullptr;
+  /// A launch known by its workload summary and per-thread resources alone, as searches over
+  /// thousands of candidates (a skeleton's layouts) describe them; nullptr when the family needs
+  /// the instructions (emulate). No memory analysis, no floors: a ranking, not a report.
+  Expected<Prediction> (*predictSummary)(const WorkloadSummary& workload, const ThreadResources& resources,
+                                         const Launch& launch, const Gpu& gpu, const ModelOptions& options) = nullptr;
 };
 
 /// One model a user selects: `--model FAMILY --variant VARIANT`, reported as FAMILY/VARIANT.
@@ -52,6 +57,11 @@ struct RegisteredModel {
 [[nodiscard]] std::span<const ModelFamily> modelFamilies();
 /// Every model, in report order (validate's columns): the MWP-CWP variants, then emulate's.
 [[nodiscard]] std::span<const RegisteredModel> registeredModels();
+
+/// predictSummary of the options' family (model not Auto); an Error naming the family when it
+/// has none.
+[[nodiscard]] Expected<Prediction> predictFromSummary(const WorkloadSummary& workload, const ThreadResources& resources,
+                                                      const Launch& launch, const Gpu& gpu, const ModelOptions& options);
 
 /// The family of a kind (not Auto), or nullptr.
 [[nodiscard]] const ModelFamily* findModelFamily(ModelKind kind);

@@ -53,12 +53,11 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
     options.toolTimeoutSeconds = toolTimeoutSeconds;
     WorkloadOptions wo;  // a skeleton: its best layout under the default model, block pinned
     wo.input = std::move(options);
-    Expected<LoadedInput> input = loadWorkload(e.source, wo);
+    Expected<Workload> input = loadWorkload(e.source, wo);
     Expected<const KernelInput*> kernel =
         input ? selectKernel(*input, l.kernel) : Expected<const KernelInput*>(input.error());
     // A skeleton's launch follows from its layout (the manifest's block only pins it).
-    const Launch& launch =
-        input && inputKindOf(e.source) == InputKind::Skeleton && input->launch ? *input->launch : l.launch;
+    const Launch& launch = input && input->layouts && input->launch ? *input->launch : l.launch;
     // The memory analysis depends on the kernel, launch and GPU only: once for all models (each
     // would otherwise run it again). A failure is left to each model's predict() to report.
     std::shared_ptr<const MemoryTraffic> traffic;
