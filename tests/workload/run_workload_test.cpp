@@ -11,17 +11,14 @@
 
 #include "foresight/frontend/cloop/program.h"
 #include "foresight/gpu/presets.h"
+#include "test_support.h"
 
 namespace foresight {
 namespace {
 
 const std::string kExamples = std::string(FORESIGHT_SOURCE_DIR) + "/examples/";
 
-Gpu preset(const char* name) {
-  Expected<Gpu> g = loadPreset(name);
-  EXPECT_TRUE(g.ok());
-  return g.ok() ? *g : Gpu{};
-}
+using testing_support::preset;
 
 bool hasWarning(const Prediction& p, const std::string& start) {
   return std::any_of(p.warnings.begin(), p.warnings.end(), [&](const std::string& w) { return w.rfind(start, 0) == 0; });

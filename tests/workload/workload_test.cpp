@@ -12,6 +12,7 @@
 #include "foresight/api/requests.h"
 #include "foresight/frontend/skeleton/skeleton_frontend.h"
 #include "foresight/gpu/presets.h"
+#include "test_support.h"
 #include "foresight/model/predict.h"
 
 namespace foresight {
@@ -19,11 +20,7 @@ namespace {
 
 const std::string kExamples = std::string(FORESIGHT_SOURCE_DIR) + "/examples/";
 
-Gpu preset(const char* name) {
-  Expected<Gpu> g = loadPreset(name);
-  EXPECT_TRUE(g.ok());
-  return g.ok() ? *g : Gpu{};
-}
+using testing_support::preset;
 
 TEST(Workload, SkeletonIsItsBestLayout) {
   const Gpu fx = preset("fx5600");
