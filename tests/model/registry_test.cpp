@@ -91,5 +91,13 @@ TEST(ModelRegistry, SummaryPredictionsForSearchesComeFromTheFamily) {
   EXPECT_EQ(e.error().message, "the emulate model needs a kernel's instructions, not a workload summary alone");
 }
 
+TEST(ModelRegistry, AVariantNamesItsFamilyWhenOnlyOneHasIt) {
+  EXPECT_STREQ(familyOfVariant("saake"), "emulate");
+  EXPECT_STREQ(familyOfVariant("grophecy"), "mwp-cwp");
+  EXPECT_EQ(familyOfVariant("modern"), nullptr);  // both families have a modern variant
+  EXPECT_EQ(familyOfVariant("auto"), nullptr);
+  EXPECT_EQ(familyOfVariant("nope"), nullptr);
+}
+
 }  // namespace
 }  // namespace foresight

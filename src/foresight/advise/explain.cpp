@@ -9,12 +9,16 @@
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/floors.h"
 #include "foresight/model/predict.h"
+#include "foresight/model/registry.h"
 
 namespace foresight {
 
 Expected<ExplainOptions> explainOptions(const ModelNames& names, InputKind kind, const Gpu* gpu) {
   ModelNames n = names;
-  if (n.model == "auto" && !parseMwpCwpVariant(n.variant) && parseEmulateVariant(n.variant)) n.model = "emulate";
+  // A variant alone selects its family (`--variant saake`: emulate).
+  if (n.model == "auto") {
+    if (const char* family = familyOfVariant(n.variant)) n.model = family;
+  }
   Expected<ModelOptions> timing = resolveModelNames(n, kind, gpu);
   if (!timing && n.model != "emulate") {
     ModelNames plain = n;

@@ -141,6 +141,16 @@ const RegisteredModel* registeredModelOf(const ModelOptions& options) {
   return nullptr;
 }
 
+const char* familyOfVariant(std::string_view variant) {
+  const char* found = nullptr;
+  for (const RegisteredModel& m : registeredModels()) {
+    if (variant != m.variant) continue;
+    if (found && std::string_view(found) != m.family) return nullptr;  // two families name it
+    found = m.family;
+  }
+  return found;
+}
+
 std::vector<std::string> variantNames(std::string_view family) {
   std::vector<std::string> out;
   for (const RegisteredModel& m : kModels) {

@@ -71,6 +71,9 @@ struct RegisteredModel {
 [[nodiscard]] const RegisteredModel* findModel(std::string_view family, std::string_view variant);
 /// The registered model that resolved options select (model not Auto), or nullptr.
 [[nodiscard]] const RegisteredModel* registeredModelOf(const ModelOptions& options);
+/// The family of the variant `variant` when exactly one family has a variant by that name
+/// ("saake" → "emulate"), or nullptr.
+[[nodiscard]] const char* familyOfVariant(std::string_view variant);
 /// The variants of a family, in registry order ("hong-kim, grophecy, cgpredict, modern").
 [[nodiscard]] std::vector<std::string> variantNames(std::string_view family);
 
