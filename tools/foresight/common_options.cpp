@@ -355,7 +355,7 @@ Expected<WorkloadPrediction> predictOnGpus(const CommonOptions& o, std::deque<Gp
 Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
   Expected<WorkloadOptions> wo = toWorkloadOptions(o, &gpu);
   if (!wo) return std::move(wo).takeError();
-  if (inputKindOf(o.input) == InputKind::Skeleton) {
+  if (hasOwnVariantSpace(o.input)) {
     // The layout search ranks with the model the options name.
     Expected<ModelOptions> model = toModelOptions(o, &gpu);
     if (!model) return std::move(model).takeError();
@@ -363,15 +363,11 @@ Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
   }
   Expected<Workload> input = loadWorkload(o.input, *wo);
   if (!input) return std::move(input).takeError();
-  Expected<std::vector<KernelRun>> runs = workloadRuns(*input, o.kernel);
-  if (!runs) return std::move(runs).takeError();
-  if (runs->size() > 1) {  // a program's kernels: the commands that take one need --kernel
-    Expected<const KernelInput*> one = selectKernel(*input, o.kernel);
-    if (!one) return std::move(one).takeError();
-  }
+  Expected<KernelRun> run = workloadRun(*input, o.kernel);
+  if (!run) return std::move(run).takeError();
   LoadedKernel out;
-  out.index = runs->front().kernel;
-  out.launch = runs->front().launch;
+  out.index = run->kernel;
+  out.launch = std::move(run->launch);
   out.input = std::move(*input);
   return out;
 }

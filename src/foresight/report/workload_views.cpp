@@ -21,7 +21,7 @@ SkeletonReportContext skeletonContext(const WorkloadPrediction& r, const Prepare
 /// Each GPU's search, moved out of the result.
 std::vector<SkeletonSearchReport> searches(WorkloadPrediction& r) {
   std::vector<SkeletonSearchReport> out;
-  for (GpuPrediction& g : r.gpus) out.push_back(std::move(*g.layouts));
+  for (GpuPrediction& g : r.gpus) out.push_back(std::move(g.layouts->report));
   return out;
 }
 
@@ -29,7 +29,7 @@ std::vector<SkeletonSearchReport> searches(WorkloadPrediction& r) {
 
 WorkloadPredictionView::WorkloadPredictionView(WorkloadPrediction r) {
   if (hasLayouts(r)) {
-    skeleton_ = std::make_unique<PreparedSkeleton>(std::move(*r.gpus.front().skeleton));
+    skeleton_ = std::make_unique<PreparedSkeleton>(std::move(r.gpus.front().layouts->skeleton));
     inner_ = std::make_unique<SkeletonPredictionView>(skeletonContext(r, *skeleton_), searches(r));
     return;
   }
@@ -55,13 +55,13 @@ nlohmann::json WorkloadPredictionView::toJson() const { return inner_->toJson();
 
 bool hasLayouts(const WorkloadPrediction& r) {
   for (const GpuPrediction& g : r.gpus) {
-    if (!g.layouts || !g.skeleton) return false;
+    if (!g.layouts) return false;
   }
   return !r.gpus.empty();
 }
 
 WorkloadLayoutsView::WorkloadLayoutsView(WorkloadPrediction r, long long top)
-    : skeleton_(std::make_unique<PreparedSkeleton>(std::move(r.gpus.at(0).skeleton.value()))),
+    : skeleton_(std::make_unique<PreparedSkeleton>(std::move(r.gpus.at(0).layouts.value().skeleton))),
       inner_(std::make_unique<LayoutRankingView>(skeletonContext(r, *skeleton_), searches(r), top)) {}
 
 nlohmann::json WorkloadLayoutsView::toJson() const { return inner_->toJson(); }

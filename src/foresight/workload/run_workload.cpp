@@ -37,9 +37,8 @@ Expected<GpuPrediction> predictOnGpu(const std::string& path, const PredictOptio
     const KernelInput& kernel = w->kernels[run.kernel];
     Expected<Prediction> p = predict(kernel, run.launch, gpu, *model);
     if (!p) return located(std::move(p).takeError(), path, gpu);
-    if (w->layouts) {
-      out.layouts = SkeletonSearchReport{w->layouts->search, *p};
-      out.skeleton = w->layouts->skeleton;
+    if (w->layouts && !out.layouts) {  // a skeleton's one run: its winner, before the notes
+      out.layouts = SkeletonLayoutsReport{std::move(w->layouts->skeleton), {std::move(w->layouts->search), *p}};
     }
     for (std::string& note : run.notes) p->warnings.push_back(std::move(note));
     out.kernels.push_back({kernel.ir.name, run.launch, run.launchesPerRun, std::move(*p)});
@@ -71,15 +70,13 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   wo.searchModel = eo->timing;  // a skeleton: the best layout by the time explain reports
   Expected<Workload> w = loadWorkload(path, wo);
   if (!w) return std::move(w).takeError();
-  Expected<const KernelInput*> kernel = selectKernel(*w, wo.input.kernel);
-  if (!kernel) return std::move(kernel).takeError();
-  Expected<std::vector<KernelRun>> runs = workloadRuns(*w, wo.input.kernel);  // the selected kernel's
-  if (!runs) return std::move(runs).takeError();
-  KernelRun& run = runs->front();
-  Expected<ExplainResult> r = explainKernel(**kernel, run.launch, gpu, *eo);
+  Expected<KernelRun> run = workloadRun(*w, wo.input.kernel);
+  if (!run) return std::move(run).takeError();
+  const KernelInput& kernel = w->kernels[run->kernel];
+  Expected<ExplainResult> r = explainKernel(kernel, run->launch, gpu, *eo);
   if (!r) return located(std::move(r).takeError(), path, gpu);
-  for (std::string& note : run.notes) r->prediction.warnings.push_back(std::move(note));
-  return WorkloadExplanation{path, w->frontend, (*kernel)->ir.name, &gpu, run.launch, std::move(*r)};
+  for (std::string& note : run->notes) r->prediction.warnings.push_back(std::move(note));
+  return WorkloadExplanation{path, w->frontend, kernel.ir.name, &gpu, run->launch, std::move(*r)};
 }
 
 }  // namespace foresight

@@ -42,6 +42,13 @@ struct KernelPrediction {
   Prediction prediction;      ///< with the workload's notes among its warnings
 };
 
+/// A skeleton's search on one GPU as its reports show it: the skeleton with its hints, and the
+/// ranked layouts with the winner's prediction (`report.best`, without the workload's notes).
+struct SkeletonLayoutsReport {
+  PreparedSkeleton skeleton;
+  SkeletonSearchReport report;
+};
+
 /// The input predicted on one GPU.
 struct GpuPrediction {
   const Gpu* gpu = nullptr;
@@ -49,9 +56,7 @@ struct GpuPrediction {
   ModelOptions model;    ///< the model that predicted (resolved)
   bool program = false;  ///< the kernels are a program's run (each with its launches per run)
   std::vector<KernelPrediction> kernels;
-  /// A skeleton's searched layouts; `report.best` is the winner's prediction without the notes.
-  std::optional<PreparedSkeleton> skeleton;
-  std::optional<SkeletonSearchReport> layouts;
+  std::optional<SkeletonLayoutsReport> layouts;  ///< a skeleton's searched layouts
 };
 
 /// What predictWorkload() returns: one entry per GPU, in the order given.

@@ -89,4 +89,14 @@ Expected<std::vector<KernelRun>> workloadRuns(const Workload& w, const std::stri
   return std::vector<KernelRun>{{static_cast<size_t>(*selected - w.kernels.data()), *w.launch, 1, w.notes}};
 }
 
+Expected<KernelRun> workloadRun(const Workload& w, const std::string& kernel) {
+  Expected<std::vector<KernelRun>> runs = workloadRuns(w, kernel);
+  if (!runs) return std::move(runs).takeError();
+  if (runs->size() > 1) {  // several kernels of a program and no name: say which there are
+    Expected<const KernelInput*> one = selectKernel(w, kernel);
+    if (!one) return std::move(one).takeError();
+  }
+  return std::move(runs->front());
+}
+
 }  // namespace foresight

@@ -74,4 +74,9 @@ struct Workload : LoadedInput {
 /// input gives no launch", naming the file).
 [[nodiscard]] Expected<std::vector<KernelRun>> workloadRuns(const Workload& workload, const std::string& kernel);
 
+/// The launch of one kernel, for the commands that take one (explain, bound, place):
+/// workloadRuns() of `kernel`, which must select a single kernel (selectKernel()'s Error
+/// otherwise, as for a program of several kernels and no name).
+[[nodiscard]] Expected<KernelRun> workloadRun(const Workload& workload, const std::string& kernel);
+
 }  // namespace foresight
