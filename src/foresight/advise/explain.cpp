@@ -64,12 +64,22 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   if (!prediction) return std::move(prediction).takeError();
   if (timing.model != ModelKind::Emulate) {
     prediction->warnings.push_back(fmt::format(
-        "explain: the time is the {} model's, as predict reports it; the sensitivity analysis, bottleneck and "
-        "what-ifs below run the emulate model ({} variant), which predicts {:.4g} us",
+        "explain: the time and the timing model's sensitivity are the {} model's, as predict reports it; the "
+        "sensitivity analysis, bottleneck and what-ifs after them run the emulate model ({} variant), which "
+        "predicts {:.4g} us",
         modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
   }
-  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}};
+  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt};
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
+  if (timing.model != ModelKind::Emulate) {
+    // The timing model's own dependence on the GPU, with the same elasticity method.
+    SensitivityOptions so;
+    so.central = eo.variant != EmulateVariant::Saake;
+    so.fit = so.central;
+    Expected<SensitivityReport> own = analyzeModelSensitivity(kernel, launch, gpu, shared, so);
+    if (!own) return std::move(own).takeError();
+    r.timingSensitivity = std::move(*own);
+  }
   return r;
 }
 

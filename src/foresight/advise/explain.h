@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// `explainKernel`: what `foresight explain` computes for one kernel launch, as a library call —
-/// predict's time (with the timing model, through the same floors), and from the emulate model
+/// predict's time (with the timing model, through the same floors) and, when that model is not
+/// emulate, its own sensitivity to the GPU's timing parameters; and from the emulate model
 /// SAAKE's sensitivity analysis (bottleneck resource and mode), TEG's what-if penalties and the
 /// register-bank conflicts by source line.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "foresight/advise/register_conflicts.h"
@@ -41,6 +43,9 @@ struct ExplainResult {
   SensitivityReport sensitivity;
   std::vector<WhatIfResult> whatIf;
   std::vector<RegisterConflictLine> conflicts;
+  /// The timing model's own sensitivity to the GPU's timing parameters (model/sensitivity.h),
+  /// when it is not the emulate model (whose analysis is `sensitivity`).
+  std::optional<SensitivityReport> timingSensitivity;
 };
 
 /// Emulates one launch, analyses it and predicts its time. When the timing model is not emulate,

@@ -12,22 +12,48 @@ namespace foresight {
 
 namespace {
 const char* parameterName(BoundMode m) { return m == BoundMode::Latency ? "latency" : "gap"; }
-}  // namespace
 
-void ExplainView::printText(std::ostream& os) const {
-  prediction_.printText(os);
-  const SensitivityReport& s = sensitivity_;
-  os << fmt::format("\nsensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s.method, s.sum);
-  for (const Elasticity& e : s.entries) {
+/// One line per elasticity worth showing, with a bar of its size.
+void printElasticities(std::ostream& os, const std::vector<Elasticity>& entries) {
+  for (const Elasticity& e : entries) {
     if (std::abs(e.elasticity) < 0.005) continue;
     const int bar = static_cast<int>(std::clamp(e.elasticity, 0.0, 1.0) * 20 + 0.5);
     os << fmt::format("  {:<10} {:<8} {:6.2f}  {}\n", e.unit, parameterName(e.parameter), e.elasticity,
                       std::string(static_cast<size_t>(bar), '#'));
   }
-  os << fmt::format("bottleneck  {} {} -> {} ({}){}\n", s.boundUnit,
-                    parameterName(s.bound.mode == BoundMode::Latency ? BoundMode::Latency : BoundMode::Throughput),
-                    resourceName(s.bound.resource), boundModeName(s.bound.mode),
-                    s.clearWinner ? "" : "; no clear winner, see regions");
+}
+
+/// "dram latency -> dram (latency)": the largest elasticity's parameter and the bound it names.
+std::string boundText(const SensitivityReport& s) {
+  return fmt::format("{} {} -> {} ({})", s.boundUnit, parameterName(s.bound.mode), resourceName(s.bound.resource),
+                     boundModeName(s.bound.mode));
+}
+
+nlohmann::json elasticitiesJson(const std::vector<Elasticity>& entries) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Elasticity& e : entries) {
+    out.push_back({{"resource", e.unit}, {"bound_resource", resourceName(e.resource)},
+                   {"parameter", parameterName(e.parameter)}, {"elasticity", e.elasticity}});
+  }
+  return out;
+}
+
+}  // namespace
+
+void ExplainView::printText(std::ostream& os) const {
+  prediction_.printText(os);
+  if (timingSensitivity_ && !timingSensitivity_->entries.empty()) {
+    const SensitivityReport& t = *timingSensitivity_;
+    const Prediction& p = prediction_.prediction();
+    os << fmt::format("\ntiming model's sensitivity ({}/{}: elasticity of its time to the GPU's timing parameters, {}; sum = {:.2f})\n",
+                      p.model, p.variant, t.method, t.sum);
+    printElasticities(os, t.entries);
+    os << fmt::format("largest     {}\n", boundText(t));
+  }
+  const SensitivityReport& s = sensitivity_;
+  os << fmt::format("\nsensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s.method, s.sum);
+  printElasticities(os, s.entries);
+  os << fmt::format("bottleneck  {}{}\n", boundText(s), s.clearWinner ? "" : "; no clear winner, see regions");
   if (!s.regional.empty()) {
     os << "\nregions (elasticity share of total time per source range)\n";
     for (const Elasticity& e : s.regional) {
@@ -58,12 +84,7 @@ void ExplainView::printText(std::ostream& os) const {
 nlohmann::json ExplainView::toJson() const {
   nlohmann::json j = prediction_.toJson();
   const SensitivityReport& s = sensitivity_;
-  nlohmann::json sens = nlohmann::json::array();
-  for (const Elasticity& e : s.entries) {
-    sens.push_back({{"resource", e.unit}, {"bound_resource", resourceName(e.resource)},
-                    {"parameter", parameterName(e.parameter)}, {"elasticity", e.elasticity}});
-  }
-  j["sensitivity"] = sens;
+  j["sensitivity"] = elasticitiesJson(s.entries);
   j["sensitivity_sum"] = s.sum;
   j["sensitivity_method"] = s.method;
   j["bottleneck"] = {{"unit", s.boundUnit}, {"resource", resourceName(s.bound.resource)},
@@ -89,6 +110,16 @@ nlohmann::json ExplainView::toJson() const {
                          {"predicted_cycles", c.predictedCycles}});
   }
   j["register_bank_conflicts"] = conflicts;
+  j["timing_sensitivity"] = nullptr;
+  if (timingSensitivity_) {
+    const SensitivityReport& t = *timingSensitivity_;
+    j["timing_sensitivity"] = {{"entries", elasticitiesJson(t.entries)},
+                               {"sum", t.sum},
+                               {"method", t.method},
+                               {"largest", {{"unit", t.boundUnit}, {"resource", resourceName(t.bound.resource)},
+                                            {"mode", boundModeName(t.bound.mode)}}},
+                               {"warnings", t.warnings}};
+  }
   return j;
 }
 

@@ -21,6 +21,7 @@
 ///     matmul.cu:25                    16          2  2-way               128          412
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "foresight/advise/register_conflicts.h"
@@ -35,20 +36,23 @@ namespace foresight {
 class ExplainView : public View {
  public:
   ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
-              std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {})
+              std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {},
+              std::optional<SensitivityReport> timingSensitivity = std::nullopt)
       : prediction_(std::move(context), std::move(prediction)), sensitivity_(std::move(sensitivity)),
-        whatIf_(std::move(whatIf)), conflicts_(std::move(conflicts)) {}
+        whatIf_(std::move(whatIf)), conflicts_(std::move(conflicts)), timingSensitivity_(std::move(timingSensitivity)) {}
   /// explainWorkload()'s result.
   explicit ExplainView(WorkloadExplanation e)
       : ExplainView({std::move(e.path), std::move(e.frontend), std::move(e.kernel), e.gpu, e.launch},
                     std::move(e.result.prediction), std::move(e.result.sensitivity), std::move(e.result.whatIf),
-                    std::move(e.result.conflicts)) {}
+                    std::move(e.result.conflicts), std::move(e.result.timingSensitivity)) {}
   [[nodiscard]] std::string name() const override { return "explain"; }
   void printText(std::ostream& os) const override;
   /// The prediction's keys plus `sensitivity` [{resource, parameter, elasticity}],
   /// `sensitivity_sum`, `bottleneck`, `regions`, `alone` and `whatif` [{name, cycles, penalty,
   /// speedup}], `register_bank_conflicts` [{file, line, ffma, conflicted, max_degree,
-  /// extra_cycles_per_warp, predicted_cycles}].
+  /// extra_cycles_per_warp, predicted_cycles}], and `timing_sensitivity` (null when the timing
+  /// model is emulate): {entries [as sensitivity], sum, method, largest {unit, resource, mode},
+  /// warnings}.
   [[nodiscard]] nlohmann::json toJson() const override;
 
  private:
@@ -56,6 +60,7 @@ class ExplainView : public View {
   SensitivityReport sensitivity_;
   std::vector<WhatIfResult> whatIf_;
   std::vector<RegisterConflictLine> conflicts_;
+  std::optional<SensitivityReport> timingSensitivity_;
 };
 
 }  // namespace foresight

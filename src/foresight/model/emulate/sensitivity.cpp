@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "foresight/model/emulate/emu_listeners.h"
 
@@ -34,18 +33,7 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   Expected<emu::KernelTiming> base = emulation.run({}, listeners);
   if (!base) return std::move(base).takeError();
   report.cycles = base->cycles;
-  {
-    char m[64];
-    const int pct = static_cast<int>(options.step * 100 + 0.5);
-    if (!options.central) {
-      std::snprintf(m, sizeof m, "+%d%%", pct);
-    } else if (!options.fit) {
-      std::snprintf(m, sizeof m, "±%d%%", pct);
-    } else {
-      std::snprintf(m, sizeof m, "slope over ±%d%%, ±%d%%", pct, 2 * pct);
-    }
-    report.method = m;
-  }
+  report.method = sensitivityMethod(options);
   if (base->cycles <= 0) return makeError("the emulated kernel takes no time");
 
   std::vector<PerturbedParam> params;
@@ -67,27 +55,14 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
     pert.unit = p.unit;
     pert.gap = p.gap;
     pert.region = region;
-    auto relative = [&](double d) -> Expected<double> {
-      pert.factor = 1 + d;
-      Expected<emu::KernelTiming> t = emulation.run(pert);
-      if (!t) return std::move(t).takeError();
-      return (t->cycles - base->cycles) / base->cycles;
-    };
-    if (!options.central) {
-      Expected<double> up = relative(options.step);
-      if (!up) return up;
-      return *up / options.step;
-    }
-    std::vector<double> steps = {-options.step, options.step};
-    if (options.fit) steps = {-2 * options.step, -options.step, options.step, 2 * options.step};
-    double num = 0, den = 0;
-    for (double d : steps) {
-      Expected<double> r = relative(d);
-      if (!r) return r;
-      num += d * *r;
-      den += d * d;
-    }
-    return num / den;
+    return elasticityOf(
+        [&](double d) -> Expected<double> {
+          pert.factor = 1 + d;
+          Expected<emu::KernelTiming> t = emulation.run(pert);
+          if (!t) return std::move(t).takeError();
+          return (t->cycles - base->cycles) / base->cycles;
+        },
+        options);
   };
   // The perturbed runs are independent: spread them over the cores, results in param order.
   std::vector<Expected<double>> results(params.size(), Expected<double>(0.0));
@@ -96,22 +71,8 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
     if (!results[i]) return std::move(results[i]).takeError();
     const PerturbedParam& p = params[i];
     report.entries.push_back({p.name, p.resource, p.gap ? BoundMode::Throughput : BoundMode::Latency, *results[i], ""});
-    report.sum += *results[i];
   }
-  std::stable_sort(report.entries.begin(), report.entries.end(),
-                   [](const Elasticity& a, const Elasticity& b) { return a.elasticity > b.elasticity; });
-  if (std::abs(report.sum - 1) > options.sumTolerance) {
-    char w[200];
-    std::snprintf(w, sizeof w,
-                  "sensitivity: elasticities sum to %.2f, not 1: the emulated schedule changes "
-                  "discontinuously here (warp-order or barrier-phase effects); read them as a ranking",
-                  report.sum);
-    report.warnings.push_back(w);
-  }
-  const Elasticity& top = report.entries.front();
-  report.bound = {top.resource, top.parameter};
-  report.boundUnit = top.unit;
-  report.clearWinner = report.entries.size() < 2 || report.entries[1].elasticity < options.tieRatio * top.elasticity;
+  rankElasticities(report, options, "the emulated schedule changes discontinuously here (warp-order or barrier-phase effects)");
 
   // Region drill-down of the significant parameters (not the launch overhead).
   const std::vector<std::string>& regions = emulation.builder().regionNames();

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The elasticity method shared by the models' sensitivity analyses, and the GPU-parameter
+/// analysis of any registered model (sensitivity.h).
+#include "foresight/model/sensitivity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "foresight/memory/hierarchy.h"
+#include "foresight/model/predict.h"
+#include "foresight/support/parallel.h"
+
+namespace foresight {
+
+std::string sensitivityMethod(const SensitivityOptions& options) {
+  char m[64];
+  const int pct = static_cast<int>(options.step * 100 + 0.5);
+  if (!options.central) {
+    std::snprintf(m, sizeof m, "+%d%%", pct);
+  } else if (!options.fit) {
+    std::snprintf(m, sizeof m, "±%d%%", pct);
+  } else {
+    std::snprintf(m, sizeof m, "slope over ±%d%%, ±%d%%", pct, 2 * pct);
+  }
+  return m;
+}
+
+Expected<double> elasticityOf(const std::function<Expected<double>(double)>& relative, const SensitivityOptions& options) {
+  if (!options.central) {
+    Expected<double> up = relative(options.step);
+    if (!up) return up;
+    return *up / options.step;
+  }
+  std::vector<double> steps = {-options.step, options.step};
+  if (options.fit) steps = {-2 * options.step, -options.step, options.step, 2 * options.step};
+  double num = 0, den = 0;
+  for (double d : steps) {
+    Expected<double> r = relative(d);
+    if (!r) return r;
+    num += d * *r;
+    den += d * d;
+  }
+  return num / den;
+}
+
+void rankElasticities(SensitivityReport& report, const SensitivityOptions& options, const std::string& cause) {
+  report.sum = 0;
+  for (const Elasticity& e : report.entries) report.sum += e.elasticity;
+  std::stable_sort(report.entries.begin(), report.entries.end(),
+                   [](const Elasticity& a, const Elasticity& b) { return a.elasticity > b.elasticity; });
+  if (std::abs(report.sum - 1) > options.sumTolerance) {
+    char w[300];
+    std::snprintf(w, sizeof w, "sensitivity: elasticities sum to %.2f, not 1: %s; read them as a ranking", report.sum,
+                  cause.c_str());
+    report.warnings.push_back(w);
+  }
+  if (report.entries.empty()) return;
+  const Elasticity& top = report.entries.front();
+  report.bound = {top.resource, top.parameter};
+  report.boundUnit = top.unit;
+  report.clearWinner = report.entries.size() < 2 || report.entries[1].elasticity < options.tieRatio * top.elasticity;
+}
+
+namespace {
+
+/// One timing parameter of the GPU description: how to scale it by 1 + d.
+struct GpuParameter {
+  std::string unit;
+  Resource resource;
+  BoundMode mode;  ///< Latency: a latency or overhead; Throughput: a gap (1 / rate)
+  std::function<void(Gpu&, double)> scale;
+};
+
+/// Every timing parameter `gpu` describes, in a fixed order (pipelines, issue, memory levels,
+/// barrier, launch).
+std::vector<GpuParameter> timingParameters(const Gpu& gpu) {
+  std::vector<GpuParameter> out;
+  for (int c = 0; c < kNumInstrClasses; ++c) {
+    if (!gpu.pipelines[c]) continue;
+    const InstrClass k = static_cast<InstrClass>(c);
+    out.push_back({instrClassName(k), resourceOfPipe(k), BoundMode::Latency,
+                   [c](Gpu& g, double f) { g.pipelines[c]->latency.value *= f; }});
+    out.push_back({instrClassName(k), resourceOfPipe(k), BoundMode::Throughput,
+                   [c](Gpu& g, double f) { g.pipelines[c]->gap.value *= f; }});
+  }
+  // The [mwp_cwp] section describes the same issue, L2 and DRAM timing for the paper variants:
+  // each of its values moves with the parameter it is a form of.
+  out.push_back({"issue", Resource::Issue, BoundMode::Throughput, [](Gpu& g, double f) {
+                   g.issueWidth.value /= f;
+                   g.mwpCwp.issueCycles.value *= f;
+                   if (g.mwpCwp.instCycles) g.mwpCwp.instCycles->value *= f;
+                 }});
+  for (size_t i = 0; i < gpu.memory.size(); ++i) {
+    const MemoryLevel& m = gpu.memory[i];
+    const Resource r = parseResource(m.resource).value_or(Resource::Dram);
+    out.push_back({m.name, r, BoundMode::Latency, [i, r](Gpu& g, double f) {
+                     MemoryLevel& l = g.memory[i];
+                     l.latency.value *= f;
+                     if (l.farLatency) l.farLatency->value *= f;
+                     MwpCwpParams& mc = g.mwpCwp;
+                     if (r == Resource::Dram) mc.memLatency.value *= f;
+                     if (r == Resource::L2 && mc.l2Latency) mc.l2Latency->value *= f;
+                   }});
+    out.push_back({m.name, r, BoundMode::Throughput, [i, r](Gpu& g, double f) {
+                     MemoryLevel& l = g.memory[i];
+                     for (std::optional<Param<double>>* b : {&l.bandwidth, &l.readBandwidth, &l.writeBandwidth, &l.mixedBandwidth}) {
+                       if (*b) (*b)->value /= f;
+                     }
+                     MwpCwpParams& mc = g.mwpCwp;
+                     if (r == Resource::Dram) {
+                       mc.memBandwidth.value /= f;
+                       mc.departureDelayCoal.value *= f;
+                       mc.departureDelayUncoal.value *= f;
+                       if (mc.dramDepartureDelay) mc.dramDepartureDelay->value *= f;
+                     }
+                     if (r == Resource::L2 && mc.l2DepartureDelay) mc.l2DepartureDelay->value *= f;
+                   }});
+  }
+  if (gpu.barrier) {
+    out.push_back({"barrier", Resource::Barrier, BoundMode::Latency, [](Gpu& g, double f) {
+                     g.barrier->latency.value *= f;
+                     g.barrier->arrival.value *= f;
+                     g.barrier->block.value *= f;
+                   }});
+  }
+  if (gpu.launchOverheadUs || gpu.blockOverheadCycles) {
+    out.push_back({"launch", Resource::Parallelism, BoundMode::Latency, [](Gpu& g, double f) {
+                     if (g.launchOverheadUs) g.launchOverheadUs->value *= f;
+                     if (g.blockOverheadCycles) g.blockOverheadCycles->value *= f;
+                   }});
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<SensitivityReport> analyzeModelSensitivity(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                                    const ModelOptions& model, const SensitivityOptions& options) {
+  SensitivityReport report;
+  report.method = sensitivityMethod(options);
+  // The memory engine's traffic counts requests, sectors and hits: no timing parameter moves it.
+  ModelOptions shared = model;
+  if (!shared.emulate.memory) {
+    Expected<MemoryTraffic> t = analyzeMemory(kernel.ir, kernel.summary ? &*kernel.summary : nullptr, launch, gpu);
+    if (!t) return std::move(t).takeError();
+    shared.emulate.memory = std::make_shared<const MemoryTraffic>(std::move(*t));
+  }
+  Expected<Prediction> base = predict(kernel, launch, gpu, shared);
+  if (!base) return std::move(base).takeError();
+  report.cycles = base->cycles;
+  if (base->cycles <= 0) return makeError("the prediction takes no time");
+  const std::vector<GpuParameter> params = timingParameters(gpu);
+  std::vector<Expected<double>> results(params.size(), Expected<double>(0.0));
+  parallelFor(params.size(), [&](std::size_t i) {
+    results[i] = elasticityOf(
+        [&](double d) -> Expected<double> {
+          Gpu perturbed = gpu;
+          params[i].scale(perturbed, 1 + d);
+          Expected<Prediction> p = predict(kernel, launch, perturbed, shared);
+          if (!p) return std::move(p).takeError();
+          return (p->cycles - base->cycles) / base->cycles;
+        },
+        options);
+  });
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!results[i]) return std::move(results[i]).takeError();
+    // A parameter the prediction does not read (or reads below a rounding) is left out.
+    if (std::abs(*results[i]) < 1e-9) continue;
+    report.entries.push_back({params[i].unit, params[i].resource, params[i].mode, *results[i], ""});
+  }
+  rankElasticities(report, options,
+                   "the model's time is not homogeneous in these parameters here (a bound switches within the "
+                   "steps, or a term does not scale with them)");
+  return report;
+}
+
+}  // namespace foresight
