@@ -68,8 +68,9 @@ TEST(Sensitivity, GrophecysMatmulByHand) {
   grophecy.model = ModelKind::MwpCwp;
   Expected<SensitivityReport> r = analyzeModelSensitivity(in->kernels[0], *in->launch, fx, grophecy);
   ASSERT_TRUE(r.ok()) << r.error().format();
-  // The README's prediction: T = 12015208.33 cycles, compute-bound, Exec = Mem_cycles +
-  // Comp_cycles × N × Rep = 21420 + 9328 × 24 × 52.0833 (= 11660000), + Synch_cost 333333.
+  // The README's prediction: T = 12015208.33 cycles, compute-bound, Exec = (Mem_L +
+  // Comp_cycles × N) × Rep = (420 + 9328 × 24) × 52.0833, + Synch_cost 333333; the computation
+  // is 9328 × 24 × 52.0833 = 11660000 cycles of it.
   // Comp_cycles is issue cycles per instruction × instructions, so the issue gap's elasticity is
   // the computation's share of T: 11660000 / 12015208.33 = 0.970437.
   EXPECT_NEAR(r->cycles, 12015208.333, 0.001);

@@ -64,12 +64,12 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   if (!prediction) return std::move(prediction).takeError();
   if (timing.model != ModelKind::Emulate) {
     prediction->warnings.push_back(fmt::format(
-        "explain: the time and the timing model's sensitivity are the {} model's, as predict reports it; the "
-        "sensitivity analysis, bottleneck and what-ifs after them run the emulate model ({} variant), which "
+        "explain: the time and the timing model's sensitivity and what-ifs are the {} model's, as predict reports "
+        "it; the sensitivity analysis, bottleneck and what-ifs after them run the emulate model ({} variant), which "
         "predicts {:.4g} us",
         modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
   }
-  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt};
+  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}};
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
   if (timing.model != ModelKind::Emulate) {
     // The timing model's own dependence on the GPU, with the same elasticity method.
@@ -79,6 +79,9 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
     Expected<SensitivityReport> own = analyzeModelSensitivity(kernel, launch, gpu, shared, so);
     if (!own) return std::move(own).takeError();
     r.timingSensitivity = std::move(*own);
+    Expected<std::vector<WhatIfResult>> ownWhatIf = analyzeModelWhatIf(kernel, launch, gpu, shared);
+    if (!ownWhatIf) return std::move(ownWhatIf).takeError();
+    r.timingWhatIf = std::move(*ownWhatIf);
   }
   return r;
 }

@@ -46,6 +46,8 @@ struct ExplainResult {
   /// The timing model's own sensitivity to the GPU's timing parameters (model/sensitivity.h),
   /// when it is not the emulate model (whose analysis is `sensitivity`).
   std::optional<SensitivityReport> timingSensitivity;
+  /// The timing model's own what-ifs (analyzeModelWhatIf()), under the same condition.
+  std::vector<WhatIfResult> timingWhatIf;
 };
 
 /// Emulates one launch, analyses it and predicts its time. When the timing model is not emulate,

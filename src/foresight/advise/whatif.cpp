@@ -5,9 +5,20 @@
 
 #include <iterator>
 
+#include "foresight/model/predict.h"
+#include "foresight/model/sensitivity.h"
 #include "foresight/support/parallel.h"
 
 namespace foresight {
+
+namespace {
+
+/// A switch's result against the base time.
+WhatIfResult switchResult(const char* name, const char* description, double baseCycles, double cycles) {
+  return {name, description, cycles, baseCycles - cycles, cycles > 0 ? baseCycles / cycles : 1};
+}
+
+}  // namespace
 
 Expected<std::vector<WhatIfResult>> analyzeWhatIf(const KernelInput& kernel, const Launch& launch,
                                                   const Gpu& gpu, const EmulateOptions& options,
@@ -46,14 +57,72 @@ Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& ba
   std::vector<WhatIfResult> out;
   for (std::size_t i = 0; i < kCount; ++i) {
     if (!timings[i]) return std::move(timings[i]).takeError();
-    const emu::KernelTiming& t = *timings[i];
-    WhatIfResult r;
-    r.name = kSwitches[i].name;
-    r.description = kSwitches[i].description;
-    r.cycles = t.cycles;
-    r.penalty = baseCycles - t.cycles;
-    r.speedup = t.cycles > 0 ? baseCycles / t.cycles : 1;
-    out.push_back(r);
+    out.push_back(switchResult(kSwitches[i].name, kSwitches[i].description, baseCycles, timings[i]->cycles));
+  }
+  return out;
+}
+
+Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                                       const ModelOptions& model) {
+  Expected<ModelOptions> base = withMemoryTraffic(kernel, launch, gpu, model);
+  if (!base) return std::move(base).takeError();
+  Expected<Prediction> basePrediction = predict(kernel, launch, gpu, *base);
+  if (!basePrediction) return std::move(basePrediction).takeError();
+  const double baseCycles = basePrediction->cycles;
+  const MemoryTraffic& traffic = *base->emulate.memory;
+  // What a switch changes: the GPU, the traffic or the kernel's resources (and launch).
+  struct Changed {
+    Gpu gpu;
+    ModelOptions model;
+    KernelInput kernel;
+    Launch launch;
+  };
+  struct Switch {
+    const char* name;
+    const char* description;
+    void (*apply)(Changed&, const MemoryTraffic&);
+  };
+  static const Switch kSwitches[] = {
+      {"infinite-bandwidth", "shared, L1, L2 and DRAM gaps are zero",
+       [](Changed& c, const MemoryTraffic&) {
+         for (const GpuTimingParameter& p : gpuTimingParameters(c.gpu)) {
+           if (p.memoryLevel && p.mode == BoundMode::Throughput) p.scale(c.gpu, 1e-9);
+         }
+       }},
+      {"all-l1-hits", "every global load hits in L1",
+       [](Changed& c, const MemoryTraffic& t) {
+         MemoryTraffic hit = t;
+         hit.l1HitSectors = t.loadSectors;
+         hit.l2HitSectors = 0;
+         hit.dramReadSectors = 0;
+         c.model.emulate.memory = std::make_shared<const MemoryTraffic>(std::move(hit));
+       }},
+      {"all-l2-hits", "every L1 miss and store is served by L2",
+       [](Changed& c, const MemoryTraffic& t) {
+         MemoryTraffic hit = t;
+         hit.l2HitSectors = t.loadSectors - t.l1HitSectors;
+         hit.dramReadSectors = 0;
+         hit.dramWriteSectors = 0;
+         c.model.emulate.memory = std::make_shared<const MemoryTraffic>(std::move(hit));
+       }},
+      {"full-occupancy", "registers and shared memory do not limit resident blocks",
+       [](Changed& c, const MemoryTraffic&) {
+         c.kernel.ir.resources.registers = 0;
+         c.kernel.ir.resources.staticSharedBytes = 0;
+         c.launch.dynamicSharedBytes = 0;
+       }},
+  };
+  constexpr std::size_t kCount = std::size(kSwitches);
+  std::vector<Expected<Prediction>> predictions(kCount, Expected<Prediction>(Prediction{}));
+  parallelFor(kCount, [&](std::size_t i) {
+    Changed c{gpu, *base, kernel, launch};
+    kSwitches[i].apply(c, traffic);
+    predictions[i] = predict(c.kernel, c.launch, c.gpu, c.model);
+  });
+  std::vector<WhatIfResult> out;
+  for (std::size_t i = 0; i < kCount; ++i) {
+    if (!predictions[i]) return std::move(predictions[i]).takeError();
+    out.push_back(switchResult(kSwitches[i].name, kSwitches[i].description, baseCycles, predictions[i]->cycles));
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "foresight/model/emulate/emulate_model.h"
+#include "foresight/model/model_options.h"
 
 namespace foresight {
 
@@ -31,5 +32,16 @@ struct WhatIfResult {
 /// Same, re-lowering `base`'s kernel (sharing its stream cache) under each switch.
 [[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& base,
                                                                 double baseCycles);
+
+/// The switches any registered model can answer from its inputs, each predict()ed again (with the
+/// floors, so that no switch claims a time physics forbids): infinite-bandwidth (the memory
+/// levels' gaps scaled by 1e-9, model/sensitivity.h), all-l1-hits and all-l2-hits (the memory
+/// engine's traffic with every load sector an L1 hit, or every L1 miss and store served by L2;
+/// the compulsory bytes stay), full-occupancy (the kernel's registers and shared memory not
+/// counted). A model that does not read what a switch changes reports it at 1.00x. The
+/// switches that change the instructions (conflict-free, perfect coalescing, no address
+/// arithmetic) need the emulation's lowering and are analyzeWhatIf()'s only.
+[[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel, const Launch& launch,
+                                                                     const Gpu& gpu, const ModelOptions& model);
 
 }  // namespace foresight

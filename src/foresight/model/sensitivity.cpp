@@ -64,31 +64,28 @@ void rankElasticities(SensitivityReport& report, const SensitivityOptions& optio
   report.clearWinner = report.entries.size() < 2 || report.entries[1].elasticity < options.tieRatio * top.elasticity;
 }
 
-namespace {
+Expected<ModelOptions> withMemoryTraffic(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                        ModelOptions model) {
+  if (model.emulate.memory) return model;
+  Expected<MemoryTraffic> t = analyzeMemory(kernel.ir, kernel.summary ? &*kernel.summary : nullptr, launch, gpu);
+  if (!t) return std::move(t).takeError();
+  model.emulate.memory = std::make_shared<const MemoryTraffic>(std::move(*t));
+  return model;
+}
 
-/// One timing parameter of the GPU description: how to scale it by 1 + d.
-struct GpuParameter {
-  std::string unit;
-  Resource resource;
-  BoundMode mode;  ///< Latency: a latency or overhead; Throughput: a gap (1 / rate)
-  std::function<void(Gpu&, double)> scale;
-};
-
-/// Every timing parameter `gpu` describes, in a fixed order (pipelines, issue, memory levels,
-/// barrier, launch).
-std::vector<GpuParameter> timingParameters(const Gpu& gpu) {
-  std::vector<GpuParameter> out;
+std::vector<GpuTimingParameter> gpuTimingParameters(const Gpu& gpu) {
+  std::vector<GpuTimingParameter> out;
   for (int c = 0; c < kNumInstrClasses; ++c) {
     if (!gpu.pipelines[c]) continue;
     const InstrClass k = static_cast<InstrClass>(c);
-    out.push_back({instrClassName(k), resourceOfPipe(k), BoundMode::Latency,
+    out.push_back({instrClassName(k), resourceOfPipe(k), BoundMode::Latency, false,
                    [c](Gpu& g, double f) { g.pipelines[c]->latency.value *= f; }});
-    out.push_back({instrClassName(k), resourceOfPipe(k), BoundMode::Throughput,
+    out.push_back({instrClassName(k), resourceOfPipe(k), BoundMode::Throughput, false,
                    [c](Gpu& g, double f) { g.pipelines[c]->gap.value *= f; }});
   }
   // The [mwp_cwp] section describes the same issue, L2 and DRAM timing for the paper variants:
   // each of its values moves with the parameter it is a form of.
-  out.push_back({"issue", Resource::Issue, BoundMode::Throughput, [](Gpu& g, double f) {
+  out.push_back({"issue", Resource::Issue, BoundMode::Throughput, false, [](Gpu& g, double f) {
                    g.issueWidth.value /= f;
                    g.mwpCwp.issueCycles.value *= f;
                    if (g.mwpCwp.instCycles) g.mwpCwp.instCycles->value *= f;
@@ -96,7 +93,7 @@ std::vector<GpuParameter> timingParameters(const Gpu& gpu) {
   for (size_t i = 0; i < gpu.memory.size(); ++i) {
     const MemoryLevel& m = gpu.memory[i];
     const Resource r = parseResource(m.resource).value_or(Resource::Dram);
-    out.push_back({m.name, r, BoundMode::Latency, [i, r](Gpu& g, double f) {
+    out.push_back({m.name, r, BoundMode::Latency, true, [i, r](Gpu& g, double f) {
                      MemoryLevel& l = g.memory[i];
                      l.latency.value *= f;
                      if (l.farLatency) l.farLatency->value *= f;
@@ -104,7 +101,7 @@ std::vector<GpuParameter> timingParameters(const Gpu& gpu) {
                      if (r == Resource::Dram) mc.memLatency.value *= f;
                      if (r == Resource::L2 && mc.l2Latency) mc.l2Latency->value *= f;
                    }});
-    out.push_back({m.name, r, BoundMode::Throughput, [i, r](Gpu& g, double f) {
+    out.push_back({m.name, r, BoundMode::Throughput, true, [i, r](Gpu& g, double f) {
                      MemoryLevel& l = g.memory[i];
                      for (std::optional<Param<double>>* b : {&l.bandwidth, &l.readBandwidth, &l.writeBandwidth, &l.mixedBandwidth}) {
                        if (*b) (*b)->value /= f;
@@ -120,14 +117,14 @@ std::vector<GpuParameter> timingParameters(const Gpu& gpu) {
                    }});
   }
   if (gpu.barrier) {
-    out.push_back({"barrier", Resource::Barrier, BoundMode::Latency, [](Gpu& g, double f) {
+    out.push_back({"barrier", Resource::Barrier, BoundMode::Latency, false, [](Gpu& g, double f) {
                      g.barrier->latency.value *= f;
                      g.barrier->arrival.value *= f;
                      g.barrier->block.value *= f;
                    }});
   }
   if (gpu.launchOverheadUs || gpu.blockOverheadCycles) {
-    out.push_back({"launch", Resource::Parallelism, BoundMode::Latency, [](Gpu& g, double f) {
+    out.push_back({"launch", Resource::Parallelism, BoundMode::Latency, false, [](Gpu& g, double f) {
                      if (g.launchOverheadUs) g.launchOverheadUs->value *= f;
                      if (g.blockOverheadCycles) g.blockOverheadCycles->value *= f;
                    }});
@@ -135,24 +132,19 @@ std::vector<GpuParameter> timingParameters(const Gpu& gpu) {
   return out;
 }
 
-}  // namespace
-
 Expected<SensitivityReport> analyzeModelSensitivity(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                                                     const ModelOptions& model, const SensitivityOptions& options) {
   SensitivityReport report;
   report.method = sensitivityMethod(options);
   // The memory engine's traffic counts requests, sectors and hits: no timing parameter moves it.
-  ModelOptions shared = model;
-  if (!shared.emulate.memory) {
-    Expected<MemoryTraffic> t = analyzeMemory(kernel.ir, kernel.summary ? &*kernel.summary : nullptr, launch, gpu);
-    if (!t) return std::move(t).takeError();
-    shared.emulate.memory = std::make_shared<const MemoryTraffic>(std::move(*t));
-  }
+  Expected<ModelOptions> withTraffic = withMemoryTraffic(kernel, launch, gpu, model);
+  if (!withTraffic) return std::move(withTraffic).takeError();
+  const ModelOptions& shared = *withTraffic;
   Expected<Prediction> base = predict(kernel, launch, gpu, shared);
   if (!base) return std::move(base).takeError();
   report.cycles = base->cycles;
   if (base->cycles <= 0) return makeError("the prediction takes no time");
-  const std::vector<GpuParameter> params = timingParameters(gpu);
+  const std::vector<GpuTimingParameter> params = gpuTimingParameters(gpu);
   std::vector<Expected<double>> results(params.size(), Expected<double>(0.0));
   parallelFor(params.size(), [&](std::size_t i) {
     results[i] = elasticityOf(

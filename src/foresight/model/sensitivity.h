@@ -83,6 +83,27 @@ struct SensitivityReport {
 /// `cause` says why a model's sum can be off ("the emulated schedule changes discontinuously").
 void rankElasticities(SensitivityReport& report, const SensitivityOptions& options, const std::string& cause);
 
+/// One timing parameter of a GPU description and how to scale it by a factor f: a latency or
+/// overhead is multiplied by f, a gap too (a bandwidth or issue width is divided by it). The
+/// [mwp_cwp] section's values move with the parameter they are a form of.
+struct GpuTimingParameter {
+  std::string unit;      ///< "fp32", "issue", "dram", "barrier", "launch", ...
+  Resource resource;
+  BoundMode mode;        ///< Latency: a latency or overhead; Throughput: a gap
+  bool memoryLevel;      ///< a level of the memory hierarchy (`[memory.*]`), not a pipeline
+  std::function<void(Gpu&, double)> scale;
+};
+/// Every timing parameter `gpu` describes, in a fixed order: each pipeline's latency and gap, the
+/// issue gap, each memory level's latency (with its far latency) and gap (its bandwidths), the
+/// barrier, the launch and block overheads.
+[[nodiscard]] std::vector<GpuTimingParameter> gpuTimingParameters(const Gpu& gpu);
+
+/// `model` with the memory engine's traffic of the launch set (`emulate.memory`), analysed here
+/// unless it already is: what predict() would analyse, shared by re-predictions that change
+/// nothing it depends on.
+[[nodiscard]] Expected<ModelOptions> withMemoryTraffic(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                                       ModelOptions model);
+
 /// The sensitivity of `model`'s prediction to the GPU's timing parameters: each pipeline's
 /// latency and gap, the issue gap (1 / issue width), each memory level's latency (and far
 /// latency) and bandwidths (as a gap: bandwidth / (1 + d)), the barrier's latency and arrival,

@@ -29,6 +29,20 @@ std::string boundText(const SensitivityReport& s) {
                      boundModeName(s.bound.mode));
 }
 
+void printWhatIf(std::ostream& os, const std::vector<WhatIfResult>& switches) {
+  for (const WhatIfResult& w : switches) {
+    os << fmt::format("  {:<24} {:>12.0f}  {:5.2f}x  {}\n", w.name, w.penalty, w.speedup, w.description);
+  }
+}
+
+nlohmann::json whatIfJson(const std::vector<WhatIfResult>& switches) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const WhatIfResult& w : switches) {
+    out.push_back({{"name", w.name}, {"cycles", w.cycles}, {"penalty", w.penalty}, {"speedup", w.speedup}});
+  }
+  return out;
+}
+
 nlohmann::json elasticitiesJson(const std::vector<Elasticity>& entries) {
   nlohmann::json out = nlohmann::json::array();
   for (const Elasticity& e : entries) {
@@ -50,6 +64,12 @@ void ExplainView::printText(std::ostream& os) const {
     printElasticities(os, t.entries);
     os << fmt::format("largest     {}\n", boundText(t));
   }
+  if (!timingWhatIf_.empty()) {
+    const Prediction& p = prediction_.prediction();
+    os << fmt::format("\ntiming model's what-if ({}/{}: cycles saved when the penalty is removed, predicted again)\n",
+                      p.model, p.variant);
+    printWhatIf(os, timingWhatIf_);
+  }
   const SensitivityReport& s = sensitivity_;
   os << fmt::format("\nsensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s.method, s.sum);
   printElasticities(os, s.entries);
@@ -66,9 +86,7 @@ void ExplainView::printText(std::ostream& os) const {
     os << fmt::format("  {:<10} {:>14.0f}  {:5.1f}%\n", a.unit, a.cycles, 100.0 * a.cycles / s.cycles);
   }
   os << "\nwhat-if (cycles saved when the penalty is removed)\n";
-  for (const WhatIfResult& w : whatIf_) {
-    os << fmt::format("  {:<24} {:>12.0f}  {:5.2f}x  {}\n", w.name, w.penalty, w.speedup, w.description);
-  }
+  printWhatIf(os, whatIf_);
   if (!conflicts_.empty()) {
     os << "\nregister-bank conflicts (FFMA sources read from one bank; cycles: the line's share of conflict-free-registers)\n";
     os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17} {:>12}\n", "line", "FFMA", "conflicted", "degree",
@@ -98,11 +116,8 @@ nlohmann::json ExplainView::toJson() const {
   nlohmann::json alone = nlohmann::json::array();
   for (const ResourceAlone& a : s.alone) alone.push_back({{"resource", a.unit}, {"cycles", a.cycles}});
   j["alone"] = alone;
-  nlohmann::json whatif = nlohmann::json::array();
-  for (const WhatIfResult& w : whatIf_) {
-    whatif.push_back({{"name", w.name}, {"cycles", w.cycles}, {"penalty", w.penalty}, {"speedup", w.speedup}});
-  }
-  j["whatif"] = whatif;
+  j["whatif"] = whatIfJson(whatIf_);
+  j["timing_whatif"] = whatIfJson(timingWhatIf_);
   nlohmann::json conflicts = nlohmann::json::array();
   for (const RegisterConflictLine& c : conflicts_) {
     conflicts.push_back({{"file", c.file}, {"line", c.line}, {"ffma", c.checked}, {"conflicted", c.conflicted},
