@@ -23,7 +23,10 @@ std::vector<WhatIfResult> modelWhatIf(const char* summary, const char* gpuName, 
   ModelOptions m;
   m.model = ModelKind::MwpCwp;
   m.variant = variant;
-  Expected<std::vector<WhatIfResult>> w = analyzeModelWhatIf(in->kernels[0], *in->launch, gpu, m);
+  Expected<Prediction> base = predict(in->kernels[0], *in->launch, gpu, m);
+  EXPECT_TRUE(base.ok());
+  if (!base) return {};
+  Expected<std::vector<WhatIfResult>> w = analyzeModelWhatIf(in->kernels[0], *in->launch, gpu, m, base->cycles);
   EXPECT_TRUE(w.ok()) << w.error().format();
   return w.ok() ? *w : std::vector<WhatIfResult>{};
 }

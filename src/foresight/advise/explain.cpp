@@ -79,7 +79,7 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
     Expected<SensitivityReport> own = analyzeModelSensitivity(kernel, launch, gpu, shared, so);
     if (!own) return std::move(own).takeError();
     r.timingSensitivity = std::move(*own);
-    Expected<std::vector<WhatIfResult>> ownWhatIf = analyzeModelWhatIf(kernel, launch, gpu, shared);
+    Expected<std::vector<WhatIfResult>> ownWhatIf = analyzeModelWhatIf(kernel, launch, gpu, shared, r.prediction.cycles);
     if (!ownWhatIf) return std::move(ownWhatIf).takeError();
     r.timingWhatIf = std::move(*ownWhatIf);
   }

@@ -63,12 +63,9 @@ Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& ba
 }
 
 Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
-                                                       const ModelOptions& model) {
+                                                       const ModelOptions& model, double baseCycles) {
   Expected<ModelOptions> base = withMemoryTraffic(kernel, launch, gpu, model);
   if (!base) return std::move(base).takeError();
-  Expected<Prediction> basePrediction = predict(kernel, launch, gpu, *base);
-  if (!basePrediction) return std::move(basePrediction).takeError();
-  const double baseCycles = basePrediction->cycles;
   const MemoryTraffic& traffic = *base->emulate.memory;
   // What a switch changes: the GPU, the traffic or the kernel's resources (and launch).
   struct Changed {

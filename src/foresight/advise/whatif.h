@@ -40,8 +40,10 @@ struct WhatIfResult {
 /// the compulsory bytes stay), full-occupancy (the kernel's registers and shared memory not
 /// counted). A model that does not read what a switch changes reports it at 1.00x. The
 /// switches that change the instructions (conflict-free, perfect coalescing, no address
-/// arithmetic) need the emulation's lowering and are analyzeWhatIf()'s only.
+/// arithmetic) need the emulation's lowering and are analyzeWhatIf()'s only. `baseCycles`:
+/// predict()'s time of the launch with `model`.
 [[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel, const Launch& launch,
-                                                                     const Gpu& gpu, const ModelOptions& model);
+                                                                     const Gpu& gpu, const ModelOptions& model,
+                                                                     double baseCycles);
 
 }  // namespace foresight
