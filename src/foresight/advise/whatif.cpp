@@ -4,6 +4,7 @@
 #include "foresight/advise/whatif.h"
 
 #include <iterator>
+#include <optional>
 
 #include "foresight/model/predict.h"
 #include "foresight/model/sensitivity.h"
@@ -67,11 +68,13 @@ Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel
   Expected<ModelOptions> base = withMemoryTraffic(kernel, launch, gpu, model);
   if (!base) return std::move(base).takeError();
   const MemoryTraffic& traffic = *base->emulate.memory;
-  // What a switch changes: the GPU, the traffic or the kernel's resources (and launch).
+  // What a switch changes: the GPU, the traffic or the kernel's resources (a copy of the kernel
+  // only for the switch that needs one: its IR can be large).
   struct Changed {
     Gpu gpu;
     ModelOptions model;
-    KernelInput kernel;
+    const KernelInput* kernel;
+    std::optional<KernelInput> changedKernel;
     Launch launch;
   };
   struct Switch {
@@ -104,17 +107,18 @@ Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel
        }},
       {"full-occupancy", "registers and shared memory do not limit resident blocks",
        [](Changed& c, const MemoryTraffic&) {
-         c.kernel.ir.resources.registers = 0;
-         c.kernel.ir.resources.staticSharedBytes = 0;
+         c.changedKernel = *c.kernel;
+         c.changedKernel->ir.resources.registers = 0;
+         c.changedKernel->ir.resources.staticSharedBytes = 0;
          c.launch.dynamicSharedBytes = 0;
        }},
   };
   constexpr std::size_t kCount = std::size(kSwitches);
   std::vector<Expected<Prediction>> predictions(kCount, Expected<Prediction>(Prediction{}));
   parallelFor(kCount, [&](std::size_t i) {
-    Changed c{gpu, *base, kernel, launch};
+    Changed c{gpu, *base, &kernel, std::nullopt, launch};
     kSwitches[i].apply(c, traffic);
-    predictions[i] = predict(c.kernel, c.launch, c.gpu, c.model);
+    predictions[i] = predict(c.changedKernel ? *c.changedKernel : kernel, c.launch, c.gpu, c.model);
   });
   std::vector<WhatIfResult> out;
   for (std::size_t i = 0; i < kCount; ++i) {
