@@ -35,6 +35,7 @@
 #include "foresight/support/error.h"         // Error, Expected
 #include "foresight/validation/validate.h"   // validate
 #include "foresight/report/explain_view.h"   // ExplainView (explain's text and JSON)
+#include "foresight/report/report.h"         // Report, ReportPart and the text/JSON printers
 #include "foresight/report/workload_views.h"  // WorkloadPredictionView (predict's text and JSON)
 #include "foresight/workload/run_workload.h"  // predictWorkload, explainWorkload (the commands)
 #include "foresight/workload/workload.h"     // loadWorkload, workloadRuns, WorkloadOptions

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include <fmt/format.h>
@@ -113,11 +114,20 @@ std::string rateText(double gflops) {
 
 }  // namespace
 
-void KernelBoundView::printText(std::ostream& os) const {
-  const KernelBound& b = bound_;
-  const Gpu& gpu = *context_.gpu;
-  printContextHeader(os, context_);
-  os << "\n";
+namespace {
+
+/// What KernelBoundView's `kernel_bound` part shows.
+struct KernelBoundData {
+  const Gpu* gpu = nullptr;
+  KernelBound bound;
+  Prediction emulated;
+  std::optional<GemmBound> gemm;
+  long long m = 0, n = 0, k = 0;
+};
+
+void printKernelBound(std::ostream& os, const KernelBoundData& d) {
+  const KernelBound& b = d.bound;
+  const Gpu& gpu = *d.gpu;
   os << fmt::format("bound      {:.3f} us at least{}, bound by {}\n", b.seconds * 1e6,
                     b.flops > 0 ? ": " + rateText(b.gflops()) : std::string(), b.binding);
   std::string floors;
@@ -148,26 +158,26 @@ void KernelBoundView::printText(std::ostream& os) const {
       os << fmt::format("  shared loads   {:.3g} elements per FMA\n", m.sharedElementsPerFma());
     }
   }
-  os << fmt::format("emulate    {:.3f} us predicted: {:.2f}x the bound\n", emulated_.seconds * 1e6,
-                    b.seconds > 0 ? emulated_.seconds / b.seconds : 0.0);
+  os << fmt::format("emulate    {:.3f} us predicted: {:.2f}x the bound\n", d.emulated.seconds * 1e6,
+                    b.seconds > 0 ? d.emulated.seconds / b.seconds : 0.0);
   // The floors bound the kernel's work; a launch also costs its fixed overhead, which dominates
   // the gap of a tiny launch.
   if (gpu.launchOverheadUs && gpu.launchOverheadUs->value * 1e-6 > b.seconds) {
     os << fmt::format("           the launch itself costs about {:.3g} us on this GPU (not in the bound), more than the bound\n",
                       gpu.launchOverheadUs->value);
   }
-  if (gemm_) {
+  if (d.gemm) {
     os << fmt::format("gemm       the best {} GEMM of {}x{}x{} on {} ({} variant): {:.3f} us at least ({}, bound by {}); "
                       "this kernel's bound is {:.2f}x it\n",
-                      gemmPrecisionName(gemm_->precision), m_, n_, k_, gpu.name, gemmBoundVariantName(gemm_->variant),
-                      gemm_->seconds * 1e6, rateText(gemm_->boundGflops), gemm_->binding,
-                      gemm_->seconds > 0 ? b.seconds / gemm_->seconds : 0.0);
+                      gemmPrecisionName(d.gemm->precision), d.m, d.n, d.k, gpu.name, gemmBoundVariantName(d.gemm->variant),
+                      d.gemm->seconds * 1e6, rateText(d.gemm->boundGflops), d.gemm->binding,
+                      d.gemm->seconds > 0 ? b.seconds / d.gemm->seconds : 0.0);
   }
 }
 
-nlohmann::json KernelBoundView::toJson() const {
-  const KernelBound& b = bound_;
-  nlohmann::json j = contextJson(context_);
+nlohmann::json kernelBoundJson(const KernelBoundData& d) {
+  const KernelBound& b = d.bound;
+  nlohmann::json j;
   j["bound_seconds"] = b.seconds;
   j["binding"] = b.binding;
   j["flops"] = b.flops;
@@ -197,14 +207,28 @@ nlohmann::json KernelBoundView::toJson() const {
                        {"fma_share", m.fmaShare()},
                        {"shared_elements_per_fma", m.sharedElementsPerFma()}};
   }
-  j["emulate_seconds"] = emulated_.seconds;
-  j["emulate_model"] = emulated_.variant.empty() ? emulated_.model : emulated_.model + "/" + emulated_.variant;
-  j["gap"] = b.seconds > 0 ? emulated_.seconds / b.seconds : 0.0;
-  if (gemm_) {
-    nlohmann::json g = GemmBoundView(*context_.gpu, *gemm_, m_, n_, k_).toJson();
+  j["emulate_seconds"] = d.emulated.seconds;
+  j["emulate_model"] = d.emulated.variant.empty() ? d.emulated.model : d.emulated.model + "/" + d.emulated.variant;
+  j["gap"] = b.seconds > 0 ? d.emulated.seconds / b.seconds : 0.0;
+  if (d.gemm) {
+    nlohmann::json g = GemmBoundView(*d.gpu, *d.gemm, d.m, d.n, d.k).toJson();
     j["gemm"] = g;
   }
   return j;
+}
+
+}  // namespace
+
+KernelBoundView::KernelBoundView(PredictionContext context, KernelBound bound, Prediction emulated,
+                                 std::optional<GemmBound> gemm, long long m, long long n, long long k)
+    : Report("kernel_bound", {}) {
+  auto c = std::make_shared<const PredictionContext>(std::move(context));
+  auto d = std::make_shared<const KernelBoundData>(
+      KernelBoundData{c->gpu, std::move(bound), std::move(emulated), std::move(gemm), m, n, k});
+  parts_ = {makeReportPart(
+                "context", [c](std::ostream& os) { printContextHeader(os, *c); }, [c] { return contextJson(*c); }),
+            makeReportPart(
+                "kernel_bound", [d](std::ostream& os) { printKernelBound(os, *d); }, [d] { return kernelBoundJson(*d); })};
 }
 
 }  // namespace foresight

@@ -15,6 +15,7 @@
 #include "foresight/model/gemm_bound.h"
 #include "foresight/model/kernel_bound.h"
 #include "foresight/report/prediction_view.h"
+#include "foresight/report/report.h"
 #include "foresight/report/view.h"
 
 namespace foresight {
@@ -44,29 +45,13 @@ class GemmBoundView : public View {
 ///   floors     issue 425.5 us, fp32 339.2 us, shared 95.4 us, ldst 53.0 us, dram 6.0 us
 ///   inner loop 0x0350 (gemm_regtile.cu:41), 256 iterations per warp
 ///   ...
-class KernelBoundView : public View {
+/// Parts: `context` and `kernel_bound` (bound, floors, inner loop, emulate gap, gemm).
+class KernelBoundView : public Report {
  public:
   /// `emulated`: the emulator's prediction of the launch; `gemm`: the best GEMM bound of the
   /// size the user gave (m, n, k), or nullopt.
   KernelBoundView(PredictionContext context, KernelBound bound, Prediction emulated, std::optional<GemmBound> gemm,
-                  long long m = 0, long long n = 0, long long k = 0)
-      : context_(std::move(context)),
-        bound_(std::move(bound)),
-        emulated_(std::move(emulated)),
-        gemm_(std::move(gemm)),
-        m_(m),
-        n_(n),
-        k_(k) {}
-  [[nodiscard]] std::string name() const override { return "kernel_bound"; }
-  void printText(std::ostream& os) const override;
-  [[nodiscard]] nlohmann::json toJson() const override;
-
- private:
-  PredictionContext context_;
-  KernelBound bound_;
-  Prediction emulated_;
-  std::optional<GemmBound> gemm_;
-  long long m_, n_, k_;
+                  long long m = 0, long long n = 0, long long k = 0);
 };
 
 }  // namespace foresight

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -54,88 +55,126 @@ nlohmann::json elasticitiesJson(const std::vector<Elasticity>& entries) {
 
 }  // namespace
 
-void ExplainView::printText(std::ostream& os) const {
-  prediction_.printText(os);
-  if (timingSensitivity_ && !timingSensitivity_->entries.empty()) {
-    const SensitivityReport& t = *timingSensitivity_;
-    const Prediction& p = prediction_.prediction();
-    os << fmt::format("\ntiming model's sensitivity ({}/{}: elasticity of its time to the GPU's timing parameters, {}; sum = {:.2f})\n",
-                      p.model, p.variant, t.method, t.sum);
-    printElasticities(os, t.entries);
-    os << fmt::format("largest     {}\n", boundText(t));
-  }
-  if (!timingWhatIf_.empty()) {
-    const Prediction& p = prediction_.prediction();
-    os << fmt::format("\ntiming model's what-if ({}/{}: cycles saved when the penalty is removed, predicted again)\n",
-                      p.model, p.variant);
-    printWhatIf(os, timingWhatIf_);
-  }
-  const SensitivityReport& s = sensitivity_;
-  os << fmt::format("\nsensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s.method, s.sum);
-  printElasticities(os, s.entries);
-  os << fmt::format("bottleneck  {}{}\n", boundText(s), s.clearWinner ? "" : "; no clear winner, see regions");
-  if (!s.regional.empty()) {
-    os << "\nregions (elasticity share of total time per source range)\n";
-    for (const Elasticity& e : s.regional) {
-      os << fmt::format("  {:<10} {:<8} {:<28} {:6.2f}\n", e.unit, parameterName(e.parameter), e.region, e.elasticity);
-    }
-  }
-  os << "\nresources alone (cycles each would need by itself)\n";
-  for (const ResourceAlone& a : s.alone) {
-    if (a.cycles <= 0) continue;
-    os << fmt::format("  {:<10} {:>14.0f}  {:5.1f}%\n", a.unit, a.cycles, 100.0 * a.cycles / s.cycles);
-  }
-  os << "\nwhat-if (cycles saved when the penalty is removed)\n";
-  printWhatIf(os, whatIf_);
-  if (!conflicts_.empty()) {
-    os << "\nregister-bank conflicts (FFMA sources read from one bank; cycles: the line's share of conflict-free-registers)\n";
-    os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17} {:>12}\n", "line", "FFMA", "conflicted", "degree",
-                      "extra cycles/warp", "cycles");
-    for (const RegisterConflictLine& c : conflicts_) {
-      const std::string where = c.line > 0 ? fmt::format("{}:{}", c.file, c.line) : std::string("(no line)");
-      os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17.0f} {:>12.0f}\n", where, c.checked, c.conflicted,
-                        fmt::format("{}-way", c.maxDegree), c.extraCyclesPerWarp, c.predictedCycles);
-    }
-  }
-}
+ExplainView::ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
+                         std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts,
+                         std::optional<SensitivityReport> timingSensitivity, std::vector<WhatIfResult> timingWhatIf)
+    : Report("explain", {}) {
+  const std::string model = fmt::format("{}/{}", prediction.model, prediction.variant);
+  parts_ = PredictionView(std::move(context), std::move(prediction)).parts();
+  auto timing = std::make_shared<const std::optional<SensitivityReport>>(std::move(timingSensitivity));
+  auto timingSwitches = std::make_shared<const std::vector<WhatIfResult>>(std::move(timingWhatIf));
+  auto s = std::make_shared<const SensitivityReport>(std::move(sensitivity));
+  auto switches = std::make_shared<const std::vector<WhatIfResult>>(std::move(whatIf));
+  auto lines = std::make_shared<const std::vector<RegisterConflictLine>>(std::move(conflicts));
 
-nlohmann::json ExplainView::toJson() const {
-  nlohmann::json j = prediction_.toJson();
-  const SensitivityReport& s = sensitivity_;
-  j["sensitivity"] = elasticitiesJson(s.entries);
-  j["sensitivity_sum"] = s.sum;
-  j["sensitivity_method"] = s.method;
-  j["bottleneck"] = {{"unit", s.boundUnit}, {"resource", resourceName(s.bound.resource)},
-                     {"mode", boundModeName(s.bound.mode)}, {"clear_winner", s.clearWinner}};
-  nlohmann::json regions = nlohmann::json::array();
-  for (const Elasticity& e : s.regional) {
-    regions.push_back({{"resource", e.unit}, {"parameter", parameterName(e.parameter)},
-                       {"region", e.region}, {"elasticity", e.elasticity}});
-  }
-  j["regions"] = regions;
-  nlohmann::json alone = nlohmann::json::array();
-  for (const ResourceAlone& a : s.alone) alone.push_back({{"resource", a.unit}, {"cycles", a.cycles}});
-  j["alone"] = alone;
-  j["whatif"] = whatIfJson(whatIf_);
-  j["timing_whatif"] = whatIfJson(timingWhatIf_);
-  nlohmann::json conflicts = nlohmann::json::array();
-  for (const RegisterConflictLine& c : conflicts_) {
-    conflicts.push_back({{"file", c.file}, {"line", c.line}, {"ffma", c.checked}, {"conflicted", c.conflicted},
-                         {"max_degree", c.maxDegree}, {"extra_cycles_per_warp", c.extraCyclesPerWarp},
-                         {"predicted_cycles", c.predictedCycles}});
-  }
-  j["register_bank_conflicts"] = conflicts;
-  j["timing_sensitivity"] = nullptr;
-  if (timingSensitivity_) {
-    const SensitivityReport& t = *timingSensitivity_;
-    j["timing_sensitivity"] = {{"entries", elasticitiesJson(t.entries)},
-                               {"sum", t.sum},
-                               {"method", t.method},
-                               {"largest", {{"unit", t.boundUnit}, {"resource", resourceName(t.bound.resource)},
-                                            {"mode", boundModeName(t.bound.mode)}}},
-                               {"warnings", t.warnings}};
-  }
-  return j;
+  parts_.push_back(makeReportPart(
+      "timing_sensitivity",
+      [timing, model](std::ostream& os) {
+        if (!*timing || (*timing)->entries.empty()) return;
+        const SensitivityReport& t = **timing;
+        os << fmt::format("timing model's sensitivity ({}: elasticity of its time to the GPU's timing parameters, {}; sum = {:.2f})\n",
+                          model, t.method, t.sum);
+        printElasticities(os, t.entries);
+        os << fmt::format("largest     {}\n", boundText(t));
+      },
+      [timing] {
+        nlohmann::json j = {{"timing_sensitivity", nullptr}};
+        if (!*timing) return j;
+        const SensitivityReport& t = **timing;
+        j["timing_sensitivity"] = {{"entries", elasticitiesJson(t.entries)},
+                                   {"sum", t.sum},
+                                   {"method", t.method},
+                                   {"largest", {{"unit", t.boundUnit}, {"resource", resourceName(t.bound.resource)},
+                                                {"mode", boundModeName(t.bound.mode)}}},
+                                   {"warnings", t.warnings}};
+        return j;
+      }));
+  parts_.push_back(makeReportPart(
+      "timing_whatif",
+      [timingSwitches, model](std::ostream& os) {
+        if (timingSwitches->empty()) return;
+        os << fmt::format("timing model's what-if ({}: cycles saved when the penalty is removed, predicted again)\n",
+                          model);
+        printWhatIf(os, *timingSwitches);
+      },
+      [timingSwitches] { return nlohmann::json{{"timing_whatif", whatIfJson(*timingSwitches)}}; }));
+  parts_.push_back(makeReportPart(
+      "sensitivity",
+      [s](std::ostream& os) {
+        os << fmt::format("sensitivity (elasticity of T to each parameter, {}; sum = {:.2f})\n", s->method, s->sum);
+        printElasticities(os, s->entries);
+        os << fmt::format("bottleneck  {}{}\n", boundText(*s), s->clearWinner ? "" : "; no clear winner, see regions");
+      },
+      [s] {
+        nlohmann::json j;
+        j["sensitivity"] = elasticitiesJson(s->entries);
+        j["sensitivity_sum"] = s->sum;
+        j["sensitivity_method"] = s->method;
+        j["bottleneck"] = {{"unit", s->boundUnit}, {"resource", resourceName(s->bound.resource)},
+                           {"mode", boundModeName(s->bound.mode)}, {"clear_winner", s->clearWinner}};
+        return j;
+      }));
+  parts_.push_back(makeReportPart(
+      "regions",
+      [s](std::ostream& os) {
+        if (s->regional.empty()) return;
+        os << "regions (elasticity share of total time per source range)\n";
+        for (const Elasticity& e : s->regional) {
+          os << fmt::format("  {:<10} {:<8} {:<28} {:6.2f}\n", e.unit, parameterName(e.parameter), e.region,
+                            e.elasticity);
+        }
+      },
+      [s] {
+        nlohmann::json regions = nlohmann::json::array();
+        for (const Elasticity& e : s->regional) {
+          regions.push_back({{"resource", e.unit}, {"parameter", parameterName(e.parameter)},
+                             {"region", e.region}, {"elasticity", e.elasticity}});
+        }
+        return nlohmann::json{{"regions", regions}};
+      }));
+  parts_.push_back(makeReportPart(
+      "alone",
+      [s](std::ostream& os) {
+        os << "resources alone (cycles each would need by itself)\n";
+        for (const ResourceAlone& a : s->alone) {
+          if (a.cycles <= 0) continue;
+          os << fmt::format("  {:<10} {:>14.0f}  {:5.1f}%\n", a.unit, a.cycles, 100.0 * a.cycles / s->cycles);
+        }
+      },
+      [s] {
+        nlohmann::json alone = nlohmann::json::array();
+        for (const ResourceAlone& a : s->alone) alone.push_back({{"resource", a.unit}, {"cycles", a.cycles}});
+        return nlohmann::json{{"alone", alone}};
+      }));
+  parts_.push_back(makeReportPart(
+      "whatif",
+      [switches](std::ostream& os) {
+        os << "what-if (cycles saved when the penalty is removed)\n";
+        printWhatIf(os, *switches);
+      },
+      [switches] { return nlohmann::json{{"whatif", whatIfJson(*switches)}}; }));
+  parts_.push_back(makeReportPart(
+      "register_bank_conflicts",
+      [lines](std::ostream& os) {
+        if (lines->empty()) return;
+        os << "register-bank conflicts (FFMA sources read from one bank; cycles: the line's share of conflict-free-registers)\n";
+        os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17} {:>12}\n", "line", "FFMA", "conflicted", "degree",
+                          "extra cycles/warp", "cycles");
+        for (const RegisterConflictLine& c : *lines) {
+          const std::string where = c.line > 0 ? fmt::format("{}:{}", c.file, c.line) : std::string("(no line)");
+          os << fmt::format("  {:<28} {:>5} {:>10} {:>6} {:>17.0f} {:>12.0f}\n", where, c.checked, c.conflicted,
+                            fmt::format("{}-way", c.maxDegree), c.extraCyclesPerWarp, c.predictedCycles);
+        }
+      },
+      [lines] {
+        nlohmann::json conflicts = nlohmann::json::array();
+        for (const RegisterConflictLine& c : *lines) {
+          conflicts.push_back({{"file", c.file}, {"line", c.line}, {"ffma", c.checked}, {"conflicted", c.conflicted},
+                               {"max_degree", c.maxDegree}, {"extra_cycles_per_warp", c.extraCyclesPerWarp},
+                               {"predicted_cycles", c.predictedCycles}});
+        }
+        return nlohmann::json{{"register_bank_conflicts", conflicts}};
+      }));
 }
 
 }  // namespace foresight

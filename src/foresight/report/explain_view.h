@@ -32,39 +32,28 @@
 
 namespace foresight {
 
-/// Text and JSON of an explanation.
-class ExplainView : public View {
+/// Text and JSON of an explanation: the parts of the prediction (PredictionView), then
+/// `timing_sensitivity` and `timing_whatif` (the timing model's own, when it is not emulate),
+/// `sensitivity` (with the bottleneck), `regions`, `alone`, `whatif` and
+/// `register_bank_conflicts`.
+class ExplainView : public Report {
  public:
   ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
               std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {},
               std::optional<SensitivityReport> timingSensitivity = std::nullopt,
-              std::vector<WhatIfResult> timingWhatIf = {})
-      : prediction_(std::move(context), std::move(prediction)), sensitivity_(std::move(sensitivity)),
-        whatIf_(std::move(whatIf)), conflicts_(std::move(conflicts)), timingSensitivity_(std::move(timingSensitivity)),
-        timingWhatIf_(std::move(timingWhatIf)) {}
+              std::vector<WhatIfResult> timingWhatIf = {});
   /// explainWorkload()'s result.
   explicit ExplainView(WorkloadExplanation e)
       : ExplainView({std::move(e.path), std::move(e.frontend), std::move(e.kernel), e.gpu, e.launch},
                     std::move(e.result.prediction), std::move(e.result.sensitivity), std::move(e.result.whatIf),
                     std::move(e.result.conflicts), std::move(e.result.timingSensitivity),
                     std::move(e.result.timingWhatIf)) {}
-  [[nodiscard]] std::string name() const override { return "explain"; }
-  void printText(std::ostream& os) const override;
-  /// The prediction's keys plus `sensitivity` [{resource, parameter, elasticity}],
-  /// `sensitivity_sum`, `bottleneck`, `regions`, `alone` and `whatif` [{name, cycles, penalty,
-  /// speedup}], `register_bank_conflicts` [{file, line, ffma, conflicted, max_degree,
-  /// extra_cycles_per_warp, predicted_cycles}], and `timing_sensitivity` (null when the timing
-  /// model is emulate): {entries [as sensitivity], sum, method, largest {unit, resource, mode},
-  /// warnings}, and `timing_whatif` (empty for emulate) [as whatif].
-  [[nodiscard]] nlohmann::json toJson() const override;
-
- private:
-  PredictionView prediction_;
-  SensitivityReport sensitivity_;
-  std::vector<WhatIfResult> whatIf_;
-  std::vector<RegisterConflictLine> conflicts_;
-  std::optional<SensitivityReport> timingSensitivity_;
-  std::vector<WhatIfResult> timingWhatIf_;
+  // JSON: the prediction's keys plus `sensitivity` [{resource, bound_resource, parameter,
+  // elasticity}], `sensitivity_sum`, `sensitivity_method`, `bottleneck`, `regions`, `alone` and
+  // `whatif` [{name, cycles, penalty, speedup}], `register_bank_conflicts` [{file, line, ffma,
+  // conflicted, max_degree, extra_cycles_per_warp, predicted_cycles}], and `timing_sensitivity`
+  // (null when the timing model is emulate): {entries [as sensitivity], sum, method, largest
+  // {unit, resource, mode}, warnings}, and `timing_whatif` (empty for emulate) [as whatif].
 };
 
 }  // namespace foresight

@@ -61,82 +61,134 @@ nlohmann::json contextJson(const PredictionContext& c) {
   return j;
 }
 
-void PredictionView::printText(std::ostream& os) const {
-  const Prediction& p = prediction_;
-  printContextHeader(os, context_, fmt::format("{} ({} variant)", p.model, p.variant));
-  if (context_.launch.carveoutPercent) {
-    os << fmt::format("           carveout {}% -> {} KiB of shared memory per SM\n", *context_.launch.carveoutPercent,
-                      p.occupancy.sharedCapacity / 1024);
-  }
-  os << "\n";
-  os << fmt::format("time       {} ({:.0f} cycles)\n", timeText(p.seconds), p.cycles);
-  os << fmt::format("occupancy  {} blocks/SM, {} warps/SM ({:.1f}%), limited by {}\n",
-                    p.occupancy.blocksPerSm, p.occupancy.warpsPerSm, 100.0 * p.occupancy.fraction,
-                    occupancyLimiterName(p.occupancy.limiter));
-  // Blocks the model actually keeps on an SM (mwp-cwp: Active_blocks_per_SM; emulate:
-  // blocks_resident) when the grid is too small to fill the occupancy limit.
-  const NamedValue* active = p.value("Active_blocks_per_SM");
-  if (!active) active = p.value("blocks_resident");
-  if (active && active->value < p.occupancy.blocksPerSm) {
-    os << fmt::format("           the grid fills {} of them per SM (fewer blocks than one wave)\n",
-                      active->value);
-  }
-  os << fmt::format("bound      {} ({}): {}\n", resourceName(p.bound.resource),
-                    boundModeName(p.bound.mode), p.boundExplanation);
-  for (const char* headline : {"MWP", "CWP"}) {
-    if (const NamedValue* v = p.value(headline)) {
-      os << fmt::format("{:<10} {}\n", headline, numberText(v->value));
-    }
-  }
-  os << "\nmodel values\n";
-  for (const NamedValue& v : p.values) {
-    os << fmt::format("  {:<20} {:>14}  {}\n", v.name, numberText(v.value), v.note);
-  }
-  os << "\nresources (cycles each would need alone; share of the predicted time)\n";
-  for (const ResourceUse& r : p.resources) {
-    os << fmt::format("  {:<12} {:>14.0f}  {:6.1f}%\n", resourceName(r.resource), r.busyCycles,
-                      100.0 * r.utilization);
-  }
-  if (!p.warnings.empty()) {
-    os << "\nwarnings\n";
-    for (const std::string& w : p.warnings) os << "  - " << w << "\n";
-  }
+namespace {
+
+/// `context`: what was predicted, with the model and the carveout's shared capacity.
+std::shared_ptr<const ReportPart> contextPart(std::shared_ptr<const PredictionContext> c,
+                                              std::shared_ptr<const Prediction> p) {
+  return makeReportPart(
+      "context",
+      [c, p](std::ostream& os) {
+        printContextHeader(os, *c, fmt::format("{} ({} variant)", p->model, p->variant));
+        if (c->launch.carveoutPercent) {
+          os << fmt::format("           carveout {}% -> {} KiB of shared memory per SM\n", *c->launch.carveoutPercent,
+                            p->occupancy.sharedCapacity / 1024);
+        }
+      },
+      [c, p] {
+        nlohmann::json j = contextJson(*c);
+        j["model"] = p->model;
+        j["variant"] = p->variant;
+        if (c->launch.carveoutPercent) {
+          j["launch"]["carveout_percent"] = *c->launch.carveoutPercent;
+          j["launch"]["shared_capacity_bytes"] = p->occupancy.sharedCapacity;
+        }
+        return j;
+      });
 }
 
-nlohmann::json PredictionView::toJson() const {
-  const Prediction& p = prediction_;
-  nlohmann::json j;
-  j.update(contextJson(context_));
-  j["model"] = p.model;
-  j["variant"] = p.variant;
-  if (context_.launch.carveoutPercent) {
-    j["launch"]["carveout_percent"] = *context_.launch.carveoutPercent;
-    j["launch"]["shared_capacity_bytes"] = p.occupancy.sharedCapacity;
-  }
-  j["occupancy"] = {{"blocks_per_sm", p.occupancy.blocksPerSm},
-                    {"warps_per_sm", p.occupancy.warpsPerSm},
-                    {"warps_per_block", p.occupancy.warpsPerBlock},
-                    {"fraction", p.occupancy.fraction},
-                    {"limiter", occupancyLimiterName(p.occupancy.limiter)}};
-  j["cycles"] = p.cycles;
-  j["time_s"] = p.seconds;
-  j["bound"] = {{"resource", resourceName(p.bound.resource)},
-                {"mode", boundModeName(p.bound.mode)},
-                {"explanation", p.boundExplanation}};
-  nlohmann::json resources = nlohmann::json::array();
-  for (const ResourceUse& r : p.resources) {
-    resources.push_back({{"name", resourceName(r.resource)},
-                         {"busy_cycles", r.busyCycles},
-                         {"utilization", r.utilization}});
-  }
-  j["resources"] = resources;
-  nlohmann::json values = nlohmann::json::object();
-  for (const NamedValue& v : p.values) {
-    values[v.name] = std::isinf(v.value) ? nlohmann::json(nullptr) : nlohmann::json(v.value);
-  }
-  j["values"] = values;
-  j["warnings"] = p.warnings;
-  return j;
+/// `summary`: time, occupancy, bound and the MWP/CWP headline values.
+std::shared_ptr<const ReportPart> summaryPart(std::shared_ptr<const Prediction> p) {
+  return makeReportPart(
+      "summary",
+      [p](std::ostream& os) {
+        os << fmt::format("time       {} ({:.0f} cycles)\n", timeText(p->seconds), p->cycles);
+        os << fmt::format("occupancy  {} blocks/SM, {} warps/SM ({:.1f}%), limited by {}\n",
+                          p->occupancy.blocksPerSm, p->occupancy.warpsPerSm, 100.0 * p->occupancy.fraction,
+                          occupancyLimiterName(p->occupancy.limiter));
+        // Blocks the model actually keeps on an SM (mwp-cwp: Active_blocks_per_SM; emulate:
+        // blocks_resident) when the grid is too small to fill the occupancy limit.
+        const NamedValue* active = p->value("Active_blocks_per_SM");
+        if (!active) active = p->value("blocks_resident");
+        if (active && active->value < p->occupancy.blocksPerSm) {
+          os << fmt::format("           the grid fills {} of them per SM (fewer blocks than one wave)\n",
+                            active->value);
+        }
+        os << fmt::format("bound      {} ({}): {}\n", resourceName(p->bound.resource),
+                          boundModeName(p->bound.mode), p->boundExplanation);
+        for (const char* headline : {"MWP", "CWP"}) {
+          if (const NamedValue* v = p->value(headline)) {
+            os << fmt::format("{:<10} {}\n", headline, numberText(v->value));
+          }
+        }
+      },
+      [p] {
+        nlohmann::json j;
+        j["occupancy"] = {{"blocks_per_sm", p->occupancy.blocksPerSm},
+                          {"warps_per_sm", p->occupancy.warpsPerSm},
+                          {"warps_per_block", p->occupancy.warpsPerBlock},
+                          {"fraction", p->occupancy.fraction},
+                          {"limiter", occupancyLimiterName(p->occupancy.limiter)}};
+        j["cycles"] = p->cycles;
+        j["time_s"] = p->seconds;
+        j["bound"] = {{"resource", resourceName(p->bound.resource)},
+                      {"mode", boundModeName(p->bound.mode)},
+                      {"explanation", p->boundExplanation}};
+        return j;
+      });
+}
+
+/// `values`: every named value of the model, with its note.
+std::shared_ptr<const ReportPart> valuesPart(std::shared_ptr<const Prediction> p) {
+  return makeReportPart(
+      "values",
+      [p](std::ostream& os) {
+        os << "model values\n";
+        for (const NamedValue& v : p->values) {
+          os << fmt::format("  {:<20} {:>14}  {}\n", v.name, numberText(v.value), v.note);
+        }
+      },
+      [p] {
+        nlohmann::json values = nlohmann::json::object();
+        for (const NamedValue& v : p->values) {
+          values[v.name] = std::isinf(v.value) ? nlohmann::json(nullptr) : nlohmann::json(v.value);
+        }
+        return nlohmann::json{{"values", values}};
+      });
+}
+
+/// `resources`: the cycles each resource would need alone and its share of the time.
+std::shared_ptr<const ReportPart> resourcesPart(std::shared_ptr<const Prediction> p) {
+  return makeReportPart(
+      "resources",
+      [p](std::ostream& os) {
+        os << "resources (cycles each would need alone; share of the predicted time)\n";
+        for (const ResourceUse& r : p->resources) {
+          os << fmt::format("  {:<12} {:>14.0f}  {:6.1f}%\n", resourceName(r.resource), r.busyCycles,
+                            100.0 * r.utilization);
+        }
+      },
+      [p] {
+        nlohmann::json resources = nlohmann::json::array();
+        for (const ResourceUse& r : p->resources) {
+          resources.push_back({{"name", resourceName(r.resource)},
+                               {"busy_cycles", r.busyCycles},
+                               {"utilization", r.utilization}});
+        }
+        return nlohmann::json{{"resources", resources}};
+      });
+}
+
+/// `warnings`: what the model could not take into account (no text when there is none).
+std::shared_ptr<const ReportPart> warningsPart(std::shared_ptr<const Prediction> p) {
+  return makeReportPart(
+      "warnings",
+      [p](std::ostream& os) {
+        if (p->warnings.empty()) return;
+        os << "warnings\n";
+        for (const std::string& w : p->warnings) os << "  - " << w << "\n";
+      },
+      [p] { return nlohmann::json{{"warnings", p->warnings}}; });
+}
+
+}  // namespace
+
+PredictionView::PredictionView(PredictionContext context, Prediction prediction)
+    : Report("prediction", {}),
+      context_(std::make_shared<const PredictionContext>(std::move(context))),
+      prediction_(std::make_shared<const Prediction>(std::move(prediction))) {
+  parts_ = {contextPart(context_, prediction_), summaryPart(prediction_), valuesPart(prediction_),
+            resourcesPart(prediction_), warningsPart(prediction_)};
 }
 
 void GpuComparisonView::printText(std::ostream& os) const {

@@ -18,13 +18,14 @@
 ///   ...
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/launch.h"
 #include "foresight/model/prediction.h"
-#include "foresight/report/view.h"
+#include "foresight/report/report.h"
 
 namespace foresight {
 
@@ -46,20 +47,18 @@ void printContextHeader(std::ostream& os, const PredictionContext& c, const std:
 /// The same as JSON keys: input, frontend, kernel, gpu, launch {grid, block, dynamic_shared_bytes}.
 [[nodiscard]] nlohmann::json contextJson(const PredictionContext& c);
 
-/// Text and JSON of one prediction.
-class PredictionView : public View {
+/// Text and JSON of one prediction, as the parts `context` (input, kernel, GPU, model, launch),
+/// `summary` (time, occupancy, bound, MWP/CWP), `values` (the model's named values), `resources`
+/// (cycles each resource would need alone) and `warnings`.
+class PredictionView : public Report {
  public:
-  PredictionView(PredictionContext context, Prediction prediction)
-      : context_(std::move(context)), prediction_(std::move(prediction)) {}
-  [[nodiscard]] std::string name() const override { return "prediction"; }
-  void printText(std::ostream& os) const override;
-  [[nodiscard]] nlohmann::json toJson() const override;
-  [[nodiscard]] const PredictionContext& context() const { return context_; }
-  [[nodiscard]] const Prediction& prediction() const { return prediction_; }
+  PredictionView(PredictionContext context, Prediction prediction);
+  [[nodiscard]] const PredictionContext& context() const { return *context_; }
+  [[nodiscard]] const Prediction& prediction() const { return *prediction_; }
 
  private:
-  PredictionContext context_;
-  Prediction prediction_;
+  std::shared_ptr<const PredictionContext> context_;
+  std::shared_ptr<const Prediction> prediction_;
 };
 
 /// `foresight predict FILE --gpu a,b,c`: the same input's predictions on several GPUs, side by
