@@ -111,6 +111,33 @@ TEST(Explore, RefusesLargeSpacesAndReportsWhenNothingPredicts) {
   EXPECT_NE(half.error().message.find("both the grid and the block"), std::string::npos) << half.error().message;
 }
 
+TEST(Explore, ReadsEachVariantAsEveryCommandReadsTheInput) {
+  // A skeleton is its best layout for explore as for predict (loadWorkload()): GROPHECY's matmul
+  // on the FX 5600 is 8.768387 ms (tests/workload/run_workload_test.cpp), whatever the (here
+  // unused) parameter; loadInput() alone would have lowered the default layout.
+  const Gpu fx = *loadPreset("fx5600");
+  ExploreOptions o;
+  o.input = std::string(FORESIGHT_SOURCE_DIR) + "/examples/skeleton/matmul.sk";
+  o.inputOptions.gpu = &fx;
+  EXPECT_TRUE(parseSpace("X=1,2", o.space));
+  o.model = resolveDefaultModel(ModelOptions{}, InputKind::Skeleton, &fx);
+  Expected<ExploreResult> r = explore(o);
+  ASSERT_TRUE(r) << r.error().format();
+  ASSERT_EQ(r->predicted, 2);
+  EXPECT_EQ(r->frontend, "skeleton");
+  for (const ExploredVariant& v : r->variants) {
+    EXPECT_NEAR(v.prediction->seconds, 0.008768387345679012, 1e-15);
+    EXPECT_EQ(v.launch->block, (Dim3{32, 16, 1}));
+  }
+  // A parameter that is also a fixed macro is refused by the library, for every caller.
+  const Gpu h100 = *loadPreset("h100");
+  ExploreOptions twice = vecaddSearch(h100);
+  twice.inputOptions.macros.emplace_back("TX", "128");
+  Expected<ExploreResult> refused = explore(twice);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message, "'TX' is both a -D macro and a --space parameter");
+}
+
 TEST(Explore, CompilesEachMacroVariantOfACudaSource) {
   auto tc = cuda::createSystemToolchain();
   if (tc->describe().nvcc.empty()) GTEST_SKIP() << "nvcc not found (install the CUDA toolkit or set CUDA_HOME)";

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "foresight/frontend/input.h"
+#include "foresight/workload/workload.h"
 #include "foresight/model/default_model.h"
 #include "foresight/model/predict.h"
 #include "foresight/support/expression.h"
@@ -90,39 +91,42 @@ void runVariant(const ExploreOptions& o, const std::map<std::string, long long>&
     io.macros.clear();  // compiled inputs: the macros are variables of the launch expressions only
   }
   const bool dims = !o.launch.grid.empty();  // else the input's grid and block
-  if (dims) io.launch = **launch;
-  Expected<LoadedInput> input = loadInput(o.input, io);
-  if (!input) {
-    out.error = input.error().format();
+  // The variant is read as every command reads an input (loadWorkload(), workloadRun()): the
+  // frontends see the evaluated launch, and its dimensions override the input's own.
+  WorkloadOptions wo;
+  if (dims) {
+    io.launch = **launch;
+    wo.launch.grid = (*launch)->grid;
+    wo.launch.block = (*launch)->block;
+  }
+  wo.input = std::move(io);
+  Expected<Workload> workload = loadWorkload(o.input, wo);
+  if (!workload) {
+    out.error = workload.error().format();
     return;
   }
-  Expected<const KernelInput*> kernel = selectKernel(*input, io.kernel);
-  if (!kernel) {
-    out.error = kernel.error().format();
+  Expected<KernelRun> run = workloadRun(*workload, wo.input.kernel);
+  if (!run) {
+    out.error = run.error().format();
     return;
   }
-  out.kernel = (*kernel)->ir.name;
-  out.frontend = input->frontend;
-  Launch l;
+  const KernelInput& kernel = workload->kernels[run->kernel];
+  out.kernel = kernel.ir.name;
+  out.frontend = workload->frontend;
+  Launch l = run->launch;
   if (dims) {
     l = **launch;
-  } else if (input->launch) {
-    l = *input->launch;
-    if (launch->has_value()) {
-      for (const auto& [name, value] : (*launch)->args) l.args[name] = value;
-      if (!o.launch.dynamicShared.empty()) l.dynamicSharedBytes = (*launch)->dynamicSharedBytes;
-    }
-  } else {
-    out.error = "no launch: give the grid and block expressions (--grid, --block)";
-    return;
+  } else if (launch->has_value()) {
+    for (const auto& [name, value] : (*launch)->args) l.args[name] = value;
+    if (!o.launch.dynamicShared.empty()) l.dynamicSharedBytes = (*launch)->dynamicSharedBytes;
   }
   out.launch = l;
-  Expected<Prediction> p = predict(**kernel, l, *o.inputOptions.gpu, o.model);
+  Expected<Prediction> p = predict(kernel, l, *o.inputOptions.gpu, o.model);
   if (!p) {
     out.error = p.error().format();
     return;
   }
-  for (const std::string& note : input->notes) p->warnings.push_back(note);
+  for (const std::string& note : run->notes) p->warnings.push_back(note);
   out.prediction = std::move(*p);
 }
 
@@ -148,6 +152,11 @@ Expected<ExploreResult> explore(const ExploreOptions& o) {
                      ": the shard index runs from 0 to the shard count - 1");
   }
   if (result.spaceSize == 0) return makeError("the search space is empty");
+  for (const SpaceDimension& d : o.space.dimensions) {
+    for (const auto& [name, value] : o.inputOptions.macros) {
+      if (name == d.name) return makeError("'" + d.name + "' is both a -D macro and a --space parameter");
+    }
+  }
   const long long mine = (result.spaceSize - o.shard + o.shards - 1) / o.shards;  // indices shard, shard + n, ...
   if (mine > o.maxVariants) {
     return makeError("the space has " + std::to_string(result.spaceSize) + " variants" +

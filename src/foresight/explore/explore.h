@@ -2,7 +2,9 @@
 /// \file
 /// `explore`: model-driven search over a kernel's compile-time and launch parameters (issue 18).
 /// Every variant of a SearchSpace is built (CUDA sources: compiled with the variant's `-D`
-/// macros, through the compile cache; other inputs: loaded once per variant), launched with
+/// macros, through the compile cache; other inputs: loaded once per variant) and read as every
+/// command reads an input (loadWorkload(), workloadRun(): a skeleton is its best layout, a C
+/// program's kernel has its own launch), launched with
 /// launch expressions evaluated over the fixed macros and the variant's values, and predicted
 /// with one model; the variants come back ranked by predicted time. Variants run in parallel
 /// on the machine's cores; the order of the result does not depend on the threads.
@@ -55,7 +57,7 @@ struct ExploredVariant {
 
 /// Options of explore().
 struct ExploreOptions {
-  std::string input;            ///< .cu, .ptx, .cubin, .sass or summary .toml
+  std::string input;            ///< any input loadWorkload() reads (.cu, .ptx, .cubin, .sass, .toml, .c, .sk)
   InputOptions inputOptions;    ///< GPU, kernel, fixed macros, includes, hints, toolchain
   SearchSpace space;
   LaunchExpressions launch;
@@ -84,7 +86,7 @@ struct ExploreResult {
 };
 
 /// Builds, launches and predicts every variant of the space (exhaustive search), or of one
-/// shard of it. Unsharded, a search in which no variant predicts is an Error; a shard may
+/// shard of it. A parameter that is also a fixed macro (`inputOptions.macros`) is an Error. Unsharded, a search in which no variant predicts is an Error; a shard may
 /// come back with none predicted.
 [[nodiscard]] Expected<ExploreResult> explore(const ExploreOptions& options);
 

@@ -90,11 +90,6 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
     if (!kv) return reportError(kv.error());
     x.launch.arrays.push_back(std::move(*kv));
   }
-  for (const SpaceDimension& d : x.space.dimensions) {
-    for (const auto& [name, value] : x.inputOptions.macros) {
-      if (name == d.name) return reportError(makeError("'" + d.name + "' is both a -D macro and a --space parameter"));
-    }
-  }
   Expected<ModelOptions> model = toModelOptions(o, &*gpu);
   if (!model) return reportError(model.error());
   x.model = *model;
