@@ -12,7 +12,6 @@
 #include "../common_options.h"
 #include "foresight/advise/placement/patch.h"
 #include "foresight/advise/placement/place.h"
-#include "foresight/frontend/input.h"
 #include "foresight/model/default_model.h"
 #include "foresight/report/place_view.h"
 #include "foresight/support/text_file.h"
@@ -48,11 +47,6 @@ Expected<std::string> cudaSourceOf(const std::string& input) {
 
 int runPlace(const PlaceCliOptions& po) {
   const CommonOptions& o = po.common;
-  if (inputKindOf(o.input) == InputKind::Skeleton) {
-    return reportError(makeError("place needs the per-lane addresses of a CUDA kernel (.cu, .ptx, .cubin); a skeleton "
-                                 "has none",
-                                 o.input, 0));
-  }
   Expected<Gpu> gpu = resolveOneGpu(o, "place");
   if (!gpu) return reportError(gpu.error());
   PlaceOptions options;
