@@ -23,7 +23,8 @@
 namespace foresight {
 namespace {
 
-std::shared_ptr<const ReportPart> linePart(const std::string& name, const std::string& text, nlohmann::json keys) {
+std::shared_ptr<const ReportPart> linePart(const std::string& name, const std::string& text,
+                                           nlohmann::json keys) {
   return makeReportPart(
       name, [text](std::ostream& os) { os << text; }, [keys] { return keys; });
 }
@@ -46,16 +47,18 @@ TEST(Report, TextSkipsEmptyPartsAndSeparatesTheOthersByABlankLine) {
                              linePart("c", "second\nthird\n", nlohmann::json::object()),
                              linePart("d", "", nlohmann::json::object())};
   EXPECT_EQ(textOf(parts), "first\n\nsecond\nthird\n");
-  EXPECT_EQ(textOf({parts[1], parts[2]}), "second\nthird\n");  // no blank line before the first shown
+  EXPECT_EQ(textOf({parts[1], parts[2]}),
+            "second\nthird\n");  // no blank line before the first shown
   EXPECT_EQ(textOf({}), "");
 }
 
 TEST(Report, JsonMergesEachPartsKeysAndRefusesAKeyGivenTwice) {
-  const ReportParts parts = {linePart("a", "", {{"x", 1}, {"y", {1, 2}}}), linePart("b", "", nullptr),
-                             linePart("c", "", {{"z", "three"}})};
+  const ReportParts parts = {linePart("a", "", {{"x", 1}, {"y", {1, 2}}}),
+                             linePart("b", "", nullptr), linePart("c", "", {{"z", "three"}})};
   EXPECT_EQ(reportJson(parts), (nlohmann::json{{"x", 1}, {"y", {1, 2}}, {"z", "three"}}));
   EXPECT_THROW((void)reportJson({parts[0], linePart("twice", "", {{"x", 2}})}), std::logic_error);
-  EXPECT_THROW((void)reportJson({linePart("array", "", nlohmann::json::array({1}))}), std::logic_error);
+  EXPECT_THROW((void)reportJson({linePart("array", "", nlohmann::json::array({1}))}),
+               std::logic_error);
   const Report report("r", parts);
   EXPECT_EQ(report.name(), "r");
   EXPECT_EQ(report.toJson(), reportJson(parts));
@@ -65,14 +68,14 @@ TEST(Report, ExplainIsThePredictionsPartsThenItsOwn) {
   const Gpu fx = testing_support::preset("fx5600");
   ExplainWorkloadOptions o;
   o.gpu = &fx;
-  Expected<WorkloadExplanation> e =
-      explainWorkload(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/matmul-fx5600.toml", o);
+  Expected<WorkloadExplanation> e = explainWorkload(
+      std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/matmul-fx5600.toml", o);
   ASSERT_TRUE(e.ok()) << e.error().format();
   const ExplainView view(std::move(*e));
   EXPECT_EQ(namesOf(view),
-            (std::vector<std::string>{"context", "summary", "values", "resources", "warnings", "timing_sensitivity",
-                                      "timing_whatif", "sensitivity", "regions", "alone", "whatif",
-                                      "register_bank_conflicts"}));
+            (std::vector<std::string>{"context", "summary", "values", "resources", "warnings",
+                                      "timing_sensitivity", "timing_whatif", "sensitivity",
+                                      "regions", "alone", "whatif", "register_bank_conflicts", "fixes"}));
   // Every key of the report comes from exactly one part (reportJson() would have thrown
   // otherwise); the sensitivity part owns the bottleneck, the context part the model.
   std::set<std::string> keys;
@@ -94,10 +97,12 @@ TEST(Report, ExplainIsThePredictionsPartsThenItsOwn) {
     }
   }
   // The timing model is MWP-CWP (GROPHECY's variant): its own sensitivity section is printed, its
-  // issue gap's elasticity 0.970437 = 9328 x 24 x 52.0833 / 12015208.33 (tests/model/sensitivity_test.cpp).
+  // issue gap's elasticity 0.970437 = 9328 x 24 x 52.0833 / 12015208.33
+  // (tests/model/sensitivity_test.cpp).
   std::ostringstream os;
   view.printText(os);
-  EXPECT_NE(os.str().find("\n\ntiming model's sensitivity (mwp-cwp/grophecy:"), std::string::npos) << os.str();
+  EXPECT_NE(os.str().find("\n\ntiming model's sensitivity (mwp-cwp/grophecy:"), std::string::npos)
+      << os.str();
   EXPECT_EQ(j.at("timing_sensitivity").at("largest").at("resource"), "issue");
 }
 

@@ -381,6 +381,20 @@ int printView(const View& view, bool json) {
   return kExitOk;
 }
 
+int printView(const View& view, const CommonOptions& o) {
+  if (!o.summary) return printView(view, o.json);
+  if (o.json) return reportError(makeError("choose one of --json and --summary"));
+  const std::string lines = view.summary();
+  if (lines.empty()) return reportError(makeError("this report has no summary line; drop --summary"));
+  std::cout << lines;
+  return kExitOk;
+}
+
+void addSummaryOption(CLI::App& sub, CommonOptions& o) {
+  sub.add_flag("--summary", o.summary,
+               "Print one line per predicted launch: kernel, GPU, time, bound, model (explain: and the top fix)");
+}
+
 int reportError(const Error& error) {
   std::cerr << "foresight: " << error.format() << "\n";
   return kExitError;

@@ -42,6 +42,7 @@ struct CommonOptions {
   double l2HitRate = -1;
   std::string smemRule = "paper_fitted";  ///< cgpredict shared-memory rule
   bool json = false;
+  bool summary = false;  ///< --summary (predict, explain): one line per launch
   std::vector<std::string> defines;   ///< -D NAME[=VALUE] (CUDA inputs)
   std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments
   std::vector<std::string> trips;     ///< --trip FILE:LINE=N: loop trip counts
@@ -128,5 +129,9 @@ int reportError(const Error& error);
 
 /// Prints a view on stdout, as one JSON object or as text; returns kExitOk.
 int printView(const View& view, bool json);
+/// printView(), or with `o.summary` the view's summary lines (refused with --json).
+int printView(const View& view, const CommonOptions& o);
+/// Adds --summary to a command whose report has summary lines.
+void addSummaryOption(CLI::App& sub, CommonOptions& o);
 
 }  // namespace foresight::cli

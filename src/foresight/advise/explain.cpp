@@ -58,6 +58,7 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   ModelOptions shared = timing;
   if (!eo.l1HitRate && !eo.l2HitRate) shared.emulate.memory = emulation->builder().sharedMemory();
   const double emulatedSeconds = emulated.seconds;
+  const double emulatedCycles = emulated.cycles;
   Expected<Prediction> prediction = timing.model == ModelKind::Emulate
                                         ? withFloors(std::move(emulated), kernel, launch, gpu, emulation->builder().memory())
                                         : predict(kernel, launch, gpu, shared);
@@ -69,8 +70,12 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
         "predicts {:.4g} us",
         modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
   }
-  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}};
+  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}};
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
+  Expected<std::vector<Fix>> fixes = rankFixes(
+      FixInputs{&kernel, launch, &gpu, eo, emulation->builder().memory(), emulatedCycles, r.whatIf, r.conflicts});
+  if (!fixes) return std::move(fixes).takeError();
+  r.fixes = std::move(*fixes);
   if (timing.model != ModelKind::Emulate) {
     // The timing model's own dependence on the GPU, with the same elasticity method.
     SensitivityOptions so;

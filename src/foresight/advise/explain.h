@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "foresight/advise/fixes.h"
 #include "foresight/advise/register_conflicts.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
@@ -48,6 +49,8 @@ struct ExplainResult {
   std::optional<SensitivityReport> timingSensitivity;
   /// The timing model's own what-ifs (analyzeModelWhatIf()), under the same condition.
   std::vector<WhatIfResult> timingWhatIf;
+  /// The changes worth making, best first (rankFixes(): the emulate model's speedups).
+  std::vector<Fix> fixes;
 };
 
 /// Emulates one launch, analyses it and predicts its time. When the timing model is not emulate,

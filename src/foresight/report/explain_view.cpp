@@ -57,15 +57,26 @@ nlohmann::json elasticitiesJson(const std::vector<Elasticity>& entries) {
 
 ExplainView::ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
                          std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts,
-                         std::optional<SensitivityReport> timingSensitivity, std::vector<WhatIfResult> timingWhatIf)
+                         std::optional<SensitivityReport> timingSensitivity, std::vector<WhatIfResult> timingWhatIf,
+                         std::vector<Fix> fixes)
     : Report("explain", {}) {
   const std::string model = fmt::format("{}/{}", prediction.model, prediction.variant);
+  summary_ = predictionSummary(context, prediction) + "; top fix: ";
+  if (fixes.empty()) {
+    summary_ += fmt::format("none saves {:.0f}% or more\n", 100 * (kFixThreshold - 1));
+  } else {
+    const Fix& top = fixes.front();
+    summary_ += fmt::format("{} {}{:.2f}x{}\n", top.kind, top.upperBound ? "<=" : "", top.speedup,
+                            top.lines.empty() ? std::string()
+                                              : fmt::format(" at {}:{}", top.lines[0].file, top.lines[0].line));
+  }
   parts_ = PredictionView(std::move(context), std::move(prediction)).parts();
   auto timing = std::make_shared<const std::optional<SensitivityReport>>(std::move(timingSensitivity));
   auto timingSwitches = std::make_shared<const std::vector<WhatIfResult>>(std::move(timingWhatIf));
   auto s = std::make_shared<const SensitivityReport>(std::move(sensitivity));
   auto switches = std::make_shared<const std::vector<WhatIfResult>>(std::move(whatIf));
   auto lines = std::make_shared<const std::vector<RegisterConflictLine>>(std::move(conflicts));
+  auto changes = std::make_shared<const std::vector<Fix>>(std::move(fixes));
 
   parts_.push_back(makeReportPart(
       "timing_sensitivity",
@@ -174,6 +185,30 @@ ExplainView::ExplainView(PredictionContext context, Prediction prediction, Sensi
                                {"predicted_cycles", c.predictedCycles}});
         }
         return nlohmann::json{{"register_bank_conflicts", conflicts}};
+      }));
+  parts_.push_back(makeReportPart(
+      "fixes",
+      [changes](std::ostream& os) {
+        os << "fixes (changes worth making, best first; speedups predicted by the emulate model, each against the "
+              "kernel as it is)\n";
+        if (changes->empty()) os << fmt::format("  none: no what-if saves {:.0f}% or more\n", 100 * (kFixThreshold - 1));
+        for (const Fix& f : *changes) {
+          os << fmt::format("  {:>8}  {:<21} {}\n", fmt::format("{}{:.2f}x", f.upperBound ? "<=" : "", f.speedup),
+                            f.kind, f.change);
+          for (const FixLine& l : f.lines) os << fmt::format("{:12}{}:{}  {}\n", "", l.file, l.line, l.detail);
+          os << fmt::format("{:12}why: {} ({})\n", "", f.why, f.basis);
+        }
+      },
+      [changes] {
+        nlohmann::json out = nlohmann::json::array();
+        for (const Fix& f : *changes) {
+          nlohmann::json lines = nlohmann::json::array();
+          for (const FixLine& l : f.lines) lines.push_back({{"file", l.file}, {"line", l.line}, {"detail", l.detail}});
+          out.push_back({{"kind", f.kind}, {"change", f.change}, {"why", f.why}, {"lines", lines}, {"basis", f.basis},
+                         {"cycles_before", f.cyclesBefore}, {"cycles_after", f.cyclesAfter}, {"speedup", f.speedup},
+                         {"upper_bound", f.upperBound}});
+        }
+        return nlohmann::json{{"fixes", out}};
       }));
 }
 

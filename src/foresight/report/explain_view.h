@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "foresight/advise/fixes.h"
 #include "foresight/advise/register_conflicts.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/model/emulate/sensitivity.h"
@@ -35,25 +36,33 @@ namespace foresight {
 /// Text and JSON of an explanation: the parts of the prediction (PredictionView), then
 /// `timing_sensitivity` and `timing_whatif` (the timing model's own, when it is not emulate),
 /// `sensitivity` (with the bottleneck), `regions`, `alone`, `whatif` and
-/// `register_bank_conflicts`.
+/// `register_bank_conflicts`, `fixes`.
 class ExplainView : public Report {
  public:
   ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
               std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {},
               std::optional<SensitivityReport> timingSensitivity = std::nullopt,
-              std::vector<WhatIfResult> timingWhatIf = {});
+              std::vector<WhatIfResult> timingWhatIf = {}, std::vector<Fix> fixes = {});
   /// explainWorkload()'s result.
   explicit ExplainView(WorkloadExplanation e)
       : ExplainView({std::move(e.path), std::move(e.frontend), std::move(e.kernel), e.gpu, e.launch},
                     std::move(e.result.prediction), std::move(e.result.sensitivity), std::move(e.result.whatIf),
                     std::move(e.result.conflicts), std::move(e.result.timingSensitivity),
-                    std::move(e.result.timingWhatIf)) {}
+                    std::move(e.result.timingWhatIf), std::move(e.result.fixes)) {}
+  /// The prediction's summary line and the top fix: "...; top fix: coalescing 1.24x at
+  /// transpose.cu:13".
+  [[nodiscard]] std::string summary() const override { return summary_; }
   // JSON: the prediction's keys plus `sensitivity` [{resource, bound_resource, parameter,
   // elasticity}], `sensitivity_sum`, `sensitivity_method`, `bottleneck`, `regions`, `alone` and
   // `whatif` [{name, cycles, penalty, speedup}], `register_bank_conflicts` [{file, line, ffma,
   // conflicted, max_degree, extra_cycles_per_warp, predicted_cycles}], and `timing_sensitivity`
   // (null when the timing model is emulate): {entries [as sensitivity], sum, method, largest
-  // {unit, resource, mode}, warnings}, and `timing_whatif` (empty for emulate) [as whatif].
+  // {unit, resource, mode}, warnings}, and `timing_whatif` (empty for emulate) [as whatif];
+  // `fixes` [{kind, change, why, lines [{file, line, detail}], basis, cycles_before, upper_bound,
+  // cycles_after, speedup}], best first.
+
+ private:
+  std::string summary_;
 };
 
 }  // namespace foresight

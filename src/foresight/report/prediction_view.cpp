@@ -49,6 +49,11 @@ void printContextHeader(std::ostream& os, const PredictionContext& c, const std:
   }
 }
 
+std::string predictionSummary(const PredictionContext& c, const Prediction& p) {
+  return fmt::format("{} on {}: {}, {} bound ({}), {}/{}", c.kernel, c.gpu->name, timeText(p.seconds),
+                     resourceName(p.bound.resource), boundModeName(p.bound.mode), p.model, p.variant);
+}
+
 nlohmann::json contextJson(const PredictionContext& c) {
   nlohmann::json j;
   j["input"] = c.input;
@@ -223,6 +228,12 @@ void GpuComparisonView::printText(std::ostream& os) const {
   }
 }
 
+std::string GpuComparisonView::summary() const {
+  std::string out;
+  for (const PredictionView& r : rows_) out += r.summary();
+  return out;
+}
+
 nlohmann::json GpuComparisonView::toJson() const {
   nlohmann::json all = nlohmann::json::array();
   for (const PredictionView& r : rows_) all.push_back(r.toJson());
@@ -245,6 +256,15 @@ void ProgramPredictionView::printText(std::ostream& os) const {
     k.view.printText(os);
   }
   if (!single()) os << fmt::format("\nprogram    {:.3f} ms per run ({})\n", programSeconds() * 1e3, parts);
+}
+
+std::string ProgramPredictionView::summary() const {
+  if (single()) return kernels_[0].view.summary();
+  std::string out;
+  for (const Kernel& k : kernels_) {
+    out += fmt::format("{} x {} per run\n", predictionSummary(k.view.context(), k.view.prediction()), k.launchesPerRun);
+  }
+  return out + fmt::format("program: {} per run\n", timeText(programSeconds()));
 }
 
 nlohmann::json ProgramPredictionView::toJson() const {

@@ -44,6 +44,9 @@ struct PredictionContext {
 /// The lines every kernel report starts with: input, kernel, gpu, `model` (when `modelLine` is
 /// not empty), launch and its dynamic shared memory.
 void printContextHeader(std::ostream& os, const PredictionContext& c, const std::string& modelLine = "");
+/// "vecadd on h100: 12.345 us, dram bound (throughput), mwp-cwp/modern" (no newline).
+[[nodiscard]] std::string predictionSummary(const PredictionContext& c, const Prediction& p);
+
 /// The same as JSON keys: input, frontend, kernel, gpu, launch {grid, block, dynamic_shared_bytes}.
 [[nodiscard]] nlohmann::json contextJson(const PredictionContext& c);
 
@@ -53,6 +56,7 @@ void printContextHeader(std::ostream& os, const PredictionContext& c, const std:
 class PredictionView : public Report {
  public:
   PredictionView(PredictionContext context, Prediction prediction);
+  [[nodiscard]] std::string summary() const override { return predictionSummary(*context_, *prediction_) + "\n"; }
   [[nodiscard]] const PredictionContext& context() const { return *context_; }
   [[nodiscard]] const Prediction& prediction() const { return *prediction_; }
 
@@ -76,6 +80,7 @@ class GpuComparisonView : public View {
   explicit GpuComparisonView(std::vector<PredictionView> rows) : rows_(std::move(rows)) {}
   [[nodiscard]] std::string name() const override { return "gpu_comparison"; }
   void printText(std::ostream& os) const override;
+  [[nodiscard]] std::string summary() const override;
   [[nodiscard]] nlohmann::json toJson() const override;
 
  private:
@@ -96,6 +101,8 @@ class ProgramPredictionView : public View {
       : input_(std::move(input)), kernels_(std::move(kernels)) {}
   [[nodiscard]] std::string name() const override { return "program"; }
   void printText(std::ostream& os) const override;
+  /// Each kernel's line with its launches per run, then "program: T per run".
+  [[nodiscard]] std::string summary() const override;
   [[nodiscard]] nlohmann::json toJson() const override;
   /// Σ kernel seconds × launches per run.
   [[nodiscard]] double programSeconds() const;

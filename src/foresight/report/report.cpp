@@ -15,13 +15,16 @@ namespace {
 
 class FunctionPart : public ReportPart {
  public:
-  FunctionPart(std::string name, std::function<void(std::ostream&)> text, std::function<nlohmann::json()> json)
+  FunctionPart(std::string name, std::function<void(std::ostream&)> text,
+               std::function<nlohmann::json()> json)
       : name_(std::move(name)), text_(std::move(text)), json_(std::move(json)) {}
   [[nodiscard]] std::string name() const override { return name_; }
   void printText(std::ostream& os) const override {
     if (text_) text_(os);
   }
-  [[nodiscard]] nlohmann::json toJson() const override { return json_ ? json_() : nlohmann::json::object(); }
+  [[nodiscard]] nlohmann::json toJson() const override {
+    return json_ ? json_() : nlohmann::json::object();
+  }
 
  private:
   std::string name_;
@@ -31,7 +34,8 @@ class FunctionPart : public ReportPart {
 
 }  // namespace
 
-std::shared_ptr<const ReportPart> makeReportPart(std::string name, std::function<void(std::ostream&)> text,
+std::shared_ptr<const ReportPart> makeReportPart(std::string name,
+                                                 std::function<void(std::ostream&)> text,
                                                  std::function<nlohmann::json()> json) {
   return std::make_shared<FunctionPart>(std::move(name), std::move(text), std::move(json));
 }
@@ -53,10 +57,12 @@ nlohmann::json reportJson(const ReportParts& parts) {
   for (const auto& part : parts) {
     const nlohmann::json keys = part->toJson();
     if (keys.is_null()) continue;
-    if (!keys.is_object()) throw std::logic_error("report part '" + part->name() + "' gives JSON that is not an object");
+    if (!keys.is_object())
+      throw std::logic_error("report part '" + part->name() + "' gives JSON that is not an object");
     for (const auto& [key, value] : keys.items()) {
       if (out.contains(key)) {
-        throw std::logic_error("report part '" + part->name() + "' gives the key '" + key + "' a part before it gave");
+        throw std::logic_error("report part '" + part->name() + "' gives the key '" + key +
+                               "' a part before it gave");
       }
       out[key] = value;
     }
@@ -64,8 +70,12 @@ nlohmann::json reportJson(const ReportParts& parts) {
   return out;
 }
 
-void Report::printText(std::ostream& os) const { printReportText(parts_, os); }
+void Report::printText(std::ostream& os) const {
+  printReportText(parts_, os);
+}
 
-nlohmann::json Report::toJson() const { return reportJson(parts_); }
+nlohmann::json Report::toJson() const {
+  return reportJson(parts_);
+}
 
 }  // namespace foresight

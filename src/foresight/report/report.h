@@ -34,9 +34,9 @@ class ReportPart {
 using ReportParts = std::vector<std::shared_ptr<const ReportPart>>;
 
 /// A part from two functions (they keep the data they show alive by what they capture).
-[[nodiscard]] std::shared_ptr<const ReportPart> makeReportPart(std::string name,
-                                                               std::function<void(std::ostream&)> text,
-                                                               std::function<nlohmann::json()> json);
+[[nodiscard]] std::shared_ptr<const ReportPart> makeReportPart(
+    std::string name, std::function<void(std::ostream&)> text,
+    std::function<nlohmann::json()> json);
 
 /// The text printer: each part that prints something, separated from the one before by a blank
 /// line.

@@ -147,6 +147,17 @@ const char* grophecyBoundLabel(const Bound& bound) {
   }
 }
 
+std::string SkeletonPredictionView::summary() const {
+  const Skeleton& sk = *context_.skeleton;
+  std::string out;
+  for (const SkeletonSearchReport& g : gpus_) {
+    out += fmt::format("{}; layout {}\n",
+                       predictionSummary({context_.input, "skeleton", sk.name, g.gpu, g.bestLaunch}, g.best),
+                       skeleton::describeLayout(g.result.layouts.front().layout, sk));
+  }
+  return out;
+}
+
 void SkeletonPredictionView::printText(std::ostream& os) const {
   const Skeleton& sk = *context_.skeleton;
   if (gpus_.size() == 1) {

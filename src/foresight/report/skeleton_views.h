@@ -43,6 +43,8 @@ class SkeletonPredictionView : public View {
       : context_(std::move(context)), gpus_(std::move(gpus)) {}
   [[nodiscard]] std::string name() const override { return "skeleton_prediction"; }
   void printText(std::ostream& os) const override;
+  /// Per GPU: the best layout's prediction line and the layout.
+  [[nodiscard]] std::string summary() const override;
   [[nodiscard]] nlohmann::json toJson() const override;
 
  private:

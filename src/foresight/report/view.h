@@ -20,6 +20,10 @@ class View {
   virtual void printText(std::ostream& os) const = 0;
   /// Machine-readable form; the keys are documented in docs/usage.md.
   [[nodiscard]] virtual nlohmann::json toJson() const = 0;
+  /// One line per predicted launch for scripts and terminals (`--summary`): what ran where, the
+  /// time, the bound (and for explain the top fix), each line ending with a newline; empty when
+  /// the report has no such summary.
+  [[nodiscard]] virtual std::string summary() const { return ""; }
 };
 
 }  // namespace foresight

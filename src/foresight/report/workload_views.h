@@ -22,6 +22,7 @@ class WorkloadPredictionView : public View {
   [[nodiscard]] std::string name() const override { return inner_->name(); }
   void printText(std::ostream& os) const override { inner_->printText(os); }
   [[nodiscard]] nlohmann::json toJson() const override;
+  [[nodiscard]] std::string summary() const override { return inner_->summary(); }
 
  private:
   std::unique_ptr<PreparedSkeleton> skeleton_;  ///< a skeleton's, which inner_ points at

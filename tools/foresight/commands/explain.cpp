@@ -27,7 +27,7 @@ int runExplain(const CommonOptions& o) {
   eo.model = toModelNames(o);
   Expected<WorkloadExplanation> r = explainWorkload(o.input, eo);
   if (!r) return reportError(r.error());
-  return printView(ExplainView(std::move(*r)), o.json);
+  return printView(ExplainView(std::move(*r)), o);
 }
 
 }  // namespace
@@ -35,6 +35,7 @@ int runExplain(const CommonOptions& o) {
 std::function<int()> setupExplain(CLI::App& sub) {
   auto options = std::make_shared<CommonOptions>();
   addCommonOptions(sub, *options);
+  addSummaryOption(sub, *options);
   return [options] { return runExplain(*options); };
 }
 

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Ranked fixes (fixes.h): what-if switches turned into code changes with source lines.
+#include "foresight/advise/fixes.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "foresight/gpu/occupancy.h"
+#include "foresight/memory/hierarchy.h"
+#include "foresight/model/emulate/emulate_model.h"
+
+namespace foresight {
+
+namespace {
+
+const WhatIfResult* findSwitch(const FixInputs& in, const char* name) {
+  for (const WhatIfResult& w : in.whatIf) {
+    if (w.name == name) return &w;
+  }
+  return nullptr;
+}
+
+/// A fix from a what-if switch, when it saves at least kFixThreshold.
+std::optional<Fix> fromSwitch(const FixInputs& in, const char* name, std::string kind) {
+  const WhatIfResult* w = findSwitch(in, name);
+  if (!w || w->cycles <= 0 || w->speedup < kFixThreshold) return std::nullopt;
+  Fix f;
+  f.kind = std::move(kind);
+  f.basis = std::string("what-if ") + name;
+  f.cyclesBefore = in.baseCycles;
+  f.cyclesAfter = w->cycles;
+  f.speedup = w->speedup;
+  return f;
+}
+
+/// Lines ordered by weight (largest first), each with the detail of its heaviest instruction.
+class LineTally {
+ public:
+  void add(const Instruction& in, double weight, std::string detail) {
+    if (in.sourceLine <= 0 || weight <= 0) return;
+    Entry& e = lines_[{in.sourceFile, in.sourceLine}];
+    e.weight += weight;
+    if (weight > e.heaviest) {
+      e.heaviest = weight;
+      e.detail = std::move(detail);
+    }
+  }
+  [[nodiscard]] std::vector<FixLine> worstFirst(size_t most = 5) const {
+    std::vector<std::pair<double, FixLine>> all;
+    for (const auto& [where, e] : lines_)
+      all.push_back({e.weight, FixLine{where.first, where.second, e.detail}});
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<FixLine> out;
+    for (size_t i = 0; i < all.size() && i < most; ++i) out.push_back(all[i].second);
+    return out;
+  }
+
+ private:
+  struct Entry {
+    double weight = 0, heaviest = 0;
+    std::string detail;
+  };
+  std::map<std::pair<std::string, int>, Entry> lines_;
+};
+
+const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& s) {
+  if (s.block < 0 || static_cast<size_t>(s.block) >= ir.blocks.size()) return nullptr;
+  const BasicBlock& b = ir.blocks[static_cast<size_t>(s.block)];
+  if (s.index < 0 || static_cast<size_t>(s.index) >= b.instructions.size()) return nullptr;
+  return &b.instructions[static_cast<size_t>(s.index)];
+}
+
+/// Shared accesses that take more bank wavefronts per request than a full warp of their width
+/// needs (one per `banks x bank width` bytes: 1 for 4-B words, 4 for 16-B ones on 32 banks of
+/// 4 B), weighted by the extra wavefronts a warp issues.
+std::vector<FixLine> conflictedSharedLines(const KernelIR& ir, const Gpu& gpu) {
+  const MemoryLevel* shared = gpu.memoryForResource("shared");
+  const double rowBytes = shared && shared->banks && shared->bankWidth
+                              ? static_cast<double>(shared->banks->value) * shared->bankWidth->value
+                              : 128.0;
+  LineTally tally;
+  for (const BasicBlock& b : ir.blocks) {
+    for (const Instruction& in : b.instructions) {
+      if (!in.memory || in.memory->space != MemorySpace::Shared) continue;
+      const double w = in.memory->wavefrontsPerInst;
+      const double ideal = std::max(1.0, std::ceil(32.0 * in.memory->widthBytes / rowBytes));
+      if (w <= 1.05 * ideal) continue;
+      tally.add(in, (w - ideal) * b.executionsPerWarp,
+                fmt::format("{} {:.3g} wavefronts per request ({:.0f} without conflicts)",
+                            in.memory->isStore ? "stores:" : "loads:", w, ideal));
+    }
+  }
+  return tally.worstFirst();
+}
+
+/// Global accesses that take more than their width needs: more sectors per request than a full
+/// warp's bytes fill, or more L1 passes (distinct lines) per request than those bytes span — the
+/// two costs the perfect-coalescing what-if removes.
+std::vector<FixLine> uncoalescedLines(const KernelIR& ir, const MemoryTraffic& m,
+                                      double sectorsPerLine) {
+  LineTally tally;
+  for (const SiteTraffic& s : m.sites) {
+    const Instruction* in = siteInstruction(ir, s);
+    if (!in || !in->memory || s.requests <= 0) continue;
+    const double ideal = std::max(1.0, std::ceil(32.0 * in->memory->widthBytes / m.sectorBytes));
+    const double idealLines = std::max(1.0, std::ceil(ideal / sectorsPerLine));
+    const double perRequest = s.sectors / s.requests;
+    const double linesPerRequest = s.wavefronts > 0 ? s.wavefronts / s.requests : 0;
+    const char* what = in->memory->isStore ? "stores:" : "loads:";
+    if (perRequest > 1.25 * ideal) {
+      tally.add(
+          *in, s.sectors - ideal * s.requests,
+          fmt::format("{} {:.3g} sectors per request, {:.0f} at best", what, perRequest, ideal));
+    } else if (linesPerRequest > 1.25 * idealLines) {
+      tally.add(*in, (linesPerRequest - idealLines) * sectorsPerLine * s.requests,
+                fmt::format("{} {:.3g} L1 lines per request, {:.0f} at best", what, linesPerRequest,
+                            idealLines));
+    }
+  }
+  return tally.worstFirst();
+}
+
+/// Loads most served from beyond the SM (L2 or DRAM sectors).
+std::vector<FixLine> offChipLoadLines(const KernelIR& ir, const MemoryTraffic& m) {
+  LineTally tally;
+  for (const SiteTraffic& s : m.sites) {
+    const Instruction* in = siteInstruction(ir, s);
+    if (!in || !in->memory || in->memory->isStore || s.sectors <= 0) continue;
+    const double off = s.sectors - s.l1Hits;
+    if (off <= 0) continue;
+    tally.add(*in, off,
+              fmt::format("{:.0f}% of its sectors come from L2 or DRAM", 100 * off / s.sectors));
+  }
+  return tally.worstFirst(3);
+}
+
+BlockResources blockOf(const KernelInput& k, const Launch& launch, int registers) {
+  BlockResources b;
+  b.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
+  b.registersPerThread = registers;
+  b.sharedPerBlock = k.ir.resources.staticSharedBytes + launch.dynamicSharedBytes;
+  b.carveoutPercent = launch.carveoutPercent;
+  return b;
+}
+
+/// Register-limited occupancy: the largest per-thread cap (a multiple of 8) that fits the most
+/// blocks the other limits allow, emulated with that cap.
+Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& now) {
+  const int registers = in.kernel->ir.resources.registers;
+  const int others =
+      std::min({now.limitByWarps, now.limitBySharedMemory, now.limitByBlocks, now.limitByThreads});
+  int cap = 0, capBlocks = now.blocksPerSm;
+  for (int r = (registers - 1) / 8 * 8; r >= 16; r -= 8) {
+    Expected<Occupancy> o = computeOccupancy(*in.gpu, blockOf(*in.kernel, in.launch, r));
+    if (!o) continue;
+    if (o->blocksPerSm > capBlocks) {
+      cap = r;
+      capBlocks = o->blocksPerSm;
+    }
+    if (capBlocks >= others) break;
+  }
+  if (cap == 0) return std::optional<Fix>();
+  KernelInput capped = *in.kernel;
+  capped.ir.resources.registers = cap;
+  Expected<emu::KernelEmulation> e =
+      emu::KernelEmulation::create(capped, in.launch, *in.gpu, in.emulate);
+  if (!e) return std::move(e).takeError();
+  Expected<emu::KernelTiming> t = e->run();
+  if (!t) return std::move(t).takeError();
+  if (t->cycles <= 0 || in.baseCycles / t->cycles < kFixThreshold) return std::optional<Fix>();
+  Fix f;
+  f.kind = "occupancy";
+  f.change = fmt::format(
+      "cap the registers at {} per thread (__launch_bounds__({}, {}) or --maxrregcount {})", cap,
+      in.launch.threadsPerBlock(), capBlocks, cap);
+  f.why = fmt::format(
+      "{} registers per thread let {} blocks of {} threads share an SM; {} fit {} (spills the cap "
+      "may "
+      "cause are not predicted)",
+      registers, now.blocksPerSm, in.launch.threadsPerBlock(), cap, capBlocks);
+  f.basis = fmt::format("emulated with {} registers per thread", cap);
+  f.cyclesBefore = in.baseCycles;
+  f.cyclesAfter = t->cycles;
+  f.speedup = in.baseCycles / t->cycles;
+  return std::optional<Fix>(std::move(f));
+}
+
+}  // namespace
+
+Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
+  if (!in.kernel || !in.gpu) return makeError("rankFixes needs the kernel and the GPU");
+  const KernelIR& ir = in.kernel->ir;
+  std::vector<Fix> out;
+
+  if (std::optional<Fix> f = fromSwitch(in, "conflict-free-shared", "shared-bank-conflicts")) {
+    f->lines = conflictedSharedLines(ir, *in.gpu);
+    f->change =
+        "pad each row of the shared array by one element (tile[32][33]) or index it so that the 32 "
+        "lanes of a "
+        "warp fall in 32 different banks";
+    f->why = "shared-memory accesses take more bank wavefronts per request than their width needs";
+    out.push_back(std::move(*f));
+  }
+  if (std::optional<Fix> f = fromSwitch(in, "perfect-coalescing", "coalescing")) {
+    if (in.memory)
+      f->lines =
+          uncoalescedLines(ir, *in.memory, sectorsPerL1Line(*in.gpu, in.memory->sectorBytes));
+    f->change =
+        "make consecutive threads (threadIdx.x) touch consecutive addresses: swap the index roles, "
+        "or stage "
+        "the access through a shared-memory tile";
+    f->why =
+        "global accesses fetch more sectors, or pass through L1 more times, per warp request than "
+        "the bytes they use need";
+    out.push_back(std::move(*f));
+  }
+  if (std::optional<Fix> f = fromSwitch(in, "conflict-free-registers", "register-banks")) {
+    for (const RegisterConflictLine& c : in.conflicts) {
+      if (c.line > 0 && f->lines.size() < 5) {
+        f->lines.push_back({c.file, c.line,
+                            fmt::format("{} of {} FFMA read {} operands from one bank",
+                                        c.conflicted, c.checked, c.maxDegree)});
+      }
+    }
+    f->change =
+        "choose a register tile whose FFMA operands fall in different register banks (another tile "
+        "shape or "
+        "unroll order)";
+    f->why =
+        "FFMA instructions read two or more source registers from one bank and wait for the extra "
+        "reads";
+    out.push_back(std::move(*f));
+  }
+  if (const WhatIfResult* occ = findSwitch(in, "full-occupancy");
+      occ && occ->speedup >= kFixThreshold) {
+    Expected<Occupancy> now =
+        computeOccupancy(*in.gpu, blockOf(*in.kernel, in.launch, ir.resources.registers));
+    if (!now) return std::move(now).takeError();
+    if (now->limiter == OccupancyLimiter::Registers) {
+      Expected<std::optional<Fix>> cap = registerCap(in, *now);
+      if (!cap) return std::move(cap).takeError();
+      if (*cap) out.push_back(std::move(**cap));
+    } else if (now->limiter == OccupancyLimiter::SharedMemory) {
+      std::optional<Fix> f = fromSwitch(in, "full-occupancy", "occupancy");
+      if (!f) return out;
+      f->change = fmt::format(
+          "use less shared memory per block (now {} B allocated), for example a smaller tile or "
+          "fewer stages",
+          now->sharedAllocatedPerBlock);
+      f->why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)",
+                           now->blocksPerSm, 100 * now->fraction);
+      out.push_back(std::move(*f));
+    }
+  }
+  if (std::optional<Fix> f = fromSwitch(in, "no-address-arithmetic", "address-arithmetic")) {
+    f->change =
+        "compute addresses once: advance pointers instead of recomputing indices, hoist invariant "
+        "index "
+        "arithmetic out of loops, or unroll";
+    f->why = "integer instructions that only feed addresses take issue slots from the work";
+    out.push_back(std::move(*f));
+  }
+  if (in.memory) {
+    // Reuse on chip: only when the loads fetch from L2 or DRAM more than the bytes they read
+    // (their footprint, when the addresses tell it), so that a tile or a loop order can serve the
+    // repeats; the speedup is the
+    // larger of the all-L1-hits and all-L2-hits switches.
+    const MemoryTraffic& m = *in.memory;
+    const double offChipBytes = (m.loadSectors - m.l1HitSectors) * m.sectorBytes;
+    // Data both read and written counts as written in the footprint: the loads' share of it is
+    // the whole footprint.
+    const double footprint = m.compulsoryReadBytes + m.compulsoryWriteBytes;
+    std::optional<Fix> l1 = fromSwitch(in, "all-l1-hits", "on-chip-reuse");
+    std::optional<Fix> l2 = fromSwitch(in, "all-l2-hits", "on-chip-reuse");
+    std::optional<Fix> f =
+        l1 && (!l2 || l1->speedup >= l2->speedup) ? std::move(l1) : std::move(l2);
+    if (f && footprint > 0 && offChipBytes > 1.25 * footprint) {
+      f->lines = offChipLoadLines(ir, m);
+      f->change =
+          "keep reused data on chip: tile it through shared memory (or use larger tiles), or "
+          "reorder the loops so that a block re-reads what it read last";
+      f->why = fmt::format("loads fetch {:.3g} MB from L2 or DRAM for {:.3g} MB of distinct data",
+                           offChipBytes / 1e6, footprint / 1e6);
+      out.push_back(std::move(*f));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Fix& a, const Fix& b) { return a.speedup > b.speedup; });
+  // The bandwidth bound comes last: no single change removes every byte.
+  if (std::optional<Fix> f = fromSwitch(in, "infinite-bandwidth", "memory-traffic")) {
+    f->upperBound = true;
+    f->change =
+        "move fewer bytes: narrower types, fusing with the kernel that produces or consumes the "
+        "data, or "
+        "keeping reused data on chip";
+    f->why =
+        "the memory levels' bandwidth sets the time; this is the most that less traffic can bring";
+    out.push_back(std::move(*f));
+  }
+  return out;
+}
+
+}  // namespace foresight
