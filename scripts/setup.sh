@@ -14,6 +14,8 @@ packages=(
   libclang-rt-14-dev
   # The Python module and its tests (docs/python.md).
   pybind11-dev python3-dev python3-pytest
+  # --html reports (docs/html.md): headless Chromium checks the pages in the tests.
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -21,6 +23,9 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+# npm fetches the pinned chart library of the --html reports (below); a Node.js from elsewhere
+# may already bring its own npm.
+if ! command -v npm >/dev/null 2>&1; then missing+=(npm); fi
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
@@ -74,3 +79,50 @@ LIST
   echo "setup: $("$tools/cuda-12.5/usr/bin/nvdisasm" --version | tail -n 1)" >&2
 }
 if [[ "${FORESIGHT_SKIP_NVDISASM:-0}" != 1 ]]; then fetch_nvdisasm; fi
+
+# ---- The chart library of the --html reports (docs/html.md) ----
+# Vega, Vega-Lite and vega-embed (BSD-3-Clause) from the npm registry, pinned by version and
+# checked against the registry's sha512 integrity, unpacked into .tools/web/. The build inlines
+# their minified bundles into the library, so a page works offline and from a file:// URL.
+# Without them `--html` says so and exits 1; everything else works. FORESIGHT_SKIP_WEB=1 skips it.
+fetch_web_assets() {
+  local root web tmp name version integrity tgz got
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  web="$root/.tools/web"
+  local -a pins=(
+    "vega 5.30.0 ZGoC8LdfEUV0LlXIuz7hup9jxuQYhSaWek2M7r9dEHAPbPrzSQvKXZ0BbsJbrarM100TGRpTVN/l1AFxCwDkWw=="
+    "vega-lite 5.21.0 hNxM9nuMqpI1vkUOhEx6ewEf23WWLmJxSFJ4TA86AW43ixJyqcLV+iSCO0NipuVTE0rlDcc2e8joSewWyOlEwA=="
+    "vega-embed 6.26.0 AZCTdKHDAuhp6TFZRQOOs332tStCwZr/5e4uZMNEuJL69A57cT66NNZJdNiCP6u66REzIToYtMJhMTL9wl5B3A=="
+  )
+  if [[ -f "$web/vega.min.js" && -f "$web/vega-lite.min.js" && -f "$web/vega-embed.min.js" &&
+        "$(cat "$web/VERSIONS" 2>/dev/null)" == "${pins[*]}" ]]; then
+    echo "setup: chart library present (.tools/web)" >&2
+    return 0
+  fi
+  mkdir -p "$web"
+  tmp="$(mktemp -d)"
+  for pin in "${pins[@]}"; do
+    read -r name version integrity <<<"$pin"
+    if ! (cd "$tmp" && timeout 300 npm pack --silent "$name@$version" >/dev/null 2>&1); then
+      echo "setup: WARNING: could not fetch $name@$version from the npm registry; --html is unavailable" >&2
+      rm -rf "$tmp"
+      return 0
+    fi
+    tgz="$tmp/$name-$version.tgz"
+    got="$(python3 -c 'import base64, hashlib, sys
+print(base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode())' "$tgz")"
+    if [[ "$got" != "$integrity" ]]; then
+      echo "setup: WARNING: $name@$version does not match its pinned sha512; --html is unavailable" >&2
+      rm -rf "$tmp"
+      return 0
+    fi
+    tar -xzf "$tgz" -C "$tmp" "package/build/$name.min.js" "package/LICENSE"
+    mv "$tmp/package/build/$name.min.js" "$web/$name.min.js"
+    mv "$tmp/package/LICENSE" "$web/$name.LICENSE"
+    rm -rf "$tmp/package"
+  done
+  rm -rf "$tmp"
+  echo "${pins[*]}" >"$web/VERSIONS"
+  echo "setup: chart library: vega 5.30.0, vega-lite 5.21.0, vega-embed 6.26.0 (.tools/web)" >&2
+}
+if [[ "${FORESIGHT_SKIP_WEB:-0}" != 1 ]]; then fetch_web_assets; fi

@@ -13,6 +13,7 @@
 
 #include "command.h"
 #include "progress_line.h"
+#include "foresight/report/html_report.h"
 #include "foresight/advise/cloop_advice.h"
 #include "foresight/gpu/presets.h"
 #include "foresight/model/default_model.h"
@@ -372,8 +373,23 @@ Expected<LoadedKernel> loadKernel(const CommonOptions& o, const Gpu& gpu) {
   return out;
 }
 
-int printView(const View& view, bool json) {
-  if (json) {
+PrintOptions printOptions(const CommonOptions& o) { return {o.json, o.summary, o.html, o.input}; }
+
+int printView(const View& view, const PrintOptions& p) {
+  if (p.summary && p.json) return reportError(makeError("choose one of --json and --summary"));
+  std::string lines;
+  if (p.summary) {
+    lines = view.summary();
+    if (lines.empty()) return reportError(makeError("this report has no summary line; drop --summary"));
+  }
+  if (!p.html.empty()) {
+    if (Expected<void> ok = writeHtmlReport(view, p.title.empty() ? view.name() : p.title, p.html); !ok) {
+      return reportError(ok.error());
+    }
+  }
+  if (p.summary) {
+    std::cout << lines;
+  } else if (p.json) {
     std::cout << view.toJson().dump(2) << "\n";
   } else {
     view.printText(std::cout);
@@ -381,18 +397,14 @@ int printView(const View& view, bool json) {
   return kExitOk;
 }
 
-int printView(const View& view, const CommonOptions& o) {
-  if (!o.summary) return printView(view, o.json);
-  if (o.json) return reportError(makeError("choose one of --json and --summary"));
-  const std::string lines = view.summary();
-  if (lines.empty()) return reportError(makeError("this report has no summary line; drop --summary"));
-  std::cout << lines;
-  return kExitOk;
+void addSummaryOption(CLI::App& sub, bool& summary) {
+  sub.add_flag("--summary", summary,
+               "Print one line per predicted launch: kernel, GPU, time, bound, model (explain: and the top fix)");
 }
 
-void addSummaryOption(CLI::App& sub, CommonOptions& o) {
-  sub.add_flag("--summary", o.summary,
-               "Print one line per predicted launch: kernel, GPU, time, bound, model (explain: and the top fix)");
+void addHtmlOption(CLI::App& sub, std::string& path) {
+  sub.add_option("--html", path,
+                 "Also write the report as one self-contained HTML page with charts (works offline, from file://)");
 }
 
 int reportError(const Error& error) {

@@ -43,6 +43,7 @@ struct CommonOptions {
   std::string smemRule = "paper_fitted";  ///< cgpredict shared-memory rule
   bool json = false;
   bool summary = false;  ///< --summary (predict, explain): one line per launch
+  std::string html;      ///< --html FILE (predict, explain, explore, place, bound): the report's page
   std::vector<std::string> defines;   ///< -D NAME[=VALUE] (CUDA inputs)
   std::vector<std::string> args;      ///< --arg NAME=VALUE: scalar kernel arguments
   std::vector<std::string> trips;     ///< --trip FILE:LINE=N: loop trip counts
@@ -128,10 +129,23 @@ struct LoadedKernel {
 int reportError(const Error& error);
 
 /// Prints a view on stdout, as one JSON object or as text; returns kExitOk.
-int printView(const View& view, bool json);
-/// printView(), or with `o.summary` the view's summary lines (refused with --json).
-int printView(const View& view, const CommonOptions& o);
+/// How a command prints its report: the text, or --json, or --summary; and with --html the page
+/// besides (report/html_report.h).
+struct PrintOptions {
+  bool json = false;
+  bool summary = false;
+  std::string html;   ///< the page's path; empty = none
+  std::string title;  ///< the page's title (the input's path)
+};
+/// The print options of a command with the common options.
+[[nodiscard]] PrintOptions printOptions(const CommonOptions& o);
+/// Prints the view as `p` says (--summary with --json is refused; a view without summary lines
+/// refuses --summary) and writes the --html page; the page is written before anything is printed,
+/// so a page that cannot be written leaves stdout empty.
+int printView(const View& view, const PrintOptions& p);
 /// Adds --summary to a command whose report has summary lines.
-void addSummaryOption(CLI::App& sub, CommonOptions& o);
+void addSummaryOption(CLI::App& sub, bool& summary);
+/// Adds --html FILE.
+void addHtmlOption(CLI::App& sub, std::string& path);
 
 }  // namespace foresight::cli

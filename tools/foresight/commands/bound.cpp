@@ -26,6 +26,7 @@ namespace {
 struct BoundCliOptions {
   CommonOptions file;  ///< FILE mode: the input, kernel, launch and compilation options
   std::string gpu;
+  std::string html;     ///< --html FILE
   std::string gemm;     ///< "M,N,K"
   std::string variant;  ///< "", "lai", "general"
   std::string precision;  ///< "", "fp32", "tf32", ...
@@ -85,7 +86,7 @@ int runKernelBound(const BoundCliOptions& o, const Gpu& gpu, const std::optional
   PredictionContext context{common.input, k->input.frontend, k->kernel().ir.name, &gpu, k->launch};
   const KernelBoundView view(std::move(context), std::move(*bound), std::move(*emulated), std::move(best),
                              gemm ? gemm->m : 0, gemm ? gemm->n : 0, gemm ? gemm->k : 0);
-  return printView(view, o.json);
+  return printView(view, PrintOptions{o.json, false, o.html, o.file.input.empty() ? "gemm bound" : o.file.input});
 }
 
 int runBound(const BoundCliOptions& o) {
@@ -135,7 +136,7 @@ int runBound(const BoundCliOptions& o) {
   Expected<GemmBound> bound = gemmBound(*gpu, options);
   if (!bound) return reportError(bound.error());
   const GemmBoundView view(*gpu, std::move(*bound), options.m, options.n, options.k);
-  return printView(view, o.json);
+  return printView(view, PrintOptions{o.json, false, o.html, o.file.input.empty() ? "gemm bound" : o.file.input});
 }
 
 }  // namespace
@@ -174,6 +175,7 @@ std::function<int()> setupBound(CLI::App& sub) {
   sub.add_option("--address-registers", o->addressRegisters, "Registers for addresses and the loop end (R_addr)")
       ->capture_default_str();
   sub.add_flag("--json", o->json, "Print one JSON object on stdout");
+  addHtmlOption(sub, o->html);
   return [o] { return runBound(*o); };
 }
 

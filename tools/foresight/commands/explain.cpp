@@ -27,7 +27,7 @@ int runExplain(const CommonOptions& o) {
   eo.model = toModelNames(o);
   Expected<WorkloadExplanation> r = explainWorkload(o.input, eo);
   if (!r) return reportError(r.error());
-  return printView(ExplainView(std::move(*r)), o);
+  return printView(ExplainView(std::move(*r)), printOptions(o));
 }
 
 }  // namespace
@@ -35,7 +35,8 @@ int runExplain(const CommonOptions& o) {
 std::function<int()> setupExplain(CLI::App& sub) {
   auto options = std::make_shared<CommonOptions>();
   addCommonOptions(sub, *options);
-  addSummaryOption(sub, *options);
+  addSummaryOption(sub, options->summary);
+  addHtmlOption(sub, options->html);
   return [options] { return runExplain(*options); };
 }
 

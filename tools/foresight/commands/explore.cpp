@@ -50,7 +50,7 @@ int runLayoutExplore(const CommonOptions& o, const ExploreCliOptions& e) {
     view.printCsv(std::cout);
     return kExitOk;
   }
-  return printView(view, o.json);
+  return printView(view, printOptions(o));
 }
 
 int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
@@ -124,7 +124,7 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
     std::cout << last.dump() << "\n";
     return kExitOk;
   }
-  return printView(view, o.json);
+  return printView(view, printOptions(o));
 }
 
 }  // namespace
@@ -133,6 +133,7 @@ std::function<int()> setupExplore(CLI::App& sub) {
   auto options = std::make_shared<CommonOptions>();
   auto e = std::make_shared<ExploreCliOptions>();
   addCommonOptions(sub, *options);
+  addHtmlOption(sub, options->html);
   sub.add_option("--top", e->top, "Layouts (skeletons) or ranked variants (kernels) shown per GPU (0 = all)")
       ->check(CLI::Validator([](std::string& s) -> std::string { return s.rfind('-', 0) == 0 ? "must be 0 (all) or a positive count" : ""; },
                              "N >= 0"))

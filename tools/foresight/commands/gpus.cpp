@@ -24,7 +24,7 @@ std::function<int()> setupGpus(CLI::App& sub) {
       gpus.push_back(std::move(*gpu));
     }
     const GpuListView view(std::move(gpus));
-    return printView(view, *json);
+    return printView(view, PrintOptions{*json});
   };
 }
 

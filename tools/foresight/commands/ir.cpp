@@ -27,7 +27,7 @@ int runIr(const CommonOptions& o) {
   Expected<LoadedInput> input = cuda::loadCudaInput(o.input, *inputOptions, &program);
   if (!input) return reportError(input.error());
   const cuda::CudaProgramView view(program);
-  return printView(view, o.json);
+  return printView(view, printOptions(o));
 }
 
 }  // namespace

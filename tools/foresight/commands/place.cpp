@@ -87,7 +87,7 @@ int runPlace(const PlaceCliOptions& po) {
   for (const std::string& note : k->input.notes) r->warnings.push_back(note);
   const PlaceView view({o.input, k->input.frontend, k->kernel().ir.name, &*gpu, k->launch}, std::move(*r),
                        modelName(options.timing));
-  return printView(view, o.json);
+  return printView(view, printOptions(o));
 }
 
 }  // namespace
@@ -95,6 +95,7 @@ int runPlace(const PlaceCliOptions& po) {
 std::function<int()> setupPlace(CLI::App& sub) {
   auto options = std::make_shared<PlaceCliOptions>();
   addCommonOptions(sub, options->common);
+  addHtmlOption(sub, options->common.html);
   sub.add_option("--msl", options->msl, "PORPLE memory specification (MSL) file; default: derived from --gpu");
   sub.add_option("--search", options->search, "placement search: hybrid (default), greedy, bnb, exhaustive");
   sub.add_flag("--latency-centric", options->latencyCentric,

@@ -19,7 +19,7 @@ int runPredict(const CommonOptions& o) {
   std::deque<Gpu> gpus;
   Expected<WorkloadPrediction> result = predictOnGpus(o, gpus);
   if (!result) return reportError(result.error());
-  return printView(WorkloadPredictionView(std::move(*result)), o);
+  return printView(WorkloadPredictionView(std::move(*result)), printOptions(o));
 }
 
 }  // namespace
@@ -27,7 +27,8 @@ int runPredict(const CommonOptions& o) {
 std::function<int()> setupPredict(CLI::App& sub) {
   auto options = std::make_shared<CommonOptions>();
   addCommonOptions(sub, *options);
-  addSummaryOption(sub, *options);
+  addSummaryOption(sub, options->summary);
+  addHtmlOption(sub, options->html);
   return [options] { return runPredict(*options); };
 }
 

@@ -27,6 +27,7 @@ struct ValidateCliOptions {
   ValidateOptions library;
   std::string emitPlan;
   bool json = false;
+  std::string html;  ///< --html FILE
 };
 
 int emitPlan(const ValidateCliOptions& o) {
@@ -72,7 +73,7 @@ int runValidate(const ValidateCliOptions& o) {
   Expected<ValidationReport> report = validate(options);
   if (!report) return reportError(report.error());
   const ValidationView view(std::move(*report));
-  return printView(view, o.json);
+  return printView(view, PrintOptions{o.json, false, o.html, "validation"});
 }
 
 }  // namespace
@@ -94,6 +95,7 @@ std::function<int()> setupValidate(CLI::App& sub) {
   addToolTimeoutOption(sub, o->library.toolTimeoutSeconds,
                        "Wall-clock limit of each nvcc, ptxas, nvdisasm or clang run, seconds (default: per tool)");
   sub.add_flag("--json", o->json, "Print one JSON object on stdout");
+  addHtmlOption(sub, o->html);
   return [o] { return runValidate(*o); };
 }
 

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+// Draws the charts of a Foresight --html page from the report's JSON (the same object --json
+// prints, in <script id="foresight-report">), with Vega-Lite through vega-embed. Each chart is a
+// <section class="chart" data-chart="NAME">; a chart that fails to draw says so in #errors.
+(function () {
+  "use strict";
+  const errors = [];
+  function fail(message) {
+    errors.push(message);
+    const box = document.getElementById("errors");
+    box.hidden = false;
+    box.textContent = errors.join("\n");
+    console.error(message);
+  }
+  window.addEventListener("error", (e) => fail("script error: " + e.message));
+
+  const source = document.getElementById("foresight-report");
+  const data = JSON.parse(source.textContent);
+  const charts = document.getElementById("charts");
+  const pending = [];
+
+  function section(name, title, note) {
+    const s = document.createElement("section");
+    s.className = "chart";
+    s.dataset.chart = name;
+    const h = document.createElement("h2");
+    h.textContent = title;
+    s.appendChild(h);
+    if (note) {
+      const p = document.createElement("p");
+      p.className = "note";
+      p.textContent = note;
+      s.appendChild(p);
+    }
+    charts.appendChild(s);
+    return s;
+  }
+
+  function chart(name, title, note, spec) {
+    const s = section(name, title, note);
+    const div = document.createElement("div");
+    div.className = "vis";
+    s.appendChild(div);
+    spec.$schema = "https://vega.github.io/schema/vega-lite/v5.json";
+    spec.width = spec.width || 560;
+    spec.config = Object.assign({ font: "system-ui, sans-serif", view: { stroke: null } }, spec.config || {});
+    pending.push(
+      vegaEmbed(div, spec, { actions: false, renderer: "svg" })
+        .then(() => s.classList.add("drawn"))
+        .catch((e) => fail(name + ": " + e)));
+  }
+
+  function bars(name, title, note, values, x, y, xTitle, extra) {
+    const spec = {
+      data: { values: values },
+      height: Math.max(60, 22 * values.length),
+      layer: [{
+        mark: { type: "bar", tooltip: true },
+        encoding: {
+          y: { field: y, type: "nominal", sort: null, title: null },
+          x: { field: x, type: "quantitative", title: xTitle },
+          color: extra && extra.color ? extra.color : { value: "#4c78a8" },
+        },
+      }],
+    };
+    if (extra && extra.rule !== undefined) {
+      spec.layer.push({
+        data: { values: [{ v: extra.rule }] },
+        mark: { type: "rule", color: "#e45756", strokeWidth: 2 },
+        encoding: { x: { field: "v", type: "quantitative" } },
+      });
+    }
+    chart(name, title, note, spec);
+  }
+
+  function seconds(s) {
+    if (s >= 1) return s.toFixed(3) + " s";
+    if (s >= 1e-3) return (s * 1e3).toFixed(3) + " ms";
+    return (s * 1e6).toFixed(3) + " us";
+  }
+
+  // One prediction (predict, explain): summary card, resources, sensitivity, what-if, fixes.
+  function prediction(p, prefix) {
+    if (typeof p.time_s === "number" && p.bound) {
+      const s = section(prefix + "summary", "Summary and bound");
+      const dl = document.createElement("dl");
+      const rows = [
+        ["kernel", p.kernel + " on " + p.gpu],
+        ["time", seconds(p.time_s) + " (" + Math.round(p.cycles) + " cycles)"],
+        ["bound", p.bound.resource + " (" + p.bound.mode + "): " + p.bound.explanation],
+        ["model", p.model + "/" + p.variant],
+      ];
+      if (p.occupancy) {
+        rows.push(["occupancy", (100 * p.occupancy.fraction).toFixed(1) + "% (" + p.occupancy.blocks_per_sm +
+          " blocks/SM, limited by " + p.occupancy.limiter + ")"]);
+      }
+      for (const [k, v] of rows) {
+        const dt = document.createElement("dt");
+        dt.textContent = k;
+        const dd = document.createElement("dd");
+        dd.textContent = v;
+        dl.appendChild(dt);
+        dl.appendChild(dd);
+      }
+      s.appendChild(dl);
+      s.classList.add("drawn");
+    }
+    if (Array.isArray(p.resources) && p.resources.length) {
+      bars(prefix + "resources", "Resources", "cycles each resource would need alone; the red rule is the predicted time",
+        p.resources.map((r) => ({ resource: r.name, cycles: r.busy_cycles })), "cycles", "resource", "cycles",
+        { rule: p.cycles });
+    }
+    if (Array.isArray(p.sensitivity) && p.sensitivity.length) {
+      bars(prefix + "sensitivity", "Sensitivity", "elasticity of the emulated time to each latency and gap (" +
+        (p.sensitivity_method || "") + ")",
+        p.sensitivity.filter((e) => Math.abs(e.elasticity) >= 0.005)
+          .map((e) => ({ parameter: e.resource + " " + e.parameter, elasticity: e.elasticity })),
+        "elasticity", "parameter", "elasticity");
+    }
+    if (Array.isArray(p.whatif) && p.whatif.length) {
+      // Waterfall of the penalties: each switch's saved cycles from the emulated time.
+      const base = p.whatif.length ? p.whatif[0].cycles + p.whatif[0].penalty : 0;
+      const steps = p.whatif.filter((w) => w.penalty > 0).sort((a, b) => b.penalty - a.penalty)
+        .map((w) => ({ switch: w.name, start: base - w.penalty, end: base, speedup: w.speedup.toFixed(2) + "x" }));
+      if (steps.length) {
+        chart(prefix + "whatif", "What-if penalties", "cycles each penalty costs: the bar runs from the time " +
+          "without it to the emulated time (" + Math.round(base) + " cycles)", {
+          data: { values: steps },
+          height: Math.max(60, 22 * steps.length),
+          mark: { type: "bar", tooltip: true, color: "#f58518" },
+          encoding: {
+            y: { field: "switch", type: "nominal", sort: null, title: null },
+            x: { field: "start", type: "quantitative", title: "cycles", scale: { zero: true } },
+            x2: { field: "end" },
+          },
+        });
+      }
+    }
+    if (Array.isArray(p.fixes) && p.fixes.length) {
+      bars(prefix + "fixes", "Ranked fixes", "predicted speedup of each change (emulate model), measured against the kernel as it is; the grey bar is the bound of moving fewer bytes",
+        p.fixes.map((f) => ({
+          fix: f.kind + (f.lines.length ? " (" + f.lines[0].file + ":" + f.lines[0].line + ")" : ""),
+          speedup: f.speedup,
+          kind: f.upper_bound ? "bound" : "fix",
+        })), "speedup", "fix", "speedup (x)",
+        { rule: 1, color: { field: "kind", type: "nominal", scale: { domain: ["fix", "bound"], range: ["#54a24b", "#bab0ac"] } } });
+    }
+    if (p.floors_seconds) {
+      const floors = Object.entries(p.floors_seconds).map(([k, v]) => ({ floor: k, us: v * 1e6 }));
+      bars(prefix + "floors", "Floors", "time each resource needs at its peak; the red rule is the emulated time",
+        floors, "us", "floor", "microseconds", { rule: (p.emulate_seconds || 0) * 1e6 });
+    }
+  }
+
+  function draw() {
+    if (Array.isArray(data)) {
+      // Several GPUs side by side.
+      const rows = data.filter((p) => typeof p.time_s === "number");
+      bars("gpus", "GPU comparison", "predicted time per kernel and GPU",
+        rows.map((p) => ({ run: p.kernel + " on " + p.gpu, us: p.time_s * 1e6 })), "us", "run", "microseconds");
+      return;
+    }
+    if (Array.isArray(data.kernels) && typeof data.program_time_s === "number") {
+      bars("program", "Program", "time per run of each kernel (its time x its launches per run)",
+        data.kernels.map((k) => ({ kernel: k.kernel, ms: k.time_s * k.launches_per_run * 1e3 })), "ms", "kernel",
+        "milliseconds");
+      data.kernels.forEach((k, i) => prediction(k, "k" + i + "-"));
+      return;
+    }
+    if (Array.isArray(data.variants) && data.variants.length && "time_s" in data.variants[0]) {
+      const ranked = data.variants.filter((v) => typeof v.time_s === "number" && v.time_s !== null)
+        .sort((a, b) => a.time_s - b.time_s).slice(0, 40);
+      bars("variants", "Ranked variants", "the fastest " + ranked.length + " variants by predicted time",
+        ranked.map((v) => ({ variant: "#" + v.rank + " " + Object.entries(v.values || {}).map(([k, x]) => k + "=" + x).join(" "),
+          us: v.time_s * 1e6 })), "us", "variant", "microseconds");
+      return;
+    }
+    if (Array.isArray(data.rows) && data.rows.length && "measured_s" in data.rows[0]) {
+      const points = data.rows.filter((r) => r.predicted_s > 0 && r.measured_s > 0)
+        .map((r) => ({ measured: r.measured_s, predicted: r.predicted_s, model: r.model, gpu: r.gpu,
+          experiment: r.experiment + "/" + r.variant }));
+      const lo = Math.min(...points.map((p) => Math.min(p.measured, p.predicted)));
+      const hi = Math.max(...points.map((p) => Math.max(p.measured, p.predicted)));
+      chart("validation", "Predicted vs measured", points.length + " points; on the diagonal the prediction is exact", {
+        height: 480, width: 480,
+        layer: [
+          { data: { values: [{ x: lo, y: lo }, { x: hi, y: hi }] }, mark: { type: "line", color: "#999" },
+            encoding: { x: { field: "x", type: "quantitative" }, y: { field: "y", type: "quantitative" } } },
+          { data: { values: points }, mark: { type: "point", tooltip: true, filled: true },
+            encoding: {
+              x: { field: "measured", type: "quantitative", scale: { type: "log" }, title: "measured (s)" },
+              y: { field: "predicted", type: "quantitative", scale: { type: "log" }, title: "predicted (s)" },
+              color: { field: "model", type: "nominal" }, shape: { field: "gpu", type: "nominal" },
+            } },
+        ],
+      });
+      return;
+    }
+    if (Array.isArray(data.plans) && data.plans.length) {
+      const plans = data.plans.filter((p) => typeof p.time_s === "number");
+      bars("plans", "Placement plans", "predicted time of each ranked plan (timing model)",
+        plans.map((p) => ({ plan: p.label, us: p.time_s * 1e6 })), "us", "plan", "microseconds");
+    }
+    prediction(data, "");
+  }
+
+  try {
+    draw();
+  } catch (e) {
+    fail("drawing the charts: " + e);
+  }
+  // "#only=NAME" shows that chart alone (scripts/html_screenshots.sh takes one picture per chart).
+  const only = /^#only=(.+)$/.exec(window.location.hash);
+  if (only) {
+    document.body.classList.add("only");
+    for (const s of document.querySelectorAll("section.chart")) s.hidden = s.dataset.chart !== only[1];
+  }
+  Promise.all(pending).then(() => {
+    document.body.dataset.charts = String(document.querySelectorAll("section.chart").length);
+    document.body.dataset.drawn = String(document.querySelectorAll("section.chart.drawn").length);
+    document.body.dataset.done = "1";
+  });
+})();
