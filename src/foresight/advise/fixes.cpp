@@ -24,13 +24,56 @@ const WhatIfResult* findSwitch(const FixInputs& in, const char* name) {
   return nullptr;
 }
 
-/// A fix from a what-if switch, when it saves at least kFixThreshold.
-std::optional<Fix> fromSwitch(const FixInputs& in, const char* name, std::string kind) {
-  const WhatIfResult* w = findSwitch(in, name);
+/// What a what-if switch means as a code change.
+struct FixText {
+  const char* whatIf;  ///< the switch whose speedup the fix takes
+  const char* kind;
+  const char* change;
+  const char* why;     ///< empty: the caller writes it from the numbers
+};
+
+constexpr FixText kSharedConflicts{
+    "conflict-free-shared", "shared-bank-conflicts",
+    "pad each row of the shared array by one element (tile[32][33]) or index it so that the 32 lanes of a warp "
+    "fall in 32 different banks",
+    "shared-memory accesses take more bank wavefronts per request than their width needs"};
+constexpr FixText kCoalescing{
+    "perfect-coalescing", "coalescing",
+    "make consecutive threads (threadIdx.x) touch consecutive addresses: swap the index roles, or stage the "
+    "access through a shared-memory tile",
+    "global accesses fetch more sectors, or pass through L1 more times, per warp request than the bytes they "
+    "use need"};
+constexpr FixText kRegisterBanks{
+    "conflict-free-registers", "register-banks",
+    "choose a register tile whose FFMA operands fall in different register banks (another tile shape or unroll "
+    "order)",
+    "FFMA instructions read two or more source registers from one bank and wait for the extra reads"};
+constexpr FixText kSharedOccupancy{"full-occupancy", "occupancy", "", ""};
+constexpr FixText kAddressArithmetic{
+    "no-address-arithmetic", "address-arithmetic",
+    "compute addresses once: advance pointers instead of recomputing indices, hoist invariant index arithmetic "
+    "out of loops, or unroll",
+    "integer instructions that only feed addresses take issue slots from the work"};
+constexpr FixText kReuseL1{"all-l1-hits", "on-chip-reuse",
+                           "keep reused data on chip: tile it through shared memory (or use larger tiles), or "
+                           "reorder the loops so that a block re-reads what it read last",
+                           ""};
+constexpr FixText kReuseL2{"all-l2-hits", kReuseL1.kind, kReuseL1.change, ""};
+constexpr FixText kMemoryTraffic{
+    "infinite-bandwidth", "memory-traffic",
+    "move fewer bytes: narrower types, fusing with the kernel that produces or consumes the data, or keeping "
+    "reused data on chip",
+    "the memory levels' bandwidth sets the time; this is the most that less traffic can bring"};
+
+/// The fix `t` describes, when its switch saves at least kFixThreshold.
+std::optional<Fix> fromSwitch(const FixInputs& in, const FixText& t) {
+  const WhatIfResult* w = findSwitch(in, t.whatIf);
   if (!w || w->cycles <= 0 || w->speedup < kFixThreshold) return std::nullopt;
   Fix f;
-  f.kind = std::move(kind);
-  f.basis = std::string("what-if ") + name;
+  f.kind = t.kind;
+  f.change = t.change;
+  f.why = t.why;
+  f.basis = std::string("what-if ") + t.whatIf;
   f.cyclesBefore = in.baseCycles;
   f.cyclesAfter = w->cycles;
   f.speedup = w->speedup;
@@ -196,110 +239,63 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
   if (!in.kernel || !in.gpu) return makeError("rankFixes needs the kernel and the GPU");
   const KernelIR& ir = in.kernel->ir;
   std::vector<Fix> out;
-
-  if (std::optional<Fix> f = fromSwitch(in, "conflict-free-shared", "shared-bank-conflicts")) {
+  if (std::optional<Fix> f = fromSwitch(in, kSharedConflicts)) {
     f->lines = conflictedSharedLines(ir, *in.gpu);
-    f->change =
-        "pad each row of the shared array by one element (tile[32][33]) or index it so that the 32 "
-        "lanes of a "
-        "warp fall in 32 different banks";
-    f->why = "shared-memory accesses take more bank wavefronts per request than their width needs";
     out.push_back(std::move(*f));
   }
-  if (std::optional<Fix> f = fromSwitch(in, "perfect-coalescing", "coalescing")) {
-    if (in.memory)
-      f->lines =
-          uncoalescedLines(ir, *in.memory, sectorsPerL1Line(*in.gpu, in.memory->sectorBytes));
-    f->change =
-        "make consecutive threads (threadIdx.x) touch consecutive addresses: swap the index roles, "
-        "or stage "
-        "the access through a shared-memory tile";
-    f->why =
-        "global accesses fetch more sectors, or pass through L1 more times, per warp request than "
-        "the bytes they use need";
+  if (std::optional<Fix> f = fromSwitch(in, kCoalescing)) {
+    if (in.memory) f->lines = uncoalescedLines(ir, *in.memory, sectorsPerL1Line(*in.gpu, in.memory->sectorBytes));
     out.push_back(std::move(*f));
   }
-  if (std::optional<Fix> f = fromSwitch(in, "conflict-free-registers", "register-banks")) {
+  if (std::optional<Fix> f = fromSwitch(in, kRegisterBanks)) {
     for (const RegisterConflictLine& c : in.conflicts) {
       if (c.line > 0 && f->lines.size() < 5) {
-        f->lines.push_back({c.file, c.line,
-                            fmt::format("{} of {} FFMA read {} operands from one bank",
-                                        c.conflicted, c.checked, c.maxDegree)});
+        f->lines.push_back(
+            {c.file, c.line, fmt::format("{} of {} FFMA read {} operands from one bank", c.conflicted, c.checked,
+                                         c.maxDegree)});
       }
     }
-    f->change =
-        "choose a register tile whose FFMA operands fall in different register banks (another tile "
-        "shape or "
-        "unroll order)";
-    f->why =
-        "FFMA instructions read two or more source registers from one bank and wait for the extra "
-        "reads";
     out.push_back(std::move(*f));
   }
-  if (const WhatIfResult* occ = findSwitch(in, "full-occupancy");
-      occ && occ->speedup >= kFixThreshold) {
-    Expected<Occupancy> now =
-        computeOccupancy(*in.gpu, blockOf(*in.kernel, in.launch, ir.resources.registers));
+  if (std::optional<Fix> f = fromSwitch(in, kSharedOccupancy)) {
+    Expected<Occupancy> now = computeOccupancy(*in.gpu, blockOf(*in.kernel, in.launch, ir.resources.registers));
     if (!now) return std::move(now).takeError();
     if (now->limiter == OccupancyLimiter::Registers) {
       Expected<std::optional<Fix>> cap = registerCap(in, *now);
       if (!cap) return std::move(cap).takeError();
       if (*cap) out.push_back(std::move(**cap));
     } else if (now->limiter == OccupancyLimiter::SharedMemory) {
-      std::optional<Fix> f = fromSwitch(in, "full-occupancy", "occupancy");
-      if (!f) return out;
       f->change = fmt::format(
-          "use less shared memory per block (now {} B allocated), for example a smaller tile or "
-          "fewer stages",
+          "use less shared memory per block (now {} B allocated), for example a smaller tile or fewer stages",
           now->sharedAllocatedPerBlock);
-      f->why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)",
-                           now->blocksPerSm, 100 * now->fraction);
+      f->why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)", now->blocksPerSm,
+                           100 * now->fraction);
       out.push_back(std::move(*f));
     }
   }
-  if (std::optional<Fix> f = fromSwitch(in, "no-address-arithmetic", "address-arithmetic")) {
-    f->change =
-        "compute addresses once: advance pointers instead of recomputing indices, hoist invariant "
-        "index "
-        "arithmetic out of loops, or unroll";
-    f->why = "integer instructions that only feed addresses take issue slots from the work";
-    out.push_back(std::move(*f));
-  }
+  if (std::optional<Fix> f = fromSwitch(in, kAddressArithmetic)) out.push_back(std::move(*f));
   if (in.memory) {
-    // Reuse on chip: only when the loads fetch from L2 or DRAM more than the bytes they read
-    // (their footprint, when the addresses tell it), so that a tile or a loop order can serve the
-    // repeats; the speedup is the
-    // larger of the all-L1-hits and all-L2-hits switches.
+    // Reuse on chip: only when the loads fetch from L2 or DRAM more than the launch's footprint
+    // (when the addresses tell it), so that a tile or a loop order has repeats to serve; the
+    // speedup is the larger of the all-L1-hits and all-L2-hits switches. Data both read and
+    // written counts as written in the footprint, so the loads' share of it is all of it.
     const MemoryTraffic& m = *in.memory;
     const double offChipBytes = (m.loadSectors - m.l1HitSectors) * m.sectorBytes;
-    // Data both read and written counts as written in the footprint: the loads' share of it is
-    // the whole footprint.
     const double footprint = m.compulsoryReadBytes + m.compulsoryWriteBytes;
-    std::optional<Fix> l1 = fromSwitch(in, "all-l1-hits", "on-chip-reuse");
-    std::optional<Fix> l2 = fromSwitch(in, "all-l2-hits", "on-chip-reuse");
-    std::optional<Fix> f =
-        l1 && (!l2 || l1->speedup >= l2->speedup) ? std::move(l1) : std::move(l2);
+    std::optional<Fix> l1 = fromSwitch(in, kReuseL1);
+    std::optional<Fix> l2 = fromSwitch(in, kReuseL2);
+    std::optional<Fix> f = l1 && (!l2 || l1->speedup >= l2->speedup) ? std::move(l1) : std::move(l2);
     if (f && footprint > 0 && offChipBytes > 1.25 * footprint) {
       f->lines = offChipLoadLines(ir, m);
-      f->change =
-          "keep reused data on chip: tile it through shared memory (or use larger tiles), or "
-          "reorder the loops so that a block re-reads what it read last";
       f->why = fmt::format("loads fetch {:.3g} MB from L2 or DRAM for {:.3g} MB of distinct data",
                            offChipBytes / 1e6, footprint / 1e6);
       out.push_back(std::move(*f));
     }
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Fix& a, const Fix& b) { return a.speedup > b.speedup; });
+  std::stable_sort(out.begin(), out.end(), [](const Fix& a, const Fix& b) { return a.speedup > b.speedup; });
   // The bandwidth bound comes last: no single change removes every byte.
-  if (std::optional<Fix> f = fromSwitch(in, "infinite-bandwidth", "memory-traffic")) {
+  if (std::optional<Fix> f = fromSwitch(in, kMemoryTraffic)) {
     f->upperBound = true;
-    f->change =
-        "move fewer bytes: narrower types, fusing with the kernel that produces or consumes the "
-        "data, or "
-        "keeping reused data on chip";
-    f->why =
-        "the memory levels' bandwidth sets the time; this is the most that less traffic can bring";
     out.push_back(std::move(*f));
   }
   return out;
