@@ -75,7 +75,7 @@ TEST(Report, ExplainIsThePredictionsPartsThenItsOwn) {
   EXPECT_EQ(namesOf(view),
             (std::vector<std::string>{"context", "summary", "values", "resources", "warnings",
                                       "timing_sensitivity", "timing_whatif", "sensitivity",
-                                      "regions", "alone", "whatif", "register_bank_conflicts", "fixes"}));
+                                      "regions", "alone", "whatif", "register_bank_conflicts", "fixes", "lines"}));
   // Every key of the report comes from exactly one part (reportJson() would have thrown
   // otherwise); the sensitivity part owns the bottleneck, the context part the model.
   std::set<std::string> keys;

@@ -70,12 +70,17 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
         "predicts {:.4g} us",
         modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
   }
-  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}};
+  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}, std::nullopt};
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
   Expected<std::vector<Fix>> fixes = rankFixes(
       FixInputs{&kernel, launch, &gpu, eo, emulation->builder().memory(), emulatedCycles, r.whatIf, r.conflicts});
   if (!fixes) return std::move(fixes).takeError();
   r.fixes = std::move(*fixes);
+  if (options.lines) {
+    Expected<std::vector<SourceLineCost>> lines = sourceLineCosts(*emulation, kernel.ir);
+    if (!lines) return std::move(lines).takeError();
+    r.lines = std::move(*lines);
+  }
   if (timing.model != ModelKind::Emulate) {
     // The timing model's own dependence on the GPU, with the same elasticity method.
     SensitivityOptions so;

@@ -12,6 +12,7 @@
 
 #include "foresight/advise/fixes.h"
 #include "foresight/advise/register_conflicts.h"
+#include "foresight/advise/source_lines.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
 #include "foresight/model/default_model.h"
@@ -29,6 +30,8 @@ struct ExplainOptions {
   /// rates). When `timing` is the emulate model this emulation is also the time: pass
   /// `timing.emulate`.
   EmulateOptions emulate;
+  /// Also attribute the emulation's issue and wait cycles to source lines (`--lines`).
+  bool lines = false;
 };
 
 /// The options explain runs with for model names as a user gives them: the timing model is
@@ -51,6 +54,8 @@ struct ExplainResult {
   std::vector<WhatIfResult> timingWhatIf;
   /// The changes worth making, best first (rankFixes(): the emulate model's speedups).
   std::vector<Fix> fixes;
+  /// Per source line, most waited first (source_lines.h); only when ExplainOptions::lines.
+  std::optional<std::vector<SourceLineCost>> lines;
 };
 
 /// Emulates one launch, analyses it and predicts its time. When the timing model is not emulate,

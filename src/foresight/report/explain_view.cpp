@@ -58,7 +58,7 @@ nlohmann::json elasticitiesJson(const std::vector<Elasticity>& entries) {
 ExplainView::ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
                          std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts,
                          std::optional<SensitivityReport> timingSensitivity, std::vector<WhatIfResult> timingWhatIf,
-                         std::vector<Fix> fixes)
+                         std::vector<Fix> fixes, std::optional<std::vector<SourceLineCost>> lineCosts)
     : Report("explain", {}) {
   const std::string model = fmt::format("{}/{}", prediction.model, prediction.variant);
   summary_ = predictionSummary(context, prediction) + "; top fix: ";
@@ -77,6 +77,7 @@ ExplainView::ExplainView(PredictionContext context, Prediction prediction, Sensi
   auto switches = std::make_shared<const std::vector<WhatIfResult>>(std::move(whatIf));
   auto lines = std::make_shared<const std::vector<RegisterConflictLine>>(std::move(conflicts));
   auto changes = std::make_shared<const std::vector<Fix>>(std::move(fixes));
+  auto costs = std::make_shared<const std::optional<std::vector<SourceLineCost>>>(std::move(lineCosts));
 
   parts_.push_back(makeReportPart(
       "timing_sensitivity",
@@ -209,6 +210,43 @@ ExplainView::ExplainView(PredictionContext context, Prediction prediction, Sensi
                          {"upper_bound", f.upperBound}});
         }
         return nlohmann::json{{"fixes", out}};
+      }));
+  parts_.push_back(makeReportPart(
+      "lines",
+      [costs](std::ostream& os) {
+        if (!*costs) return;
+        double total = 0;
+        for (const SourceLineCost& c : **costs) total += c.stallCycles;
+        os << "source lines (emulated SM: warp instructions issued, warp-cycles waited before they could issue, "
+              "and on what)\n";
+        os << fmt::format("  {:<28} {:>6} {:>10} {:>14} {:>6}  {:<26} {:>14}\n", "line", "instrs", "issued",
+                          "stall cycles", "share", "waits most on", "not selected");
+        for (const SourceLineCost& c : **costs) {
+          const std::string where = c.line > 0 ? fmt::format("{}:{}", c.file, c.line) : std::string("(no line)");
+          std::string most = "-";
+          if (!c.waits.empty() && c.stallCycles > 0) {
+            const LineWait& w = c.waits.front();
+            const std::string what = w.reason == "operand"  ? w.unit + " result"
+                                     : w.reason == "queue"  ? w.unit + " throughput"
+                                                            : w.reason;
+            most = fmt::format("{} ({:.0f}%)", what, 100 * w.cycles / c.stallCycles);
+          }
+          os << fmt::format("  {:<28} {:>6} {:>10} {:>14.0f} {:>5.1f}%  {:<26} {:>14.0f}\n", where, c.instructions,
+                            c.issued, c.stallCycles, total > 0 ? 100 * c.stallCycles / total : 0.0, most,
+                            c.notSelectedCycles);
+        }
+      },
+      [costs] {
+        if (!*costs) return nlohmann::json(nullptr);
+        nlohmann::json out = nlohmann::json::array();
+        for (const SourceLineCost& c : **costs) {
+          nlohmann::json waits = nlohmann::json::array();
+          for (const LineWait& w : c.waits) waits.push_back({{"reason", w.reason}, {"unit", w.unit}, {"cycles", w.cycles}});
+          out.push_back({{"file", c.file}, {"line", c.line}, {"instructions", c.instructions}, {"issued", c.issued},
+                         {"stall_cycles", c.stallCycles}, {"not_selected_cycles", c.notSelectedCycles},
+                         {"waits", waits}});
+        }
+        return nlohmann::json{{"lines", out}};
       }));
 }
 

@@ -26,6 +26,7 @@
 
 #include "foresight/advise/fixes.h"
 #include "foresight/advise/register_conflicts.h"
+#include "foresight/advise/source_lines.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/model/emulate/sensitivity.h"
 #include "foresight/report/prediction_view.h"
@@ -42,13 +43,14 @@ class ExplainView : public Report {
   ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
               std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {},
               std::optional<SensitivityReport> timingSensitivity = std::nullopt,
-              std::vector<WhatIfResult> timingWhatIf = {}, std::vector<Fix> fixes = {});
+              std::vector<WhatIfResult> timingWhatIf = {}, std::vector<Fix> fixes = {},
+              std::optional<std::vector<SourceLineCost>> lines = std::nullopt);
   /// explainWorkload()'s result.
   explicit ExplainView(WorkloadExplanation e)
       : ExplainView({std::move(e.path), std::move(e.frontend), std::move(e.kernel), e.gpu, e.launch},
                     std::move(e.result.prediction), std::move(e.result.sensitivity), std::move(e.result.whatIf),
                     std::move(e.result.conflicts), std::move(e.result.timingSensitivity),
-                    std::move(e.result.timingWhatIf), std::move(e.result.fixes)) {}
+                    std::move(e.result.timingWhatIf), std::move(e.result.fixes), std::move(e.result.lines)) {}
   /// The prediction's summary line and the top fix: "...; top fix: coalescing 1.24x at
   /// transpose.cu:13".
   [[nodiscard]] std::string summary() const override { return summary_; }
@@ -59,7 +61,8 @@ class ExplainView : public Report {
   // (null when the timing model is emulate): {entries [as sensitivity], sum, method, largest
   // {unit, resource, mode}, warnings}, and `timing_whatif` (empty for emulate) [as whatif];
   // `fixes` [{kind, change, why, lines [{file, line, detail}], basis, cycles_before, upper_bound,
-  // cycles_after, speedup}], best first.
+  // cycles_after, speedup}], best first; with --lines, `lines` [{file, line, instructions,
+  // issued, stall_cycles, not_selected_cycles, waits [{reason, unit, cycles}]}].
 
  private:
   std::string summary_;

@@ -65,6 +65,7 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   const Gpu& gpu = *options.gpu;
   Expected<ExplainOptions> eo = explainOptions(options.model, inputKindOf(path), &gpu);
   if (!eo) return std::move(eo).takeError();
+  eo->lines = options.lines;
   WorkloadOptions wo = options.workload;
   wo.input.gpu = &gpu;
   wo.searchModel = eo->timing;  // a skeleton: the best layout by the time explain reports

@@ -16,7 +16,7 @@ namespace foresight::cli {
 
 namespace {
 
-int runExplain(const CommonOptions& o) {
+int runExplain(const CommonOptions& o, const bool* lines) {
   Expected<Gpu> gpu = resolveOneGpu(o, "explain");
   if (!gpu) return reportError(gpu.error());
   Expected<WorkloadOptions> wo = toWorkloadOptions(o);
@@ -25,6 +25,7 @@ int runExplain(const CommonOptions& o) {
   eo.gpu = &*gpu;
   eo.workload = std::move(*wo);
   eo.model = toModelNames(o);
+  eo.lines = *lines;
   Expected<WorkloadExplanation> r = explainWorkload(o.input, eo);
   if (!r) return reportError(r.error());
   return printView(ExplainView(std::move(*r)), printOptions(o));
@@ -37,7 +38,10 @@ std::function<int()> setupExplain(CLI::App& sub) {
   addCommonOptions(sub, *options);
   addSummaryOption(sub, options->summary);
   addHtmlOption(sub, options->html);
-  return [options] { return runExplain(*options); };
+  auto lines = std::make_shared<bool>(false);
+  sub.add_flag("--lines", *lines,
+               "Also attribute the emulated cycles to source lines: instructions, issued, cycles waited and on what");
+  return [options, lines] { return runExplain(*options, lines.get()); };
 }
 
 }  // namespace foresight::cli

@@ -40,6 +40,11 @@ struct WarpState {
   int waitingFor = -1;  // block that must retire before this warp starts
   double maxFinish = 0;
   std::vector<double> regReady;
+  // With listeners only: the unit whose result each register waits on, the unit of the
+  // current op's last operand, and the warp's previous issue (IssueEvent's wait).
+  std::vector<int> regUnit;
+  int depUnit = -1;
+  double lastIssue = 0;
   // The current op's readiness, prepared when the warp reaches it (prepareReadiness): the
   // terms that stay fixed until it issues, and the bounded queues it waits on.
   double fixedReady = 0;
@@ -224,6 +229,7 @@ class Engine {
       warps_[i].numOps = p_.warps[i].ops.size();
       warps_[i].scheduler = static_cast<int>(i % static_cast<size_t>(m_.schedulers));
       warps_[i].regReady.assign(static_cast<size_t>(p_.numRegisters), 0.0);
+      if (!listeners_.empty()) warps_[i].regUnit.assign(static_cast<size_t>(p_.numRegisters), -1);
       warps_[i].waitingFor = p_.warps[i].after;
       if (p_.warps[i].ops.empty()) {
         warps_[i].done = true;
@@ -332,11 +338,21 @@ class Engine {
     ev.instr = op.instr;
     ev.region = in.region;
     ev.cycle = t;
+    const bool tracking = !listeners_.empty();
+    if (tracking) {
+      int unit = -1;
+      ev.ready = std::min(t, readyTime(w, ev.waitReason, unit));
+      ev.waitUnit = ev.waitReason == StallReason::Queue ? unit : ev.waitReason == StallReason::Dependency ? ws.depUnit : -1;
+      ev.waitFrom = std::min(ws.lastIssue, ev.ready);
+      ws.lastIssue = t;
+    }
     double finish = t;
+    int finishUnit = -1;
     double sameWarp = 0;
     for (int i = 0; i < op.numUses; ++i) {
       const int u = op.uses[i].unit;
       const UnitAdmission a = instance(u, w).admit(u, t, op.uses[i].count, latencyOf(u, in.region), gapOf(u, in.region));
+      if (a.done > finish) finishUnit = u;
       finish = std::max(finish, a.done);
       sameWarp = std::max(sameWarp, m_.units[u].sameWarpIssue * factor(u, false, in.region));
       if (!listeners_.empty()) ev.admissions.push_back(a);
@@ -346,6 +362,9 @@ class Engine {
     if (in.issueStall > 0 && op.numUses > 0) sameWarp = std::max(sameWarp, in.issueStall * factor(op.uses[0].unit, false, in.region));
     ev.finish = finish;
     for (int r : in.dst) ws.regReady[r] = finish;
+    if (tracking) {
+      for (int r : in.dst) ws.regUnit[r] = finishUnit;
+    }
     ws.maxFinish = std::max(ws.maxFinish, finish);
     ws.sameWarpUntil = t + sameWarp;
     for (EmuListener* l : listeners_) l->onIssue(ev);
@@ -367,8 +386,15 @@ class Engine {
     } else {
       const EmuOp& next = ws.ops[ws.pos];
       double dep = 0;
-      for (int r : p_.instrs[next.instr].src) dep = std::max(dep, ws.regReady[r]);
+      int depUnit = -1;
+      for (int r : p_.instrs[next.instr].src) {
+        if (ws.regReady[r] > dep) {
+          dep = ws.regReady[r];
+          if (tracking) depUnit = ws.regUnit[r];
+        }
+      }
       ws.depReady = dep;
+      ws.depUnit = depUnit;
       prepareReadiness(w);
     }
     if (block.arrived > 0 && block.arrived >= block.live) releaseBarrier(p_.warps[w].block);
@@ -384,6 +410,7 @@ class Engine {
       if (warps_[i].waitingFor != b) continue;
       warps_[i].waitingFor = -1;
       warps_[i].depReady = std::max(warps_[i].depReady, block.maxFinish);
+      warps_[i].lastIssue = std::max(warps_[i].lastIssue, block.maxFinish);  // the warp starts then
       readyBound_[i] = -kUnbounded;
       if (!warps_[i].done) prepareReadiness(static_cast<int>(i));
       if (!warps_[i].done) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));

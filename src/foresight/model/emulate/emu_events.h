@@ -20,6 +20,14 @@ struct UnitAdmission {
   double done = 0;    ///< admit + (count - 1) * gap + latency
 };
 
+/// Why a scheduler issued nothing over an interval of cycles.
+enum class StallReason {
+  Dependency,  ///< every warp waits for an operand (a latency)
+  Barrier,     ///< every warp waits at a barrier
+  Queue,       ///< a unit's input queue is full (a throughput)
+  SameWarp,    ///< TEG same-warp issue latency
+};
+
 /// An op was issued by a scheduler.
 struct IssueEvent {
   int warp = 0;
@@ -30,14 +38,14 @@ struct IssueEvent {
   double cycle = 0;  ///< issue cycle
   double finish = 0; ///< when a dependent may issue
   std::vector<UnitAdmission> admissions;
-};
-
-/// Why a scheduler issued nothing over an interval of cycles.
-enum class StallReason {
-  Dependency,  ///< every warp waits for an operand (a latency)
-  Barrier,     ///< every warp waits at a barrier
-  Queue,       ///< a unit's input queue is full (a throughput)
-  SameWarp,    ///< TEG same-warp issue latency
+  /// The warp's wait before this op: from its previous issue (or its start) `waitFrom`, it
+  /// could not issue until `ready` for `waitReason` (Dependency: an operand of `waitUnit`'s
+  /// result; Queue: `waitUnit`'s full queue; Barrier; SameWarp: the issue latency of the
+  /// previous op), then waited from `ready` to `cycle` for its scheduler (other warps issued).
+  double waitFrom = 0;
+  double ready = 0;
+  StallReason waitReason = StallReason::Dependency;
+  int waitUnit = -1;
 };
 
 /// A scheduler stalled from `from` to `to`.

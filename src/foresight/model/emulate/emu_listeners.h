@@ -74,6 +74,28 @@ class AttributionListener : public EmuListener {
   std::map<int, long long> issued_;
 };
 
+/// Per static instruction: ops issued, and the cycles its warps waited before issuing it, by
+/// reason and unit (IssueEvent's wait), and for their scheduler once ready.
+class InstructionWaitListener : public EmuListener {
+ public:
+  struct Waits {
+    long long issued = 0;
+    std::map<std::pair<int, int>, double> stalled;  ///< (StallReason, unit or -1) -> cycles
+    double notSelected = 0;                           ///< ready, another warp issued
+  };
+  explicit InstructionWaitListener(size_t instrs) : waits_(instrs) {}
+  void onIssue(const IssueEvent& e) override {
+    Waits& w = waits_[static_cast<size_t>(e.instr)];
+    ++w.issued;
+    if (e.ready > e.waitFrom) w.stalled[{static_cast<int>(e.waitReason), e.waitUnit}] += e.ready - e.waitFrom;
+    if (e.cycle > e.ready) w.notSelected += e.cycle - e.ready;
+  }
+  [[nodiscard]] const std::vector<Waits>& waits() const { return waits_; }
+
+ private:
+  std::vector<Waits> waits_;
+};
+
 /// Cycles each scheduler spent stalled, by reason.
 class StallListener : public EmuListener {
  public:

@@ -57,6 +57,8 @@ struct EmuInstr {
   bool barrier = false;  ///< block-wide barrier (__syncthreads)
   int region = 0;        ///< index into EmuProgram::regions
   std::string label;     ///< opcode, for timelines
+  int irBlock = -1;      ///< the KernelIR instruction it lowers (block, index); -1: synthesized
+  int irIndex = -1;
   /// Minimum cycles before the warp's next instruction (SASS stall count; modern variant), in
   /// units of the latency of the instruction's first unit: perturbing that latency scales it.
   double issueStall = 0;

@@ -410,6 +410,8 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
     e.region = region_[b][i];
     if (options_.variant == EmulateVariant::Modern) e.issueStall = in.stallCycles;
     e.label = in.opcode;
+    e.irBlock = b;
+    e.irIndex = i;
     const int idx = static_cast<int>(out.program.instrs.size());
     out.program.instrs.push_back(std::move(e));
     instrIndex[{b, i}] = idx;

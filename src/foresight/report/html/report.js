@@ -145,6 +145,29 @@
         })), "speedup", "fix", "speedup (x)",
         { rule: 1, color: { field: "kind", type: "nominal", scale: { domain: ["fix", "bound"], range: ["#54a24b", "#bab0ac"] } } });
     }
+    if (Array.isArray(p.lines) && p.lines.length) {
+      // Source view: each line's wait cycles by what they waited on (explain --lines).
+      const top = p.lines.filter((l) => l.stall_cycles > 0).slice(0, 20);
+      const values = [];
+      for (const l of top) {
+        const where = l.line > 0 ? l.file + ":" + l.line : "(no line)";
+        for (const w of l.waits) {
+          const what = w.reason === "operand" ? w.unit + " result" : w.reason === "queue" ? w.unit + " throughput" : w.reason;
+          values.push({ line: where, waits: what, cycles: w.cycles });
+        }
+      }
+      chart(prefix + "lines", "Source lines", "warp-cycles the emulated SM's warps waited before issuing each line's " +
+        "instructions, by what they waited on", {
+        data: { values: values },
+        height: Math.max(60, 22 * top.length),
+        mark: { type: "bar", tooltip: true },
+        encoding: {
+          y: { field: "line", type: "nominal", sort: null, title: null },
+          x: { field: "cycles", type: "quantitative", aggregate: "sum", title: "warp-cycles waited" },
+          color: { field: "waits", type: "nominal", title: "waits on" },
+        },
+      });
+    }
     if (p.floors_seconds) {
       const floors = Object.entries(p.floors_seconds).map(([k, v]) => ({ floor: k, us: v * 1e6 }));
       bars(prefix + "floors", "Floors", "time each resource needs at its peak; the red rule is the emulated time",
