@@ -18,6 +18,8 @@ CASES = [
     ("predict-gpus", ["predict", "examples/summary/matmul-fx5600.toml", "--gpu", "fx5600,h100,a100"]),
     ("explain", ["explain", "tests/frontend/cuda/fixtures/transpose.sm_90.sass", "--kernel", "transpose_naive",
                  "--gpu", "h100", "--grid", "32,32", "--block", "32,8", "--arg", "n=1024", "--lines"]),
+    ("explain-matmul", ["explain", "tests/frontend/cuda/fixtures/matmul.sm_90.sass", "--kernel", "matmul_tiled",
+                        "--gpu", "h100", "--grid", "64,64", "--block", "16,16", "--arg", "n=1024"]),
     ("explore", ["explore", "tests/frontend/cuda/fixtures/vecadd.sm_90.sass", "--gpu", "h100", "--space",
                  "TX=32..1024:pow2", "--grid", "1048576 / TX", "--block", "TX", "--arg", "n=1048576"]),
     ("validate", ["validate", "--corpus", "validation/public", "--experiment", "laplace_copy", "--experiment",

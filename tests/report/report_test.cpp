@@ -73,9 +73,10 @@ TEST(Report, ExplainIsThePredictionsPartsThenItsOwn) {
   ASSERT_TRUE(e.ok()) << e.error().format();
   const ExplainView view(std::move(*e));
   EXPECT_EQ(namesOf(view),
-            (std::vector<std::string>{"context", "summary", "values", "resources", "warnings",
-                                      "timing_sensitivity", "timing_whatif", "sensitivity",
-                                      "regions", "alone", "whatif", "register_bank_conflicts", "fixes", "lines"}));
+            (std::vector<std::string>{"context", "summary", "values", "resources", "warnings", "roofline",
+                                      "timing_sensitivity", "timing_whatif", "sensitivity", "regions", "alone",
+                                      "whatif", "register_bank_conflicts", "fixes", "lines", "occupancy_by_block",
+                                      "timeline"}));
   // Every key of the report comes from exactly one part (reportJson() would have thrown
   // otherwise); the sensitivity part owns the bottleneck, the context part the model.
   std::set<std::string> keys;

@@ -13,6 +13,12 @@
 
 namespace foresight {
 
+namespace {
+/// Issues of the emulated SM the timeline keeps (a page stays small; the first waves show the
+/// warps' interleaving).
+constexpr size_t kTimelineIssues = 1500;
+}  // namespace
+
 Expected<ExplainOptions> explainOptions(const ModelNames& names, InputKind kind, const Gpu* gpu) {
   ModelNames n = names;
   // A variant alone selects its family (`--variant saake`: emulate).
@@ -70,7 +76,7 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
         "predicts {:.4g} us",
         modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
   }
-  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}, std::nullopt};
+  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}, std::nullopt, std::nullopt, std::nullopt, {}};
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
   Expected<std::vector<Fix>> fixes = rankFixes(
       FixInputs{&kernel, launch, &gpu, eo, emulation->builder().memory(), emulatedCycles, r.whatIf, r.conflicts});
@@ -80,7 +86,13 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
     Expected<std::vector<SourceLineCost>> lines = sourceLineCosts(*emulation, kernel.ir);
     if (!lines) return std::move(lines).takeError();
     r.lines = std::move(*lines);
+    Expected<std::vector<TimelineEntry>> timeline = issueTimeline(*emulation, kTimelineIssues);
+    if (!timeline) return std::move(timeline).takeError();
+    r.timeline = std::move(*timeline);
   }
+  Expected<Roofline> roof = roofline(kernel, launch, gpu, emulation->builder().memory(), r.prediction.seconds);
+  if (roof) r.roofline = std::move(*roof);  // a GPU without the pipes a roof needs has none
+  r.occupancyByBlock = occupancyByBlockSize(kernel, launch, gpu);
   if (timing.model != ModelKind::Emulate) {
     // The timing model's own dependence on the GPU, with the same elasticity method.
     SensitivityOptions so;

@@ -12,6 +12,7 @@
 
 #include "foresight/advise/fixes.h"
 #include "foresight/advise/register_conflicts.h"
+#include "foresight/advise/roofline.h"
 #include "foresight/advise/source_lines.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/frontend/input.h"
@@ -56,6 +57,12 @@ struct ExplainResult {
   std::vector<Fix> fixes;
   /// Per source line, most waited first (source_lines.h); only when ExplainOptions::lines.
   std::optional<std::vector<SourceLineCost>> lines;
+  /// The emulated SM's first issues (source_lines.h); only when ExplainOptions::lines.
+  std::optional<std::vector<TimelineEntry>> timeline;
+  /// The launch's point per memory level at the reported time, and the GPU's roofs.
+  std::optional<Roofline> roofline;
+  /// Occupancy of the kernel's resources at every block size.
+  std::vector<OccupancyPoint> occupancyByBlock;
 };
 
 /// Emulates one launch, analyses it and predicts its time. When the timing model is not emulate,

@@ -76,4 +76,21 @@ Expected<std::vector<SourceLineCost>> sourceLineCosts(const emu::KernelEmulation
   return out;
 }
 
+Expected<std::vector<TimelineEntry>> issueTimeline(const emu::KernelEmulation& emulation, size_t limit) {
+  emu::TimelineListener listener(limit);
+  emu::EmuListener* listeners[] = {&listener};
+  Expected<emu::KernelTiming> run = emulation.run({}, listeners);
+  if (!run) return std::move(run).takeError();
+  const emu::EmuProgram& program = emulation.fullWave().program;
+  const std::vector<emu::UnitSpec>& units = emulation.units();
+  std::vector<TimelineEntry> out;
+  out.reserve(listener.entries().size());
+  for (const emu::TimelineListener::Entry& e : listener.entries()) {
+    const bool named = e.unit >= 0 && static_cast<size_t>(e.unit) < units.size();
+    out.push_back({e.warp, e.cycle, e.finish, program.instrs[static_cast<size_t>(e.instr)].label,
+                   named ? units[static_cast<size_t>(e.unit)].name : std::string()});
+  }
+  return out;
+}
+
 }  // namespace foresight

@@ -39,6 +39,19 @@ struct SourceLineCost {
   std::vector<LineWait> waits;   ///< by cycles, largest first
 };
 
+/// One issue of the emulated SM (explain's timeline chart).
+struct TimelineEntry {
+  int warp = 0;
+  double cycle = 0;   ///< issue
+  double finish = 0;  ///< when a dependent may issue
+  std::string op;     ///< opcode
+  std::string unit;   ///< the unit whose result took longest; empty when none
+};
+
+/// The first `limit` issues of the emulated SM's full wave, in issue order.
+[[nodiscard]] Expected<std::vector<TimelineEntry>> issueTimeline(const emu::KernelEmulation& emulation,
+                                                                 size_t limit);
+
 /// Every line the emulation ran, most stall cycles first (ties: file and line order).
 [[nodiscard]] Expected<std::vector<SourceLineCost>> sourceLineCosts(const emu::KernelEmulation& emulation,
                                                                     const KernelIR& ir);

@@ -55,30 +55,63 @@ nlohmann::json elasticitiesJson(const std::vector<Elasticity>& entries) {
 
 }  // namespace
 
-ExplainView::ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
-                         std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts,
-                         std::optional<SensitivityReport> timingSensitivity, std::vector<WhatIfResult> timingWhatIf,
-                         std::vector<Fix> fixes, std::optional<std::vector<SourceLineCost>> lineCosts)
-    : Report("explain", {}) {
+ExplainView::ExplainView(PredictionContext context, ExplainResult result) : Report("explain", {}) {
+  auto r = std::make_shared<const ExplainResult>(std::move(result));
+  const Prediction& prediction = r->prediction;
   const std::string model = fmt::format("{}/{}", prediction.model, prediction.variant);
   summary_ = predictionSummary(context, prediction) + "; top fix: ";
-  if (fixes.empty()) {
+  if (r->fixes.empty()) {
     summary_ += fmt::format("none saves {:.0f}% or more\n", 100 * (kFixThreshold - 1));
   } else {
-    const Fix& top = fixes.front();
+    const Fix& top = r->fixes.front();
     summary_ += fmt::format("{} {}{:.2f}x{}\n", top.kind, top.upperBound ? "<=" : "", top.speedup,
                             top.lines.empty() ? std::string()
                                               : fmt::format(" at {}:{}", top.lines[0].file, top.lines[0].line));
   }
-  parts_ = PredictionView(std::move(context), std::move(prediction)).parts();
-  auto timing = std::make_shared<const std::optional<SensitivityReport>>(std::move(timingSensitivity));
-  auto timingSwitches = std::make_shared<const std::vector<WhatIfResult>>(std::move(timingWhatIf));
-  auto s = std::make_shared<const SensitivityReport>(std::move(sensitivity));
-  auto switches = std::make_shared<const std::vector<WhatIfResult>>(std::move(whatIf));
-  auto lines = std::make_shared<const std::vector<RegisterConflictLine>>(std::move(conflicts));
-  auto changes = std::make_shared<const std::vector<Fix>>(std::move(fixes));
-  auto costs = std::make_shared<const std::optional<std::vector<SourceLineCost>>>(std::move(lineCosts));
+  parts_ = PredictionView(std::move(context), prediction).parts();
+  // Each part keeps the result alive through an alias of the member it shows.
+  std::shared_ptr<const std::optional<SensitivityReport>> timing(r, &r->timingSensitivity);
+  std::shared_ptr<const std::vector<WhatIfResult>> timingSwitches(r, &r->timingWhatIf);
+  std::shared_ptr<const SensitivityReport> s(r, &r->sensitivity);
+  std::shared_ptr<const std::vector<WhatIfResult>> switches(r, &r->whatIf);
+  std::shared_ptr<const std::vector<RegisterConflictLine>> lines(r, &r->conflicts);
+  std::shared_ptr<const std::vector<Fix>> changes(r, &r->fixes);
+  std::shared_ptr<const std::optional<std::vector<SourceLineCost>>> costs(r, &r->lines);
 
+  std::shared_ptr<const std::optional<Roofline>> roof(r, &r->roofline);
+  parts_.push_back(makeReportPart(
+      "roofline",
+      [roof](std::ostream& os) {
+        if (!*roof || (*roof)->flops <= 0) return;
+        const Roofline& rf = **roof;
+        std::string peaks;
+        for (const RooflinePeak& p : rf.peaks) {
+          peaks += fmt::format("{}{} {:.1f} TFLOPS", peaks.empty() ? "" : ", ", p.name, p.gflops / 1e3);
+        }
+        os << "roofline (floating-point work against the bytes each level moves; ridge = peak / bandwidth)\n";
+        os << fmt::format("  flops      {:.4g} in {}: {:.1f} GFLOPS; peaks {}\n", rf.flops, timeText(rf.seconds),
+                          rf.gflops(), peaks.empty() ? "none" : peaks);
+        const double peak = rf.peaks.empty() ? 0 : rf.peaks.front().gflops;
+        for (const RooflineLevel& l : rf.levels) {
+          const double ridge = l.bandwidthGBs > 0 ? peak / l.bandwidthGBs : 0;
+          os << fmt::format("  {:<10} {:>12.4g} B  {:>10.4g} flop/B  ridge {:>8.3g}  {}\n", l.name, l.bytes,
+                            l.intensity(rf.flops), ridge,
+                            ridge <= 0 ? "" : l.intensity(rf.flops) < ridge ? "memory side" : "compute side");
+        }
+      },
+      [roof] {
+        if (!*roof) return nlohmann::json{{"roofline", nullptr}};
+        const Roofline& rf = **roof;
+        nlohmann::json levels = nlohmann::json::array(), peaks = nlohmann::json::array();
+        for (const RooflineLevel& l : rf.levels) {
+          levels.push_back({{"name", l.name}, {"bytes", l.bytes}, {"bandwidth_gbs", l.bandwidthGBs},
+                            {"intensity", l.intensity(rf.flops)}});
+        }
+        for (const RooflinePeak& p : rf.peaks) peaks.push_back({{"name", p.name}, {"gflops", p.gflops}});
+        return nlohmann::json{{"roofline",
+                               {{"flops", rf.flops}, {"seconds", rf.seconds}, {"gflops", rf.gflops()},
+                                {"levels", levels}, {"peaks", peaks}}}};
+      }));
   parts_.push_back(makeReportPart(
       "timing_sensitivity",
       [timing, model](std::ostream& os) {
@@ -248,6 +281,24 @@ ExplainView::ExplainView(PredictionContext context, Prediction prediction, Sensi
         }
         return nlohmann::json{{"lines", out}};
       }));
+  std::shared_ptr<const std::vector<OccupancyPoint>> curve(r, &r->occupancyByBlock);
+  parts_.push_back(makeReportPart("occupancy_by_block", nullptr, [curve] {
+    nlohmann::json out = nlohmann::json::array();
+    for (const OccupancyPoint& p : *curve) {
+      out.push_back({{"threads", p.threads}, {"blocks_per_sm", p.blocksPerSm}, {"warps_per_sm", p.warpsPerSm},
+                     {"fraction", p.fraction}, {"limiter", occupancyLimiterName(p.limiter)}});
+    }
+    return nlohmann::json{{"occupancy_by_block", out}};
+  }));
+  std::shared_ptr<const std::optional<std::vector<TimelineEntry>>> timeline(r, &r->timeline);
+  parts_.push_back(makeReportPart("timeline", nullptr, [timeline] {
+    if (!*timeline) return nlohmann::json(nullptr);
+    nlohmann::json out = nlohmann::json::array();
+    for (const TimelineEntry& e : **timeline) {
+      out.push_back({{"warp", e.warp}, {"cycle", e.cycle}, {"finish", e.finish}, {"op", e.op}, {"unit", e.unit}});
+    }
+    return nlohmann::json{{"timeline", out}};
+  }));
 }
 
 }  // namespace foresight

@@ -24,11 +24,7 @@
 #include <optional>
 #include <vector>
 
-#include "foresight/advise/fixes.h"
-#include "foresight/advise/register_conflicts.h"
-#include "foresight/advise/source_lines.h"
-#include "foresight/advise/whatif.h"
-#include "foresight/model/emulate/sensitivity.h"
+#include "foresight/advise/explain.h"
 #include "foresight/report/prediction_view.h"
 #include "foresight/workload/run_workload.h"
 
@@ -37,20 +33,15 @@ namespace foresight {
 /// Text and JSON of an explanation: the parts of the prediction (PredictionView), then
 /// `timing_sensitivity` and `timing_whatif` (the timing model's own, when it is not emulate),
 /// `sensitivity` (with the bottleneck), `regions`, `alone`, `whatif` and
-/// `register_bank_conflicts`, `fixes`.
+/// `register_bank_conflicts`, `fixes`, `roofline`, `occupancy_by_block`, and with --lines
+/// `lines` and `timeline`.
 class ExplainView : public Report {
  public:
-  ExplainView(PredictionContext context, Prediction prediction, SensitivityReport sensitivity,
-              std::vector<WhatIfResult> whatIf, std::vector<RegisterConflictLine> conflicts = {},
-              std::optional<SensitivityReport> timingSensitivity = std::nullopt,
-              std::vector<WhatIfResult> timingWhatIf = {}, std::vector<Fix> fixes = {},
-              std::optional<std::vector<SourceLineCost>> lines = std::nullopt);
+  ExplainView(PredictionContext context, ExplainResult result);
   /// explainWorkload()'s result.
   explicit ExplainView(WorkloadExplanation e)
       : ExplainView({std::move(e.path), std::move(e.frontend), std::move(e.kernel), e.gpu, e.launch},
-                    std::move(e.result.prediction), std::move(e.result.sensitivity), std::move(e.result.whatIf),
-                    std::move(e.result.conflicts), std::move(e.result.timingSensitivity),
-                    std::move(e.result.timingWhatIf), std::move(e.result.fixes), std::move(e.result.lines)) {}
+                    std::move(e.result)) {}
   /// The prediction's summary line and the top fix: "...; top fix: coalescing 1.24x at
   /// transpose.cu:13".
   [[nodiscard]] std::string summary() const override { return summary_; }
@@ -62,7 +53,10 @@ class ExplainView : public Report {
   // {unit, resource, mode}, warnings}, and `timing_whatif` (empty for emulate) [as whatif];
   // `fixes` [{kind, change, why, lines [{file, line, detail}], basis, cycles_before, upper_bound,
   // cycles_after, speedup}], best first; with --lines, `lines` [{file, line, instructions,
-  // issued, stall_cycles, not_selected_cycles, waits [{reason, unit, cycles}]}].
+  // issued, stall_cycles, not_selected_cycles, waits [{reason, unit, cycles}]}] and `timeline`
+  // [{warp, cycle, finish, op, unit}]; `roofline` {flops, seconds, gflops, levels [{name, bytes,
+  // bandwidth_gbs, intensity}], peaks [{name, gflops}]} (null without one);
+  // `occupancy_by_block` [{threads, blocks_per_sm, warps_per_sm, fraction, limiter}].
 
  private:
   std::string summary_;

@@ -41,10 +41,20 @@ class TimelineListener : public EmuListener {
     double cycle;
     int instr;
     double finish;
+    int unit;  ///< the unit whose result took longest (-1: none)
   };
   explicit TimelineListener(size_t limit) : limit_(limit) {}
   void onIssue(const IssueEvent& e) override {
-    if (entries_.size() < limit_) entries_.push_back({e.warp, e.cycle, e.instr, e.finish});
+    if (entries_.size() >= limit_) return;
+    int unit = -1;
+    double done = e.cycle;
+    for (const UnitAdmission& a : e.admissions) {
+      if (a.done > done) {
+        done = a.done;
+        unit = a.unit;
+      }
+    }
+    entries_.push_back({e.warp, e.cycle, e.instr, e.finish, unit});
   }
   [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
 

@@ -105,6 +105,38 @@
       s.appendChild(dl);
       s.classList.add("drawn");
     }
+    if (p.roofline && p.roofline.flops > 0 && p.roofline.peaks.length) {
+      // Roofline: each level's roof min(peak, intensity x bandwidth) and the kernel's point there.
+      const rf = p.roofline;
+      const peak = rf.peaks[0].gflops;
+      const levels = rf.levels.filter((l) => l.bytes > 0 && l.bandwidth_gbs > 0);
+      const xs = levels.map((l) => l.intensity).concat(levels.map((l) => peak / l.bandwidth_gbs));
+      const lo = Math.min(...xs) / 10, hi = Math.max(...xs) * 10;
+      const roofs = [];
+      for (const l of levels) {
+        for (let i = 0; i <= 48; ++i) {
+          const x = lo * Math.pow(hi / lo, i / 48);
+          roofs.push({ level: l.name, intensity: x, gflops: Math.min(peak, x * l.bandwidth_gbs) });
+        }
+      }
+      const points = levels.map((l) => ({ level: l.name, intensity: l.intensity, gflops: rf.gflops }));
+      chart(prefix + "roofline", "Roofline", "the kernel at " + rf.gflops.toFixed(1) + " GFLOPS against each level's " +
+        "roof (" + rf.peaks[0].name + " peak " + (peak / 1e3).toFixed(1) + " TFLOPS); a point under its roof's " +
+        "slope is on that level's memory side", {
+        height: 360,
+        layer: [
+          { data: { values: roofs }, mark: { type: "line" },
+            encoding: {
+              x: { field: "intensity", type: "quantitative", scale: { type: "log" }, title: "flops per byte" },
+              y: { field: "gflops", type: "quantitative", scale: { type: "log" }, title: "GFLOPS" },
+              color: { field: "level", type: "nominal" } } },
+          { data: { values: points }, mark: { type: "point", filled: true, size: 90, tooltip: true },
+            encoding: {
+              x: { field: "intensity", type: "quantitative" }, y: { field: "gflops", type: "quantitative" },
+              color: { field: "level", type: "nominal" } } },
+        ],
+      });
+    }
     if (Array.isArray(p.resources) && p.resources.length) {
       bars(prefix + "resources", "Resources", "cycles each resource would need alone; the red rule is the predicted time",
         p.resources.map((r) => ({ resource: r.name, cycles: r.busy_cycles })), "cycles", "resource", "cycles",
@@ -165,6 +197,39 @@
           y: { field: "line", type: "nominal", sort: null, title: null },
           x: { field: "cycles", type: "quantitative", aggregate: "sum", title: "warp-cycles waited" },
           color: { field: "waits", type: "nominal", title: "waits on" },
+        },
+      });
+    }
+    if (Array.isArray(p.occupancy_by_block) && p.occupancy_by_block.length && p.launch) {
+      const threads = p.launch.block[0] * p.launch.block[1] * p.launch.block[2];
+      const now = p.occupancy_by_block.filter((o) => o.threads === threads)
+        .map((o) => ({ threads: o.threads, occupancy: 100 * o.fraction }));
+      chart(prefix + "occupancy", "Occupancy against block size", "share of the SM's warp slots the kernel's " +
+        "registers and shared memory allow at each block size; the point is this launch (" + threads + " threads)", {
+        height: 220,
+        layer: [
+          { data: { values: p.occupancy_by_block.map((o) => ({ threads: o.threads, occupancy: 100 * o.fraction,
+              limiter: o.limiter })) },
+            mark: { type: "line", point: true, tooltip: true },
+            encoding: { x: { field: "threads", type: "quantitative", title: "threads per block" },
+              y: { field: "occupancy", type: "quantitative", title: "occupancy (%)", scale: { domain: [0, 100] } } } },
+          { data: { values: now }, mark: { type: "point", filled: true, size: 160, color: "#e45756" },
+            encoding: { x: { field: "threads", type: "quantitative" }, y: { field: "occupancy", type: "quantitative" } } },
+        ],
+      });
+    }
+    if (Array.isArray(p.timeline) && p.timeline.length) {
+      chart(prefix + "timeline", "Emulation timeline", "the emulated SM's first " + p.timeline.length +
+        " issues: each op from its issue to when its result is ready, by warp, coloured by the unit it waits on", {
+        data: { values: p.timeline.map((e) => ({ warp: e.warp, start: e.cycle, end: Math.max(e.finish, e.cycle + 1),
+          op: e.op, unit: e.unit || "issue" })) },
+        height: 320,
+        mark: { type: "bar", tooltip: true },
+        encoding: {
+          y: { field: "warp", type: "ordinal", title: "warp", axis: { labelOverlap: true } },
+          x: { field: "start", type: "quantitative", title: "cycle" },
+          x2: { field: "end" },
+          color: { field: "unit", type: "nominal", title: "unit" },
         },
       });
     }
