@@ -78,8 +78,18 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   }
   ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}, std::nullopt, std::nullopt, std::nullopt, {}};
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
-  Expected<std::vector<Fix>> fixes = rankFixes(
-      FixInputs{&kernel, launch, &gpu, eo, emulation->builder().memory(), emulatedCycles, r.whatIf, r.conflicts});
+  // PORPLE's placement of the arrays, timed by the emulation like the other fixes (a kernel
+  // without per-lane addresses has none: no placement fix).
+  std::optional<PlaceResult> placement;
+  if (options.placement && kernel.ir.streams && !kernel.ir.arrays.empty()) {
+    PlaceOptions po;
+    po.timing.model = ModelKind::Emulate;
+    po.timing.emulate = eo;
+    if (Expected<PlaceResult> placed = placeKernel(kernel, launch, gpu, po)) placement = std::move(*placed);
+  }
+  Expected<std::vector<Fix>> fixes =
+      rankFixes(FixInputs{&kernel, launch, &gpu, eo, emulation->builder().memory(), emulatedCycles, r.whatIf,
+                          r.conflicts, placement ? &*placement : nullptr});
   if (!fixes) return std::move(fixes).takeError();
   r.fixes = std::move(*fixes);
   if (options.lines) {

@@ -33,6 +33,9 @@ struct ExplainOptions {
   EmulateOptions emulate;
   /// Also attribute the emulation's issue and wait cycles to source lines (`--lines`).
   bool lines = false;
+  /// Also search PORPLE's data placements for a fix (`--placement`): each timed plan costs one
+  /// emulation, so a search is about a second on a 2-core machine.
+  bool placement = false;
 };
 
 /// The options explain runs with for model names as a user gives them: the timing model is

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -233,6 +234,70 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
   return std::optional<Fix>(std::move(f));
 }
 
+/// How a placement is written in CUDA.
+const char* placementHow(Placement p) {
+  switch (p) {
+    case Placement::Global: return "global memory";
+    case Placement::ReadOnly: return "the read-only path (const __restrict__ or __ldg)";
+    case Placement::Texture: return "a texture";
+    case Placement::Shared: return "shared memory (staged per block)";
+    case Placement::Constant: return "__constant__ memory";
+    case Placement::PersistingL2: return "the persisting L2 (an access policy window)";
+  }
+  return "?";
+}
+
+/// PORPLE's chosen plan as a fix, when it differs from the kernel as written and its predicted
+/// time saves at least kFixThreshold.
+std::optional<Fix> placementFix(const FixInputs& in) {
+  const PlaceResult& r = *in.placement;
+  // The fastest timed plan other than the kernel as written (the placement model's choice
+  // may place an array where the timing model cannot follow it yet: then the next one).
+  const ScoredPlan* original = nullptr;
+  for (const ScoredPlan& s : r.plans) {
+    if (s.label == "original") original = &s;
+  }
+  const ScoredPlan* chosen = nullptr;
+  for (const ScoredPlan& s : r.plans) {
+    if (!original || !s.seconds || s.plan == original->plan) continue;
+    if (!chosen || *s.seconds < *chosen->seconds) chosen = &s;
+  }
+  if (!chosen || r.original.seconds <= 0) return std::nullopt;
+  const double speedup = r.original.seconds / *chosen->seconds;
+  if (speedup < kFixThreshold) return std::nullopt;
+  Fix f;
+  f.kind = "placement";
+  std::string moves;
+  std::string arrays;
+  for (size_t a = 0; a < chosen->plan.size() && a < r.profile.arrays.size(); ++a) {
+    if (chosen->plan[a] == original->plan[a]) continue;
+    const std::string& name = r.profile.arrays[a].name;
+    moves += fmt::format("{}'{}' in {}", moves.empty() ? "" : ", ", name, placementHow(chosen->plan[a]));
+    arrays += (arrays.empty() ? "" : ", ") + name;
+    for (const ProfiledSite& site : r.profile.sites) {
+      const size_t colon = site.where.rfind(':');
+      if (site.array != static_cast<int>(a) || colon == std::string::npos || f.lines.size() >= 5) continue;
+      const std::string file = site.where.substr(0, colon);
+      const int line = std::atoi(site.where.c_str() + colon + 1);
+      const bool listed = std::any_of(f.lines.begin(), f.lines.end(),
+                                      [&](const FixLine& l) { return l.file == file && l.line == line; });
+      if (line <= 0 || listed) continue;
+      f.lines.push_back({file, line, fmt::format("{} of '{}'", site.store ? "store" : "load", name)});
+    }
+  }
+  f.change = "put " + moves +
+             (chosen->label == "chosen" ? " (foresight place --emit-patch writes the change)"
+                                        : " (foresight place's " + chosen->label + " plan)");
+  f.why = fmt::format("where the kernel keeps {} its accesses wait longer; the kernel emulated with the plan applied "
+                      "runs faster",
+                      arrays);
+  f.basis = "placement, emulated with the plan applied";
+  f.cyclesBefore = r.original.cycles;
+  f.cyclesAfter = r.original.cycles / speedup;
+  f.speedup = speedup;
+  return f;
+}
+
 }  // namespace
 
 Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
@@ -274,6 +339,9 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
     }
   }
   if (std::optional<Fix> f = fromSwitch(in, kAddressArithmetic)) out.push_back(std::move(*f));
+  if (in.placement) {
+    if (std::optional<Fix> f = placementFix(in)) out.push_back(std::move(*f));
+  }
   if (in.memory) {
     // Reuse on chip: only when the loads fetch from L2 or DRAM more than the launch's footprint
     // (when the addresses tell it), so that a tile or a loop order has repeats to serve; the

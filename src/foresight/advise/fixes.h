@@ -17,6 +17,9 @@
 ///   no-address-arithmetic   compute addresses once (pointer increments, hoisting, unrolling)
 ///   all-l1-hits/all-l2-hits keep reused data on chip (lines: the loads most served off-SM), only
 ///                           when the loads fetch more from L2/DRAM than their footprint
+///   (placement)             put arrays in other memories (PORPLE, advise/placement/place.h): the
+///                           chosen plan against the kernel as written, both predicted with the
+///                           emulate model (lines: the moved arrays' accesses)
 ///   infinite-bandwidth      move fewer bytes: listed last, as the bound of what less traffic
 ///                           can bring (no change removes every byte)
 /// A what-if that saves less than 5 % is no fix. Speedups of different fixes do not multiply:
@@ -26,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "foresight/advise/placement/place.h"
 #include "foresight/advise/register_conflicts.h"
 #include "foresight/advise/whatif.h"
 #include "foresight/memory/memory_traffic.h"
@@ -42,7 +46,7 @@ struct FixLine {
 /// One change worth making.
 struct Fix {
   std::string kind;    ///< "shared-bank-conflicts", "coalescing", "register-banks", "occupancy",
-                       ///< "address-arithmetic", "on-chip-reuse", "memory-traffic"
+                       ///< "address-arithmetic", "on-chip-reuse", "placement", "memory-traffic"
   std::string change;  ///< what to do, imperative
   std::string why;     ///< one sentence: the evidence
   std::vector<FixLine> lines;  ///< worst first; empty when the input has no line information
@@ -63,6 +67,9 @@ struct FixInputs {
   double baseCycles = 0;                  ///< the emulated cycles the what-ifs compare with
   std::vector<WhatIfResult> whatIf;       ///< analyzeWhatIf()'s switches
   std::vector<RegisterConflictLine> conflicts;
+  /// PORPLE's placement of the launch's arrays with emulate times, or null (no per-lane
+  /// addresses: not a CUDA input).
+  const PlaceResult* placement = nullptr;
 };
 
 /// The smallest speedup that makes a change a fix.

@@ -66,6 +66,7 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   Expected<ExplainOptions> eo = explainOptions(options.model, inputKindOf(path), &gpu);
   if (!eo) return std::move(eo).takeError();
   eo->lines = options.lines;
+  eo->placement = options.placement;
   WorkloadOptions wo = options.workload;
   wo.input.gpu = &gpu;
   wo.searchModel = eo->timing;  // a skeleton: the best layout by the time explain reports

@@ -75,7 +75,8 @@ struct ExplainWorkloadOptions {
   /// As PredictOptions::workload; a program's kernel must be named unless it has one only.
   WorkloadOptions workload;
   ModelNames model;  ///< explainOptions() turns them into the timing model and the emulation
-  bool lines = false;  ///< also attribute the emulation's cycles to source lines (`--lines`)
+  bool lines = false;      ///< also attribute the emulation's cycles to source lines (`--lines`)
+  bool placement = false;  ///< also search data placements for a fix (`--placement`)
 };
 
 /// One kernel launch explained.

@@ -16,7 +16,13 @@ namespace foresight::cli {
 
 namespace {
 
-int runExplain(const CommonOptions& o, const bool* lines) {
+/// Options only explain has.
+struct ExplainFlags {
+  bool lines = false;
+  bool placement = false;
+};
+
+int runExplain(const CommonOptions& o, const ExplainFlags& flags) {
   Expected<Gpu> gpu = resolveOneGpu(o, "explain");
   if (!gpu) return reportError(gpu.error());
   Expected<WorkloadOptions> wo = toWorkloadOptions(o);
@@ -25,7 +31,8 @@ int runExplain(const CommonOptions& o, const bool* lines) {
   eo.gpu = &*gpu;
   eo.workload = std::move(*wo);
   eo.model = toModelNames(o);
-  eo.lines = *lines;
+  eo.lines = flags.lines;
+  eo.placement = flags.placement;
   Expected<WorkloadExplanation> r = explainWorkload(o.input, eo);
   if (!r) return reportError(r.error());
   return printView(ExplainView(std::move(*r)), printOptions(o));
@@ -38,10 +45,12 @@ std::function<int()> setupExplain(CLI::App& sub) {
   addCommonOptions(sub, *options);
   addSummaryOption(sub, options->summary);
   addHtmlOption(sub, options->html);
-  auto lines = std::make_shared<bool>(false);
-  sub.add_flag("--lines", *lines,
+  auto flags = std::make_shared<ExplainFlags>();
+  sub.add_flag("--lines", flags->lines,
                "Also attribute the emulated cycles to source lines: instructions, issued, cycles waited and on what");
-  return [options, lines] { return runExplain(*options, lines.get()); };
+  sub.add_flag("--placement", flags->placement,
+               "Also search data placements (PORPLE) for a fix, each plan emulated (CUDA inputs; about a second)");
+  return [options, flags] { return runExplain(*options, *flags); };
 }
 
 }  // namespace foresight::cli
