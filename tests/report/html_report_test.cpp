@@ -47,11 +47,11 @@ TEST(HtmlReport, CarriesTheJsonAndTheEscapedText) {
   // The text, escaped; the title, escaped.
   EXPECT_NE(html.find("<pre id=\"text\">a &lt; b &amp;&amp; c &gt; d\n</pre>"), std::string::npos);
   EXPECT_NE(html.find("<title>Foresight hostile: in&lt;put&gt;.cu</title>"), std::string::npos);
-  // No inlined text ends its <script> early: "</script" occurs exactly at the ends of the three
-  // elements (the chart library, the data, the page's script).
+  // No inlined text ends its <script> early: "</script" occurs exactly at the ends of the four
+  // elements (the error collector, the chart library, the data, the page's script).
   size_t closed = 0;
   for (size_t at = html.find("</script"); at != std::string::npos; at = html.find("</script", at + 1)) ++closed;
-  EXPECT_EQ(closed, 3u);
+  EXPECT_EQ(closed, 4u);
 }
 
 TEST(HtmlReport, WritingToAnUnwritablePathNamesIt) {

@@ -72,6 +72,12 @@ Expected<std::string> htmlReport(const View& view, const std::string& title) {
   page += "<meta name=\"generator\" content=\"Foresight; charts: " + escapeHtml(chartLibraryVersions()) + "\">\n";
   page += "<title>Foresight " + escapeHtml(view.name()) + ": " + escapeHtml(title) + "</title>\n";
   page += "<style>\n" + htmlPageStyle() + "</style>\n";
+  // Before anything else runs: every script error and console.error of the page is kept, and
+  // report.js shows them (the browser test requires none).
+  page += "<script>window.foresightErrors=[];window.addEventListener('error',function(e){"
+          "window.foresightErrors.push('script error: '+e.message);});(function(){var f=console.error;"
+          "console.error=function(){window.foresightErrors.push(Array.prototype.join.call(arguments,' '));"
+          "return f.apply(console,arguments);};})();</script>\n";
   page += "<script>\n" + scriptInScript(library) + "\n</script>\n</head>\n<body>\n";
   page += "<header><h1>" + escapeHtml(title) + " <span class=\"kind\">" + escapeHtml(view.name()) + "</span></h1>\n";
   if (!summary.empty()) page += "<p class=\"summary\">" + escapeHtml(summary) + "</p>\n";

@@ -4,15 +4,20 @@
 // <section class="chart" data-chart="NAME">; a chart that fails to draw says so in #errors.
 (function () {
   "use strict";
-  const errors = [];
-  function fail(message) {
-    errors.push(message);
+  // window.foresightErrors: every script error and console.error since the page began (the
+  // page's first script collects them; console.error below adds to it too).
+  const errors = window.foresightErrors || [];
+  function show() {
+    if (!errors.length) return;
     const box = document.getElementById("errors");
     box.hidden = false;
     box.textContent = errors.join("\n");
-    console.error(message);
   }
-  window.addEventListener("error", (e) => fail("script error: " + e.message));
+  function fail(message) {
+    console.error(message);
+    if (!window.foresightErrors) errors.push(message);
+    show();
+  }
 
   const source = document.getElementById("foresight-report");
   const data = JSON.parse(source.textContent);
@@ -304,6 +309,7 @@
     for (const s of document.querySelectorAll("section.chart")) s.hidden = s.dataset.chart !== only[1];
   }
   Promise.all(pending).then(() => {
+    show();
     document.body.dataset.charts = String(document.querySelectorAll("section.chart").length);
     document.body.dataset.drawn = String(document.querySelectorAll("section.chart.drawn").length);
     document.body.dataset.done = "1";
