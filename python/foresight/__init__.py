@@ -54,13 +54,13 @@ def _call(function, request, source):
 
 def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dynamic_shared, carveout,
             model, variant, include_dirs, nvcc_flags, trips, branches, tool_timeout, policy,
-            l1_hit_rate, l2_hit_rate, arrays):
-    """One launch through `function` (predict or explain)."""
-    request = _request(path, source, kernel, gpu, defines, model, variant, {
+            l1_hit_rate, l2_hit_rate, arrays, extra=None):
+    """One launch through `function` (predict or explain); `extra`: more request fields."""
+    request = _request(path, source, kernel, gpu, defines, model, variant, dict({
         "grid": grid, "block": block, "args": args, "arrays": arrays, "dynamic_shared": dynamic_shared,
         "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
         "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
-        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate})
+        "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate}, **(extra or {})))
     return _call(function, request, source)
 
 
@@ -84,13 +84,15 @@ def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block
 def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None):
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, lines=False, placement=False):
     """Predict's time with the emulate model's bottleneck (sensitivity analysis), the time each
-    resource alone would need and the what-if penalties (``explain --json``). Arguments as
-    :func:`predict`."""
+    resource alone would need, the what-if penalties and the ranked fixes (``explain --json``).
+    Arguments as :func:`predict`; ``lines``: also per source line (``--lines``); ``placement``:
+    also search data placements for a fix (``--placement``)."""
     return _kernel(_foresight.explain, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
-                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays)
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays,
+                   {"lines": lines, "placement": placement})
 
 
 def explore(path=None, *, space, source=None, kernel=None, gpu="h100", grid=None, block=None,

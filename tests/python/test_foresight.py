@@ -51,6 +51,14 @@ def test_explain_is_the_cli_explanation():
     assert got["sensitivity"] and got["bottleneck"]
 
 
+def test_explain_lines_and_fixes_are_the_cli_ones():
+    got = foresight.explain(VECADD, gpu="h100", grid=4096, block=256, args={"n": 1048576}, lines=True)
+    want = cli_json("explain", VECADD, "--gpu", "h100", "--grid", "4096", "--block", "256",
+                    "--arg", "n=1048576", "--lines")
+    assert got == want
+    assert got["lines"] and "fixes" in got and got["timeline"]
+
+
 def test_explore_ranks_launch_variants():
     got = foresight.explore(VECADD, gpu="h100", space={"TX": [64, 256, 2048]},
                             defines={"N": 1048576}, grid="cdiv(N, TX)", block="TX", args={"n": "N"})

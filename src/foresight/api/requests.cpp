@@ -173,6 +173,8 @@ std::string explainText(const std::string& text) {
   eo.gpu = &r.gpu;
   eo.workload = workloadOptions(r);
   eo.model = r.names;
+  eo.lines = r.raw.value("lines", false);
+  eo.placement = r.raw.value("placement", false);
   return ExplainView(take(explainWorkload(r.path, eo))).toJson().dump();
 }
 
