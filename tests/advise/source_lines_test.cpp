@@ -43,37 +43,35 @@ Costs costsOf(const std::string& sass, const std::string& kernel, Dim3 grid, Dim
   return c;
 }
 
-TEST(SourceLines, PointerChaseWaitsOnDramResultsAtItsLoad) {
-  // dram_latency.cu:33 `p = next[p]`: each load's address is the previous load's result.
-  const Costs c = costsOf("dram_latency.sm_90.sass", "dram_latency", {132, 1, 1}, {32, 1, 1}, "iters", 512);
+/// The line that waited most is `line`, waiting > 95 % for `reason` of `unit`; every issued op is
+/// on some line.
+void expectTopLine(const Costs& c, int line, const char* reason, const char* unit) {
   ASSERT_FALSE(c.lines.empty());
   const SourceLineCost& top = c.lines.front();
-  EXPECT_EQ(top.line, 33);
+  EXPECT_EQ(top.line, line);
   ASSERT_FALSE(top.waits.empty());
-  EXPECT_EQ(top.waits[0].reason, "operand");
-  EXPECT_EQ(top.waits[0].unit, "dram");
+  EXPECT_EQ(top.waits[0].reason, reason);
+  EXPECT_EQ(top.waits[0].unit, unit);
   EXPECT_GT(top.waits[0].cycles, 0.95 * top.stallCycles);
-  // One warp per SM (132 blocks of 32 threads): nothing else to issue, so nothing waits for the
-  // scheduler.
-  EXPECT_EQ(top.notSelectedCycles, 0);
   long long issued = 0;
   for (const SourceLineCost& l : c.lines) issued += l.issued;
   EXPECT_EQ(issued, c.issuedOps);
 }
 
+TEST(SourceLines, PointerChaseWaitsOnDramResultsAtItsLoad) {
+  // dram_latency.cu:33 `p = next[p]`: each load's address is the previous load's result.
+  const Costs c = costsOf("dram_latency.sm_90.sass", "dram_latency", {132, 1, 1}, {32, 1, 1}, "iters", 512);
+  expectTopLine(c, 33, "operand", "dram");
+  // One warp per SM (132 blocks of 32 threads): nothing else to issue, so nothing waits for the
+  // scheduler.
+  ASSERT_FALSE(c.lines.empty());
+  EXPECT_EQ(c.lines.front().notSelectedCycles, 0);
+}
+
 TEST(SourceLines, ConflictedSharedLoopWaitsOnTheSharedPipe) {
   // shared_throughput.cu:29: stride-32 shared loads, 32 wavefronts each.
   const Costs c = costsOf("shared_throughput.sm_90.sass", "shared_throughput", {1056, 1, 1}, {256, 1, 1}, "iters", 512);
-  ASSERT_FALSE(c.lines.empty());
-  const SourceLineCost& top = c.lines.front();
-  EXPECT_EQ(top.line, 29);
-  ASSERT_FALSE(top.waits.empty());
-  EXPECT_EQ(top.waits[0].reason, "queue");
-  EXPECT_EQ(top.waits[0].unit, "shared");
-  EXPECT_GT(top.waits[0].cycles, 0.95 * top.stallCycles);
-  long long issued = 0;
-  for (const SourceLineCost& l : c.lines) issued += l.issued;
-  EXPECT_EQ(issued, c.issuedOps);
+  expectTopLine(c, 29, "queue", "shared");
 }
 
 }  // namespace
