@@ -259,9 +259,10 @@ ExplainView::ExplainView(PredictionContext context, ExplainResult result) : Repo
           std::string most = "-";
           if (!c.waits.empty() && c.stallCycles > 0) {
             const LineWait& w = c.waits.front();
-            const std::string what = w.reason == "operand"  ? w.unit + " result"
-                                     : w.reason == "queue"  ? w.unit + " throughput"
-                                                            : w.reason;
+            const std::string what = w.unit.empty()         ? w.reason
+                                     : w.reason == "operand" ? w.unit + " result"
+                                     : w.reason == "queue"   ? w.unit + " throughput"
+                                                             : w.reason;
             most = fmt::format("{} ({:.0f}%)", what, 100 * w.cycles / c.stallCycles);
           }
           os << fmt::format("  {:<28} {:>6} {:>10} {:>14.0f} {:>5.1f}%  {:<26} {:>14.0f}\n", where, c.instructions,

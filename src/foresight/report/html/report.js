@@ -189,7 +189,8 @@
       for (const l of top) {
         const where = l.line > 0 ? l.file + ":" + l.line : "(no line)";
         for (const w of l.waits) {
-          const what = w.reason === "operand" ? w.unit + " result" : w.reason === "queue" ? w.unit + " throughput" : w.reason;
+          const what = !w.unit ? w.reason : w.reason === "operand" ? w.unit + " result"
+            : w.reason === "queue" ? w.unit + " throughput" : w.reason;
           values.push({ line: where, waits: what, cycles: w.cycles });
         }
       }
