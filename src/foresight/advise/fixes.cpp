@@ -183,15 +183,6 @@ std::vector<FixLine> offChipLoadLines(const KernelIR& ir, const MemoryTraffic& m
   return tally.worstFirst(3);
 }
 
-BlockResources blockOf(const KernelInput& k, const Launch& launch, int registers) {
-  BlockResources b;
-  b.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
-  b.registersPerThread = registers;
-  b.sharedPerBlock = k.ir.resources.staticSharedBytes + launch.dynamicSharedBytes;
-  b.carveoutPercent = launch.carveoutPercent;
-  return b;
-}
-
 /// Register-limited occupancy: the largest per-thread cap (a multiple of 8) that fits the most
 /// blocks the other limits allow, emulated with that cap.
 Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& now) {
@@ -200,7 +191,9 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
       std::min({now.limitByWarps, now.limitBySharedMemory, now.limitByBlocks, now.limitByThreads});
   int cap = 0, capBlocks = now.blocksPerSm;
   for (int r = (registers - 1) / 8 * 8; r >= 16; r -= 8) {
-    Expected<Occupancy> o = computeOccupancy(*in.gpu, blockOf(*in.kernel, in.launch, r));
+    BlockResources block = blockResources(in.kernel->ir.resources, in.launch);
+    block.registersPerThread = r;
+    Expected<Occupancy> o = computeOccupancy(*in.gpu, block);
     if (!o) continue;
     if (o->blocksPerSm > capBlocks) {
       cap = r;
@@ -323,7 +316,7 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
     out.push_back(std::move(*f));
   }
   if (std::optional<Fix> f = fromSwitch(in, kSharedOccupancy)) {
-    Expected<Occupancy> now = computeOccupancy(*in.gpu, blockOf(*in.kernel, in.launch, ir.resources.registers));
+    Expected<Occupancy> now = computeOccupancy(*in.gpu, blockResources(ir.resources, in.launch));
     if (!now) return std::move(now).takeError();
     if (now->limiter == OccupancyLimiter::Registers) {
       Expected<std::optional<Fix>> cap = registerCap(in, *now);

@@ -39,11 +39,8 @@ std::vector<OccupancyPoint> occupancyByBlockSize(const KernelInput& kernel, cons
   const long long warp = static_cast<long long>(gpu.warpSize.value);
   const long long most = static_cast<long long>(gpu.limits.threadsPerBlock.value);
   for (long long threads = warp; threads <= most; threads += warp) {
-    BlockResources b;
+    BlockResources b = blockResources(kernel.ir.resources, launch);
     b.threadsPerBlock = static_cast<int>(threads);
-    b.registersPerThread = kernel.ir.resources.registers;
-    b.sharedPerBlock = kernel.ir.resources.staticSharedBytes + launch.dynamicSharedBytes;
-    b.carveoutPercent = launch.carveoutPercent;
     Expected<Occupancy> o = computeOccupancy(gpu, b);
     if (!o) continue;
     out.push_back({threads, o->blocksPerSm, o->warpsPerSm, o->fraction, o->limiter});

@@ -29,4 +29,13 @@ const char* cacheOpName(CacheOp c) {
   return "default";
 }
 
+BlockResources blockResources(const ThreadResources& resources, const Launch& launch) {
+  BlockResources b;
+  b.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
+  b.registersPerThread = resources.registers;
+  b.sharedPerBlock = resources.staticSharedBytes + launch.dynamicSharedBytes;
+  b.carveoutPercent = launch.carveoutPercent;
+  return b;
+}
+
 }  // namespace foresight

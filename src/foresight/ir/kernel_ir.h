@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "foresight/gpu/gpu.h"
+#include "foresight/gpu/occupancy.h"
+#include "foresight/ir/launch.h"
 #include "foresight/ir/workload_summary.h"
 
 namespace foresight {
@@ -118,6 +120,10 @@ struct ThreadResources {
   long long staticSharedBytes = 0;  ///< per block
   long long localBytes = 0;         ///< per thread (spills, stack)
 };
+
+/// What occupancy needs of one launch of a kernel with these resources: its threads per block,
+/// registers per thread, static plus dynamic shared memory and the carveout.
+[[nodiscard]] BlockResources blockResources(const ThreadResources& resources, const Launch& launch);
 
 /// A global array the kernel's accesses fall in: the address window of a pointer parameter
 /// (CUDA frontend: each pointer parameter without a given base address owns a window of its

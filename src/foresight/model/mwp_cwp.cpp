@@ -523,12 +523,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
                                    const Launch& launch, const Gpu& gpu,
                                    const ModelOptions& options, const ModernMemoryInputs* modern) {
   if (Expected<void> ok = checkLaunchLimits(launch); !ok) return std::move(ok).takeError();
-  BlockResources block;
-  block.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
-  block.registersPerThread = resources.registers;
-  block.sharedPerBlock = resources.staticSharedBytes + launch.dynamicSharedBytes;
-  block.carveoutPercent = launch.carveoutPercent;
-  Expected<Occupancy> occupancy = computeOccupancy(gpu, block);
+  Expected<Occupancy> occupancy = computeOccupancy(gpu, blockResources(resources, launch));
   if (!occupancy) return std::move(occupancy).takeError();
 
   MwpCwpInputs in;

@@ -250,12 +250,7 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
     b.ir_.resources = kernel.ir.resources;
     b.notes_.push_back("emulate: stream synthesized from the workload summary (no instruction order or addresses)");
   }
-  BlockResources br;
-  br.threadsPerBlock = static_cast<int>(launch.threadsPerBlock());
-  br.registersPerThread = b.ir_.resources.registers;
-  br.sharedPerBlock = b.ir_.resources.staticSharedBytes + launch.dynamicSharedBytes;
-  br.carveoutPercent = launch.carveoutPercent;
-  Expected<Occupancy> occ = computeOccupancy(gpu, br);
+  Expected<Occupancy> occ = computeOccupancy(gpu, blockResources(b.ir_.resources, launch));
   if (!occ) return std::move(occ).takeError();
   b.occupancy_ = *occ;
   b.blocksPerSm_ = occ->blocksPerSm;
