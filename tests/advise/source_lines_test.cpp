@@ -35,10 +35,13 @@ Costs costsOf(const std::string& sass, const std::string& kernel, Dim3 grid, Dim
   Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(in->kernels[0], *io.launch, h100, EmulateOptions{});
   EXPECT_TRUE(e.ok()) << e.error().format();
   if (!e) return {};
-  Expected<std::vector<SourceLineCost>> lines = sourceLineCosts(*e, in->kernels[0].ir);
-  EXPECT_TRUE(lines.ok()) << lines.error().format();
+  Expected<EmulationTrace> trace = traceEmulation(*e, in->kernels[0].ir, 100);
+  EXPECT_TRUE(trace.ok()) << trace.error().format();
   Costs c;
-  if (lines) c.lines = *lines;
+  if (trace) {
+    c.lines = trace->lines;
+    EXPECT_EQ(trace->timeline.size(), 100u);  // the same run's first 100 issues
+  }
   for (const emu::EmuWarp& w : e->fullWave().program.warps) c.issuedOps += static_cast<long long>(w.ops.size());
   return c;
 }

@@ -93,12 +93,10 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   if (!fixes) return std::move(fixes).takeError();
   r.fixes = std::move(*fixes);
   if (options.lines) {
-    Expected<std::vector<SourceLineCost>> lines = sourceLineCosts(*emulation, kernel.ir);
-    if (!lines) return std::move(lines).takeError();
-    r.lines = std::move(*lines);
-    Expected<std::vector<TimelineEntry>> timeline = issueTimeline(*emulation, kTimelineIssues);
-    if (!timeline) return std::move(timeline).takeError();
-    r.timeline = std::move(*timeline);
+    Expected<EmulationTrace> trace = traceEmulation(*emulation, kernel.ir, kTimelineIssues);
+    if (!trace) return std::move(trace).takeError();
+    r.lines = std::move(trace->lines);
+    r.timeline = std::move(trace->timeline);
   }
   Expected<Roofline> roof = roofline(kernel, launch, gpu, emulation->builder().memory(), r.prediction.seconds);
   if (roof) r.roofline = std::move(*roof);  // a GPU without the pipes a roof needs has none

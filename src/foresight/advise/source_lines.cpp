@@ -22,15 +22,10 @@ const char* reasonName(emu::StallReason r) {
   return "?";
 }
 
-}  // namespace
-
-Expected<std::vector<SourceLineCost>> sourceLineCosts(const emu::KernelEmulation& emulation, const KernelIR& ir) {
+/// The waits the listener summed per static instruction, summed per source line.
+std::vector<SourceLineCost> lineCosts(const emu::KernelEmulation& emulation, const KernelIR& ir,
+                                      const emu::InstructionWaitListener& listener) {
   const emu::EmuProgram& program = emulation.fullWave().program;
-  emu::InstructionWaitListener listener(program.instrs.size());
-  emu::EmuListener* listeners[] = {&listener};
-  Expected<emu::KernelTiming> run = emulation.run({}, listeners);
-  if (!run) return std::move(run).takeError();
-
   struct Acc {
     SourceLineCost cost;
     std::map<std::pair<std::string, std::string>, double> waits;
@@ -76,11 +71,8 @@ Expected<std::vector<SourceLineCost>> sourceLineCosts(const emu::KernelEmulation
   return out;
 }
 
-Expected<std::vector<TimelineEntry>> issueTimeline(const emu::KernelEmulation& emulation, size_t limit) {
-  emu::TimelineListener listener(limit);
-  emu::EmuListener* listeners[] = {&listener};
-  Expected<emu::KernelTiming> run = emulation.run({}, listeners);
-  if (!run) return std::move(run).takeError();
+/// The listener's issues with their opcodes and unit names.
+std::vector<TimelineEntry> timelineOf(const emu::KernelEmulation& emulation, const emu::TimelineListener& listener) {
   const emu::EmuProgram& program = emulation.fullWave().program;
   const std::vector<emu::UnitSpec>& units = emulation.units();
   std::vector<TimelineEntry> out;
@@ -91,6 +83,18 @@ Expected<std::vector<TimelineEntry>> issueTimeline(const emu::KernelEmulation& e
                    named ? units[static_cast<size_t>(e.unit)].name : std::string()});
   }
   return out;
+}
+
+}  // namespace
+
+Expected<EmulationTrace> traceEmulation(const emu::KernelEmulation& emulation, const KernelIR& ir,
+                                        size_t timelineIssues) {
+  emu::InstructionWaitListener waits(emulation.fullWave().program.instrs.size());
+  emu::TimelineListener timeline(timelineIssues);
+  emu::EmuListener* listeners[] = {&waits, &timeline};
+  Expected<emu::KernelTiming> run = emulation.run({}, listeners);
+  if (!run) return std::move(run).takeError();
+  return EmulationTrace{lineCosts(emulation, ir, waits), timelineOf(emulation, timeline)};
 }
 
 }  // namespace foresight

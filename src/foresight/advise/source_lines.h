@@ -48,12 +48,14 @@ struct TimelineEntry {
   std::string unit;   ///< the unit whose result took longest; empty when none
 };
 
-/// The first `limit` issues of the emulated SM's full wave, in issue order.
-[[nodiscard]] Expected<std::vector<TimelineEntry>> issueTimeline(const emu::KernelEmulation& emulation,
-                                                                 size_t limit);
+/// What one emulation run with listeners tells about the launch's source.
+struct EmulationTrace {
+  std::vector<SourceLineCost> lines;     ///< every line the emulation ran, most stall cycles first
+  std::vector<TimelineEntry> timeline;   ///< the full wave's first issues, in issue order
+};
 
-/// Every line the emulation ran, most stall cycles first (ties: file and line order).
-[[nodiscard]] Expected<std::vector<SourceLineCost>> sourceLineCosts(const emu::KernelEmulation& emulation,
-                                                                    const KernelIR& ir);
+/// Runs the emulation once and returns its per-line costs and its first `timelineIssues` issues.
+[[nodiscard]] Expected<EmulationTrace> traceEmulation(const emu::KernelEmulation& emulation, const KernelIR& ir,
+                                                      size_t timelineIssues);
 
 }  // namespace foresight
