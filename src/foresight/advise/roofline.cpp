@@ -3,16 +3,17 @@
 /// Roofline and occupancy curve (roofline.h).
 #include "foresight/advise/roofline.h"
 
+#include "foresight/model/floors.h"
 #include "foresight/model/kernel_bound.h"
 
 namespace foresight {
 
 Expected<Roofline> roofline(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                             const MemoryTraffic* memory, double seconds) {
-  Expected<KernelBound> bound = kernelBound(kernel, launch, gpu, memory);
-  if (!bound) return std::move(bound).takeError();
+  Expected<double> flops = launchFlops(kernel, launch, gpu);
+  if (!flops) return std::move(flops).takeError();
   Roofline r;
-  r.flops = bound->flops;
+  r.flops = *flops;
   r.seconds = seconds;
   auto bandwidth = [&](const char* resource) {
     const MemoryLevel* m = gpu.memoryForResource(resource);
@@ -25,7 +26,9 @@ Expected<Roofline> roofline(const KernelInput& kernel, const Launch& launch, con
         {"l2", (memory->loadSectors - memory->l1HitSectors + memory->storeSectors) * sb, bandwidth("l2")});
     r.levels.push_back({"dram", memory->dramBytes(), bandwidth("dram")});
   } else {
-    r.levels.push_back({"dram", bound->floors.compulsoryBytes, bandwidth("dram")});
+    Expected<PhysicalFloors> floors = launchFloors(kernel, launch, gpu);
+    if (!floors) return std::move(floors).takeError();
+    r.levels.push_back({"dram", floors->compulsoryBytes, bandwidth("dram")});
   }
   const double perPipe = gpu.warpSize.value * 2.0 * gpu.smCount.value * gpu.clockGhz.value * gpu.schedulersPerSm.value;
   for (const auto& [cls, name] : {std::pair{InstrClass::Fp32, "fp32"}, std::pair{InstrClass::Fp64, "fp64"}}) {

@@ -84,13 +84,7 @@ std::optional<InnerLoopMix> innerLoopMix(const KernelIR& ir) {
   return mixOf(*best);
 }
 
-Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
-                                  const MemoryTraffic* known) {
-  Expected<PhysicalFloors> floors = launchFloors(kernel, launch, gpu, known);
-  if (!floors) return std::move(floors).takeError();
-  KernelBound b;
-  b.floors = std::move(*floors);
-  std::tie(b.binding, b.seconds) = b.floors.largest();
+Expected<double> launchFlops(const KernelInput& kernel, const Launch& launch, const Gpu& gpu) {
   double flopsPerThread = 0;
   if (kernel.summary) {
     flopsPerThread = kernel.summary->flopsPerThread;
@@ -99,7 +93,19 @@ Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launc
     if (!summary) return std::move(summary).takeError();
     flopsPerThread = summary->flopsPerThread;
   }
-  b.flops = flopsPerThread * static_cast<double>(launch.blocks()) * launch.threadsPerBlock();
+  return flopsPerThread * static_cast<double>(launch.blocks()) * launch.threadsPerBlock();
+}
+
+Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
+                                  const MemoryTraffic* known) {
+  Expected<PhysicalFloors> floors = launchFloors(kernel, launch, gpu, known);
+  if (!floors) return std::move(floors).takeError();
+  KernelBound b;
+  b.floors = std::move(*floors);
+  std::tie(b.binding, b.seconds) = b.floors.largest();
+  Expected<double> flops = launchFlops(kernel, launch, gpu);
+  if (!flops) return std::move(flops).takeError();
+  b.flops = *flops;
   if (std::optional<InnerLoopMix> mix = innerLoopMix(kernel.ir)) {
     b.loop = std::move(*mix);
     b.hasLoop = true;

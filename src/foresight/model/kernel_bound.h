@@ -62,6 +62,11 @@ struct KernelBound {
 /// The hottest loop body's mix (nullopt for an IR without blocks).
 [[nodiscard]] std::optional<InnerLoopMix> innerLoopMix(const KernelIR& ir);
 
+/// Floating-point operations of the launch (an FMA counts 2, matrix instructions included): the
+/// workload summary's flops per thread (summarized from the IR when the input has none) times
+/// its threads.
+[[nodiscard]] Expected<double> launchFlops(const KernelInput& kernel, const Launch& launch, const Gpu& gpu);
+
 /// The launch's floors (the compulsory bytes from `known` traffic, or the memory engine's
 /// analysis of the launch) and the bound.
 [[nodiscard]] Expected<KernelBound> kernelBound(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
