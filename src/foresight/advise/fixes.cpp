@@ -216,8 +216,7 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
       "cap the registers at {} per thread (__launch_bounds__({}, {}) or --maxrregcount {})", cap,
       in.launch.threadsPerBlock(), capBlocks, cap);
   f.why = fmt::format(
-      "{} registers per thread let {} blocks of {} threads share an SM; {} fit {} (spills the cap "
-      "may "
+      "{} registers per thread let {} blocks of {} threads share an SM; {} fit {} (spills the cap may "
       "cause are not predicted)",
       registers, now.blocksPerSm, in.launch.threadsPerBlock(), cap, capBlocks);
   f.basis = fmt::format("emulated with {} registers per thread", cap);

@@ -355,7 +355,7 @@ class Engine {
       if (a.done > finish) finishUnit = u;
       finish = std::max(finish, a.done);
       sameWarp = std::max(sameWarp, m_.units[u].sameWarpIssue * factor(u, false, in.region));
-      if (!listeners_.empty()) ev.admissions.push_back(a);
+      if (tracking) ev.admissions.push_back(a);
     }
     // The compiler's stall count (SASS control bits) holds the warp's next issue back; it
     // encodes the latency of the instruction's pipeline, so it scales with that latency.
