@@ -76,7 +76,10 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
         "predicts {:.4g} us",
         modelName(timing), emulateVariantName(eo.variant), emulatedSeconds * 1e6));
   }
-  ExplainResult r{std::move(*prediction), std::move(*sensitivity), std::move(*whatIf), {}, std::nullopt, {}, {}, std::nullopt, std::nullopt, std::nullopt, {}};
+  ExplainResult r;
+  r.prediction = std::move(*prediction);
+  r.sensitivity = std::move(*sensitivity);
+  r.whatIf = std::move(*whatIf);
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
   // PORPLE's placement of the arrays, timed by the emulation like the other fixes (a kernel
   // without per-lane addresses has none: no placement fix).
@@ -102,10 +105,7 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   if (roof) r.roofline = std::move(*roof);  // a GPU without the pipes a roof needs has none
   r.occupancyByBlock = occupancyByBlockSize(kernel, launch, gpu);
   if (timing.model != ModelKind::Emulate) {
-    // The timing model's own dependence on the GPU, with the same elasticity method.
-    SensitivityOptions so;
-    so.central = eo.variant != EmulateVariant::Saake;
-    so.fit = so.central;
+    // The timing model's own dependence on the GPU, with the same elasticity method (`so`).
     Expected<SensitivityReport> own = analyzeModelSensitivity(kernel, launch, gpu, shared, so);
     if (!own) return std::move(own).takeError();
     r.timingSensitivity = std::move(*own);
