@@ -86,7 +86,7 @@ int runKernelBound(const BoundCliOptions& o, const Gpu& gpu, const std::optional
   PredictionContext context{common.input, k->input.frontend, k->kernel().ir.name, &gpu, k->launch};
   const KernelBoundView view(std::move(context), std::move(*bound), std::move(*emulated), std::move(best),
                              gemm ? gemm->m : 0, gemm ? gemm->n : 0, gemm ? gemm->k : 0);
-  return printView(view, PrintOptions{o.json, false, o.html, o.file.input.empty() ? "gemm bound" : o.file.input});
+  return printView(view, PrintOptions{o.json, false, o.html, o.file.input});
 }
 
 int runBound(const BoundCliOptions& o) {
@@ -136,7 +136,7 @@ int runBound(const BoundCliOptions& o) {
   Expected<GemmBound> bound = gemmBound(*gpu, options);
   if (!bound) return reportError(bound.error());
   const GemmBoundView view(*gpu, std::move(*bound), options.m, options.n, options.k);
-  return printView(view, PrintOptions{o.json, false, o.html, o.file.input.empty() ? "gemm bound" : o.file.input});
+  return printView(view, PrintOptions{o.json, false, o.html, "gemm bound"});
 }
 
 }  // namespace
