@@ -72,7 +72,7 @@ std::string explainOnce(const KernelInput& kernel, const Launch& launch, const G
   pt.sensitivity += msSince(start);
   start = std::chrono::steady_clock::now();
   const Prediction p = emu::makeEmulatePrediction(*e, *t, *s, gpu, eo);
-  Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(*e, p.cycles);
+  Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(*e, kernel, p.cycles);
   if (!w) return w.error().message;
   pt.whatif += msSince(start);
   benchmark::DoNotOptimize(p);

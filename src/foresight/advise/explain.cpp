@@ -39,7 +39,10 @@ Expected<ExplainOptions> explainOptions(const ModelNames& names, InputKind kind,
   if (timing->model != ModelKind::Emulate) forced.variant = "auto";
   Expected<ModelOptions> emulate = resolveModelNames(forced, kind, nullptr);
   if (!emulate) return std::move(emulate).takeError();
-  return ExplainOptions{std::move(*timing), emulate->emulate};
+  ExplainOptions out;
+  out.timing = std::move(*timing);
+  out.emulate = emulate->emulate;
+  return out;
 }
 
 Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
@@ -55,19 +58,22 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   so.fit = so.central;
   Expected<SensitivityReport> sensitivity = analyzeSensitivity(*emulation, so);
   if (!sensitivity) return std::move(sensitivity).takeError();
-  Prediction emulated = emu::makeEmulatePrediction(*emulation, *timingRun, *sensitivity, gpu, eo);
-  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, emulated.cycles);
+  // The emulation through predict()'s floors: the base of the what-ifs and the fixes (each
+  // floored the same way), and the time when emulate is the timing model.
+  Expected<Prediction> emulated =
+      withFloors(emu::makeEmulatePrediction(*emulation, *timingRun, *sensitivity, gpu, eo), kernel, launch, gpu,
+                 emulation->builder().memory());
+  if (!emulated) return std::move(emulated).takeError();
+  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, kernel, emulated->cycles);
   if (!whatIf) return std::move(whatIf).takeError();
-  // The time is predict's: the emulation itself when emulate is the timing model (through the
-  // same floors as predict()), otherwise predict() with the timing model and the emulation's
-  // memory analysis.
+  // The time is predict's: the emulation itself when emulate is the timing model, otherwise
+  // predict() with the timing model and the emulation's memory analysis.
   ModelOptions shared = timing;
   if (!eo.l1HitRate && !eo.l2HitRate) shared.emulate.memory = emulation->builder().sharedMemory();
-  const double emulatedSeconds = emulated.seconds;
-  const double emulatedCycles = emulated.cycles;
-  Expected<Prediction> prediction = timing.model == ModelKind::Emulate
-                                        ? withFloors(std::move(emulated), kernel, launch, gpu, emulation->builder().memory())
-                                        : predict(kernel, launch, gpu, shared);
+  const double emulatedSeconds = emulated->seconds;
+  const double emulatedCycles = emulated->cycles;
+  Expected<Prediction> prediction =
+      timing.model == ModelKind::Emulate ? std::move(emulated) : predict(kernel, launch, gpu, shared);
   if (!prediction) return std::move(prediction).takeError();
   if (timing.model != ModelKind::Emulate) {
     prediction->warnings.push_back(fmt::format(
@@ -90,11 +96,6 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
     po.timing.emulate = eo;
     if (Expected<PlaceResult> placed = placeKernel(kernel, launch, gpu, po)) placement = std::move(*placed);
   }
-  Expected<std::vector<Fix>> fixes =
-      rankFixes(FixInputs{&kernel, launch, &gpu, eo, emulation->builder().memory(), emulatedCycles, r.whatIf,
-                          r.conflicts, placement ? &*placement : nullptr});
-  if (!fixes) return std::move(fixes).takeError();
-  r.fixes = std::move(*fixes);
   if (options.lines) {
     Expected<EmulationTrace> trace = traceEmulation(*emulation, kernel.ir, kTimelineIssues);
     if (!trace) return std::move(trace).takeError();
@@ -113,6 +114,25 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
     if (!ownWhatIf) return std::move(ownWhatIf).takeError();
     r.timingWhatIf = std::move(*ownWhatIf);
   }
+  FixInputs fi;
+  fi.kernel = &kernel;
+  fi.launch = launch;
+  fi.gpu = &gpu;
+  fi.emulate = eo;
+  fi.memory = emulation->builder().memory();
+  fi.baseCycles = emulatedCycles;
+  fi.whatIf = r.whatIf;
+  fi.conflicts = r.conflicts;
+  fi.placement = placement ? &*placement : nullptr;
+  fi.relaunch = options.relaunch;
+  if (timing.model != ModelKind::Emulate) {
+    fi.timing = &shared;
+    fi.timingCycles = r.prediction.cycles;
+    fi.timingWhatIf = r.timingWhatIf;
+  }
+  Expected<std::vector<Fix>> fixes = rankFixes(fi);
+  if (!fixes) return std::move(fixes).takeError();
+  r.fixes = std::move(*fixes);
   return r;
 }
 

@@ -36,6 +36,10 @@ struct ExplainOptions {
   /// Also search PORPLE's data placements for a fix (`--placement`): each timed plan costs one
   /// emulation, so a search is about a second on a 2-core machine.
   bool placement = false;
+  /// Re-reads the input for another launch, so that a launch-shape fix is predicted on the
+  /// kernel as that launch runs it (explainWorkload() sets it for kernel files); empty: no
+  /// launch change is suggested.
+  Relaunch relaunch;
 };
 
 /// The options explain runs with for model names as a user gives them: the timing model is
@@ -56,7 +60,8 @@ struct ExplainResult {
   std::optional<SensitivityReport> timingSensitivity;
   /// The timing model's own what-ifs (analyzeModelWhatIf()), under the same condition.
   std::vector<WhatIfResult> timingWhatIf;
-  /// The changes worth making, best first (rankFixes(): the emulate model's speedups).
+  /// The changes worth making, best first (rankFixes(): the emulate model's speedups, and the
+  /// timing model's where it is another and can express the change).
   std::vector<Fix> fixes;
   /// Per source line, most waited first (source_lines.h); only when ExplainOptions::lines.
   std::optional<std::vector<SourceLineCost>> lines;

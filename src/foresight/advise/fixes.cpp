@@ -10,9 +10,12 @@
 #include <map>
 #include <utility>
 
+#include "foresight/advise/roofline.h"
 #include "foresight/gpu/occupancy.h"
 #include "foresight/memory/hierarchy.h"
 #include "foresight/model/emulate/emulate_model.h"
+#include "foresight/model/floors.h"
+#include "foresight/model/predict.h"
 
 namespace foresight {
 
@@ -78,7 +81,40 @@ std::optional<Fix> fromSwitch(const FixInputs& in, const FixText& t) {
   f.cyclesBefore = in.baseCycles;
   f.cyclesAfter = w->cycles;
   f.speedup = w->speedup;
+  for (const WhatIfResult& own : in.timingWhatIf) {
+    if (own.name == t.whatIf && own.cycles > 0) f.modelSpeedup = own.speedup;
+  }
   return f;
+}
+
+/// The reported timing model's speedup for `kernel` launched as `launch`, when explain reports
+/// a model other than emulate. The changes predicted so (a register cap, another launch) change
+/// which blocks run together, so the model's prediction computes its own memory traffic.
+Expected<std::optional<double>> modelSpeedupOf(const FixInputs& in, const KernelInput& kernel, const Launch& launch) {
+  if (!in.timing || in.timingCycles <= 0) return std::optional<double>();
+  ModelOptions model = *in.timing;
+  model.emulate.memory.reset();
+  Expected<Prediction> p = predict(kernel, launch, *in.gpu, model);
+  if (!p) return std::move(p).takeError();
+  if (p->cycles <= 0) return std::optional<double>();
+  return std::optional<double>(in.timingCycles / p->cycles);
+}
+
+/// The emulated cycles of `kernel` launched as `launch`, raised to its physical floors as the
+/// base time is (FixInputs::baseCycles), and the launch's compulsory bytes.
+struct Emulated {
+  double cycles = 0;
+  double compulsoryBytes = 0;
+};
+Expected<Emulated> emulateLaunch(const FixInputs& in, const KernelInput& kernel, const Launch& launch) {
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, *in.gpu, in.emulate);
+  if (!e) return std::move(e).takeError();
+  Expected<emu::KernelTiming> t = e->run();
+  if (!t) return std::move(t).takeError();
+  Expected<PhysicalFloors> floors = launchFloors(kernel, launch, *in.gpu, e->builder().memory());
+  if (!floors) return std::move(floors).takeError();
+  return Emulated{std::max(t->cycles, floors->largest().second * in.gpu->clockGhz.value * 1e9),
+                  floors->compulsoryBytes};
 }
 
 /// Lines ordered by weight (largest first), each with the detail of its heaviest instruction.
@@ -123,16 +159,12 @@ const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& s) {
 /// needs (one per `banks x bank width` bytes: 1 for 4-B words, 4 for 16-B ones on 32 banks of
 /// 4 B), weighted by the extra wavefronts a warp issues.
 std::vector<FixLine> conflictedSharedLines(const KernelIR& ir, const Gpu& gpu) {
-  const MemoryLevel* shared = gpu.memoryForResource("shared");
-  const double rowBytes = shared && shared->banks && shared->bankWidth
-                              ? static_cast<double>(shared->banks->value) * shared->bankWidth->value
-                              : 128.0;
   LineTally tally;
   for (const BasicBlock& b : ir.blocks) {
     for (const Instruction& in : b.instructions) {
       if (!in.memory || in.memory->space != MemorySpace::Shared) continue;
       const double w = in.memory->wavefrontsPerInst;
-      const double ideal = std::max(1.0, std::ceil(32.0 * in.memory->widthBytes / rowBytes));
+      const double ideal = conflictFreeSharedWavefronts(gpu, in.memory->widthBytes);
       if (w <= 1.05 * ideal) continue;
       tally.add(in, (w - ideal) * b.executionsPerWarp,
                 fmt::format("{} {:.3g} wavefronts per request ({:.0f} without conflicts)",
@@ -151,7 +183,7 @@ std::vector<FixLine> uncoalescedLines(const KernelIR& ir, const MemoryTraffic& m
   for (const SiteTraffic& s : m.sites) {
     const Instruction* in = siteInstruction(ir, s);
     if (!in || !in->memory || s.requests <= 0) continue;
-    const double ideal = std::max(1.0, std::ceil(32.0 * in->memory->widthBytes / m.sectorBytes));
+    const double ideal = idealSectorsPerRequest(in->memory->widthBytes, m.sectorBytes);
     const double idealLines = std::max(1.0, std::ceil(ideal / sectorsPerLine));
     const double perRequest = s.sectors / s.requests;
     const double linesPerRequest = s.wavefronts > 0 ? s.wavefronts / s.requests : 0;
@@ -204,12 +236,11 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
   if (cap == 0) return std::optional<Fix>();
   KernelInput capped = *in.kernel;
   capped.ir.resources.registers = cap;
-  Expected<emu::KernelEmulation> e =
-      emu::KernelEmulation::create(capped, in.launch, *in.gpu, in.emulate);
-  if (!e) return std::move(e).takeError();
-  Expected<emu::KernelTiming> t = e->run();
+  Expected<Emulated> t = emulateLaunch(in, capped, in.launch);
   if (!t) return std::move(t).takeError();
   if (t->cycles <= 0 || in.baseCycles / t->cycles < kFixThreshold) return std::optional<Fix>();
+  Expected<std::optional<double>> own = modelSpeedupOf(in, capped, in.launch);
+  if (!own) return std::move(own).takeError();
   Fix f;
   f.kind = "occupancy";
   f.change = fmt::format(
@@ -223,6 +254,86 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
   f.cyclesBefore = in.baseCycles;
   f.cyclesAfter = t->cycles;
   f.speedup = in.baseCycles / t->cycles;
+  f.modelSpeedup = *own;
+  return std::optional<Fix>(std::move(f));
+}
+
+/// Block sizes worth trying for a launch whose occupancy is below the most its resources allow:
+/// the smallest reaching that most, 256 and the largest power of two reaching it (at most
+/// three, the current size left out).
+std::vector<long long> blockSizeCandidates(const std::vector<OccupancyPoint>& points, long long current,
+                                           double now) {
+  double best = now;
+  for (const OccupancyPoint& p : points) best = std::max(best, p.fraction);
+  std::vector<long long> out;
+  if (best <= now + 1e-9) return out;
+  const auto add = [&](long long threads) {
+    if (threads != current && std::find(out.begin(), out.end(), threads) == out.end()) out.push_back(threads);
+  };
+  long long largestPow2 = 0;
+  for (const OccupancyPoint& p : points) {
+    if (p.fraction < best - 1e-9) continue;
+    if (out.empty()) add(p.threads);
+    if (p.threads == 256) add(256);
+    if ((p.threads & (p.threads - 1)) == 0) largestPow2 = p.threads;
+  }
+  if (largestPow2) add(largestPow2);
+  return out;
+}
+
+/// Another 1-D block size with more resident warps, the grid scaled to keep the launch's
+/// threads, re-read from the input and emulated; the fastest that does the same work.
+Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& now) {
+  const Launch& launch = in.launch;
+  const KernelIR& ir = in.kernel->ir;
+  // A 2-D or 3-D block changes shape, not size, and shared memory is usually sized by the block:
+  // neither is a change the kernel as written is known to accept.
+  if (!in.relaunch || !in.memory || launch.block.y != 1 || launch.block.z != 1 ||
+      ir.resources.staticSharedBytes > 0 || launch.dynamicSharedBytes > 0) {
+    return std::optional<Fix>();
+  }
+  const long long threads = launch.grid.x * launch.block.x;
+  struct Tried {
+    Launch launch;
+    Emulated emulated;
+    KernelInput kernel;
+  };
+  std::optional<Tried> best;
+  for (long long size : blockSizeCandidates(occupancyByBlockSize(*in.kernel, launch, *in.gpu), launch.block.x,
+                                            now.fraction)) {
+    Launch l = launch;
+    l.block.x = size;
+    l.grid.x = (threads + size - 1) / size;
+    Expected<KernelInput> k = in.relaunch(l);
+    if (!k) continue;  // the input cannot be launched so (its own launch bounds): not a fix
+    Expected<Emulated> e = emulateLaunch(in, *k, l);
+    if (!e) return std::move(e).takeError();
+    // The same distinct bytes read and written: the kernel indexes by blockDim, so the new
+    // launch does the same work (a kernel built for one block size would touch other bytes).
+    const double before = in.memory->compulsoryBytes();
+    if (std::abs(e->compulsoryBytes - before) > 0.01 * std::max(before, 1.0)) continue;
+    if (e->cycles > 0 && (!best || e->cycles < best->emulated.cycles)) best = Tried{l, *e, std::move(*k)};
+  }
+  if (!best || in.baseCycles / best->emulated.cycles < kFixThreshold) return std::optional<Fix>();
+  Expected<Occupancy> then = computeOccupancy(*in.gpu, blockResources(best->kernel.ir.resources, best->launch));
+  if (!then) return std::move(then).takeError();
+  Expected<std::optional<double>> own = modelSpeedupOf(in, best->kernel, best->launch);
+  if (!own) return std::move(own).takeError();
+  Fix f;
+  f.kind = "launch-shape";
+  f.change = fmt::format("launch blocks of {} threads: <<<{}, {}>>> (--grid {} --block {}), the same {} threads",
+                         best->launch.block.x, best->launch.grid.x, best->launch.block.x, best->launch.grid.x,
+                         best->launch.block.x, threads);
+  f.why = fmt::format("blocks of {} threads fill {:.0f}% of an SM's warp slots (limited by {}); blocks of {} fill "
+                      "{:.0f}%",
+                      launch.block.x, 100 * now.fraction, occupancyLimiterName(now.limiter), best->launch.block.x,
+                      100 * then->fraction);
+  f.basis = fmt::format("the input re-read for grid {} and block {}, emulated", best->launch.grid.x,
+                        best->launch.block.x);
+  f.cyclesBefore = in.baseCycles;
+  f.cyclesAfter = best->emulated.cycles;
+  f.speedup = in.baseCycles / best->emulated.cycles;
+  f.modelSpeedup = *own;
   return std::optional<Fix>(std::move(f));
 }
 
@@ -314,9 +425,9 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
     }
     out.push_back(std::move(*f));
   }
+  Expected<Occupancy> now = computeOccupancy(*in.gpu, blockResources(ir.resources, in.launch));
+  if (!now) return std::move(now).takeError();
   if (std::optional<Fix> f = fromSwitch(in, kSharedOccupancy)) {
-    Expected<Occupancy> now = computeOccupancy(*in.gpu, blockResources(ir.resources, in.launch));
-    if (!now) return std::move(now).takeError();
     if (now->limiter == OccupancyLimiter::Registers) {
       Expected<std::optional<Fix>> cap = registerCap(in, *now);
       if (!cap) return std::move(cap).takeError();
@@ -330,6 +441,9 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
       out.push_back(std::move(*f));
     }
   }
+  Expected<std::optional<Fix>> shape = launchShape(in, *now);
+  if (!shape) return std::move(shape).takeError();
+  if (*shape) out.push_back(std::move(**shape));
   if (std::optional<Fix> f = fromSwitch(in, kAddressArithmetic)) out.push_back(std::move(*f));
   if (in.placement) {
     if (std::optional<Fix> f = placementFix(in)) out.push_back(std::move(*f));

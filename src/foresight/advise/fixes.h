@@ -20,12 +20,23 @@
 ///   (placement)             put arrays in other memories (PORPLE, advise/placement/place.h): the
 ///                           chosen plan against the kernel as written, both predicted with the
 ///                           emulate model (lines: the moved arrays' accesses)
+///   (launch shape)          another 1-D block size with more resident warps, the grid scaled to
+///                           keep the launch's threads: the input re-read for that launch (its
+///                           addresses follow the launch) and emulated; offered only when the
+///                           re-read launch touches the same distinct bytes (the kernel indexes
+///                           by blockDim, not by a constant block size) and uses no shared memory
 ///   infinite-bandwidth      move fewer bytes: listed last, as the bound of what less traffic
 ///                           can bring (no change removes every byte)
 /// A what-if that saves less than 5 % is no fix. Speedups of different fixes do not multiply:
 /// each is measured against the kernel as it is.
+///
+/// When explain reports another model's time (MWP-CWP), each fix also carries that model's
+/// speedup for the same change where the model can express it: its own what-if of the same name,
+/// or its prediction of the changed kernel or launch (a register cap, a launch shape).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +57,8 @@ struct FixLine {
 /// One change worth making.
 struct Fix {
   std::string kind;    ///< "shared-bank-conflicts", "coalescing", "register-banks", "occupancy",
-                       ///< "address-arithmetic", "on-chip-reuse", "placement", "memory-traffic"
+                       ///< "launch-shape", "address-arithmetic", "on-chip-reuse", "placement",
+                       ///< "memory-traffic"
   std::string change;  ///< what to do, imperative
   std::string why;     ///< one sentence: the evidence
   std::vector<FixLine> lines;  ///< worst first; empty when the input has no line information
@@ -55,7 +67,14 @@ struct Fix {
   double cyclesAfter = 0;      ///< with the fix
   double speedup = 1;          ///< cyclesBefore / cyclesAfter
   bool upperBound = false;     ///< the speedup is a bound no single change reaches (memory-traffic)
+  /// The reported timing model's speedup for the same change (FixInputs::timing), when that
+  /// model is not emulate and can express the change.
+  std::optional<double> modelSpeedup;
 };
+
+/// The kernel as its input gives it for another launch (a CUDA kernel's addresses are resolved
+/// per launch), or an Error.
+using Relaunch = std::function<Expected<KernelInput>(const Launch&)>;
 
 /// What rankFixes() reads: the emulated launch and its analysis (explainKernel()'s).
 struct FixInputs {
@@ -64,12 +83,20 @@ struct FixInputs {
   const Gpu* gpu = nullptr;
   EmulateOptions emulate;
   const MemoryTraffic* memory = nullptr;  ///< the memory engine's traffic of the launch, or null
-  double baseCycles = 0;                  ///< the emulated cycles the what-ifs compare with
+  /// The emulated cycles the what-ifs compare with, through predict()'s floors.
+  double baseCycles = 0;
   std::vector<WhatIfResult> whatIf;       ///< analyzeWhatIf()'s switches
   std::vector<RegisterConflictLine> conflicts;
   /// PORPLE's placement of the launch's arrays with emulate times, or null (no per-lane
   /// addresses: not a CUDA input).
   const PlaceResult* placement = nullptr;
+  /// Re-reads the input for another launch; empty: no launch change is predicted.
+  Relaunch relaunch;
+  /// The model explain reports when it is not emulate (null otherwise), its cycles for the
+  /// launch and its what-ifs (analyzeModelWhatIf()): each fix's modelSpeedup.
+  const ModelOptions* timing = nullptr;
+  double timingCycles = 0;
+  std::vector<WhatIfResult> timingWhatIf;
 };
 
 /// The smallest speedup that makes a change a fix.

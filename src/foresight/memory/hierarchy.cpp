@@ -652,6 +652,18 @@ double sectorsPerL1Line(const Gpu& gpu, double sectorBytes) {
   return l1 && l1->line && sectorBytes > 0 ? std::max(1.0, std::floor(static_cast<double>(l1->line->value) / sectorBytes)) : 4.0;
 }
 
+double idealSectorsPerRequest(double widthBytes, double sectorBytes) {
+  return sectorBytes > 0 ? std::max(1.0, std::ceil(32.0 * widthBytes / sectorBytes)) : 1.0;
+}
+
+double conflictFreeSharedWavefronts(const Gpu& gpu, double widthBytes) {
+  const MemoryLevel* shared = gpu.memoryForResource("shared");
+  const double rowBytes = shared && shared->banks && shared->bankWidth
+                              ? static_cast<double>(shared->banks->value) * shared->bankWidth->value
+                              : 128.0;
+  return std::max(1.0, std::ceil(32.0 * widthBytes / rowBytes));
+}
+
 Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,
                                       const Launch& launch, const Gpu& gpu,
                                       const MemoryAnalysisOptions& options) {

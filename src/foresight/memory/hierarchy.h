@@ -70,6 +70,15 @@ struct SpreadTraffic {
 /// request passes the L1 once per distinct line it touches (a wavefront).
 [[nodiscard]] double sectorsPerL1Line(const Gpu& gpu, double sectorBytes);
 
+/// The fewest sectors a full warp (32 lanes) of `widthBytes` per lane can fill: 4 for 4-B words
+/// in 32-B sectors, 16 for 16-B ones; at least 1. What a perfectly coalesced request takes.
+[[nodiscard]] double idealSectorsPerRequest(double widthBytes, double sectorBytes);
+
+/// The wavefronts a full warp's shared access of `widthBytes` per lane needs without bank
+/// conflicts: one per `banks x bank width` bytes of the GPU's shared memory (128 B without
+/// them): 1 for 4-B words on 32 x 4-B banks, 4 for 16-B ones; at least 1.
+[[nodiscard]] double conflictFreeSharedWavefronts(const Gpu& gpu, double widthBytes);
+
 /// The achievable bandwidth (GB/s, whole GPU) of a level for a stream whose bytes are a share
 /// `readShare` reads and the rest writes: the calibrated read-only, write-only and mixed
 /// (copy-like) bandwidths, time per byte interpolated linearly in the read share between the

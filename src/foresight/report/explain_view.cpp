@@ -222,15 +222,17 @@ ExplainView::ExplainView(PredictionContext context, ExplainResult result) : Repo
       }));
   parts_.push_back(makeReportPart(
       "fixes",
-      [changes](std::ostream& os) {
+      [changes, model](std::ostream& os) {
         os << "fixes (changes worth making, best first; speedups predicted by the emulate model, each against the "
               "kernel as it is)\n";
-        if (changes->empty()) os << fmt::format("  none: no what-if saves {:.0f}% or more\n", 100 * (kFixThreshold - 1));
+        if (changes->empty()) os << fmt::format("  none: no change saves {:.0f}% or more\n", 100 * (kFixThreshold - 1));
         for (const Fix& f : *changes) {
           os << fmt::format("  {:>8}  {:<21} {}\n", fmt::format("{}{:.2f}x", f.upperBound ? "<=" : "", f.speedup),
                             f.kind, f.change);
           for (const FixLine& l : f.lines) os << fmt::format("{:12}{}:{}  {}\n", "", l.file, l.line, l.detail);
           os << fmt::format("{:12}why: {} ({})\n", "", f.why, f.basis);
+          if (f.modelSpeedup) os << fmt::format("{:12}{} predicts {}{:.2f}x\n", "", model, f.upperBound ? "<=" : "",
+                                               *f.modelSpeedup);
         }
       },
       [changes] {
@@ -240,7 +242,8 @@ ExplainView::ExplainView(PredictionContext context, ExplainResult result) : Repo
           for (const FixLine& l : f.lines) lines.push_back({{"file", l.file}, {"line", l.line}, {"detail", l.detail}});
           out.push_back({{"kind", f.kind}, {"change", f.change}, {"why", f.why}, {"lines", lines}, {"basis", f.basis},
                          {"cycles_before", f.cyclesBefore}, {"cycles_after", f.cyclesAfter}, {"speedup", f.speedup},
-                         {"upper_bound", f.upperBound}});
+                         {"upper_bound", f.upperBound},
+                         {"model_speedup", f.modelSpeedup ? nlohmann::json(*f.modelSpeedup) : nlohmann::json(nullptr)}});
         }
         return nlohmann::json{{"fixes", out}};
       }));

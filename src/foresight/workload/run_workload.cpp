@@ -75,6 +75,25 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   Expected<KernelRun> run = workloadRun(*w, wo.input.kernel);
   if (!run) return std::move(run).takeError();
   const KernelInput& kernel = w->kernels[run->kernel];
+  if (inputKindOf(path) == InputKind::Cuda) {
+    // A launch-shape fix is predicted on the kernel as the other launch runs it: the frontend
+    // resolves a CUDA kernel's addresses per launch.
+    eo->relaunch = [path, wo](const Launch& launch) -> Expected<KernelInput> {
+      WorkloadOptions other = wo;
+      other.input.progress = nullptr;
+      other.launch.grid = launch.grid;
+      other.launch.block = launch.block;
+      if (other.input.launch) {
+        other.input.launch->grid = launch.grid;
+        other.input.launch->block = launch.block;
+      }
+      Expected<Workload> again = loadWorkload(path, other);
+      if (!again) return std::move(again).takeError();
+      Expected<KernelRun> one = workloadRun(*again, other.input.kernel);
+      if (!one) return std::move(one).takeError();
+      return std::move(again->kernels[one->kernel]);
+    };
+  }
   Expected<ExplainResult> r = explainKernel(kernel, run->launch, gpu, *eo);
   if (!r) return located(std::move(r).takeError(), path, gpu);
   for (std::string& note : run->notes) r->prediction.warnings.push_back(std::move(note));

@@ -24,7 +24,9 @@ std::function<int()> setupGpus(CLI::App& sub) {
       gpus.push_back(std::move(*gpu));
     }
     const GpuListView view(std::move(gpus));
-    return printView(view, PrintOptions{*json});
+    PrintOptions print;
+    print.json = *json;
+    return printView(view, print);
   };
 }
 

@@ -25,7 +25,9 @@ std::function<int()> setupModels(CLI::App& sub) {
       if (!g) return reportError(g.error());
       gpu = std::move(*g);
     }
-    return printView(ModelListView(gpu ? &*gpu : nullptr), PrintOptions{*json});
+    PrintOptions print;
+    print.json = *json;
+    return printView(ModelListView(gpu ? &*gpu : nullptr), print);
   };
 }
 

@@ -526,9 +526,18 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
               inL2 = count * (1 - h1) * h2;
               inDram = count * (1 - h1) * (1 - h2);
             }
-            inL1 *= coalesce;
-            inL2 *= coalesce;
-            inDram *= coalesce;
+            if (coalesce < 1.0) {
+              // Fewer sectors requested, the same data: what DRAM serves (each distinct sector
+              // once, however many requests touched it) stays, up to the sectors left; the hits
+              // shrink to the rest, in their proportion.
+              const double kept = count * coalesce;
+              const double dram = std::min(inDram, kept);
+              const double hits = inL1 + (m.isStore ? 0 : inL2);
+              const double scale = hits > 0 ? (kept - dram) / hits : 0;
+              inL1 *= scale;
+              inL2 = m.isStore ? kept : inL2 * scale;
+              inDram = dram;
+            }
             out.sectors += count * coalesce;
             out.l1Hits += inL1;
             out.l2Hits += m.isStore ? 0 : inL2;
