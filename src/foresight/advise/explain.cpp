@@ -124,7 +124,7 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   fi.whatIf = r.whatIf;
   fi.conflicts = r.conflicts;
   fi.placement = placement ? &*placement : nullptr;
-  fi.relaunch = options.relaunch;
+  fi.input = options.input;
   if (timing.model != ModelKind::Emulate) {
     fi.timing = &shared;
     fi.timingCycles = r.prediction.cycles;

@@ -36,10 +36,10 @@ struct ExplainOptions {
   /// Also search PORPLE's data placements for a fix (`--placement`): each timed plan costs one
   /// emulation, so a search is about a second on a 2-core machine.
   bool placement = false;
-  /// Re-reads the input for another launch, so that a launch-shape fix is predicted on the
-  /// kernel as that launch runs it (explainWorkload() sets it for kernel files); empty: no
-  /// launch change is suggested.
-  Relaunch relaunch;
+  /// The input, so that the fixes that change the launch or the source are predicted on the
+  /// kernel as the input then gives it (explainWorkload() sets it for kernel files); empty: no
+  /// such change is suggested.
+  InputAccess input;
 };
 
 /// The options explain runs with for model names as a user gives them: the timing model is

@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "foresight/advise/roofline.h"
@@ -288,7 +290,7 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
   const KernelIR& ir = in.kernel->ir;
   // A 2-D or 3-D block changes shape, not size, and shared memory is usually sized by the block:
   // neither is a change the kernel as written is known to accept.
-  if (!in.relaunch || !in.memory || launch.block.y != 1 || launch.block.z != 1 ||
+  if (!in.input.rebuild || !in.memory || launch.block.y != 1 || launch.block.z != 1 ||
       ir.resources.staticSharedBytes > 0 || launch.dynamicSharedBytes > 0) {
     return std::optional<Fix>();
   }
@@ -304,7 +306,7 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
     Launch l = launch;
     l.block.x = size;
     l.grid.x = (threads + size - 1) / size;
-    Expected<KernelInput> k = in.relaunch(l);
+    Expected<KernelInput> k = in.input.rebuild(l, {});
     if (!k) continue;  // the input cannot be launched so (its own launch bounds): not a fix
     Expected<Emulated> e = emulateLaunch(in, *k, l);
     if (!e) return std::move(e).takeError();
@@ -335,6 +337,160 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
   f.speedup = in.baseCycles / best->emulated.cycles;
   f.modelSpeedup = *own;
   return std::optional<Fix>(std::move(f));
+}
+
+/// The unroll factor the unroll fix tries (nvcc's own default for a loop it unrolls).
+constexpr int kUnrollFactor = 4;
+
+/// A loop worth unrolling: innermost, at least kUnrollFactor iterations per entry, and its
+/// `for` statement on a line of the input's own source.
+struct UnrollCandidate {
+  double share = 0;  ///< of the kernel's dynamic warp instructions
+  double trips = 0;
+  int forLine = 0;   ///< the `for` statement's line
+  LineEdit edit;     ///< the `for` line with the pragma before `for`, or the pragma line above
+  std::string how;   ///< how the change is written
+};
+
+/// The column of the `for` keyword that opens a statement on `text`, or npos.
+size_t forKeyword(const std::string& text) {
+  for (size_t at = text.find("for"); at != std::string::npos; at = text.find("for", at + 3)) {
+    const bool startsWord = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+    size_t next = at + 3;
+    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+    if (startsWord && next < text.size() && text[next] == '(') return at;
+  }
+  return std::string::npos;
+}
+
+/// True when the compiler kept `loop` rolled: no memory (else floating-point) instruction of its
+/// body appears twice for one source line. An unrolled body repeats each access once per copy;
+/// unrolling it again by another factor is not the change this fix means (and ptxas's own
+/// unrolling beyond NVVM's leaves accesses that the frontend pairs with PTX only by line).
+bool keptRolled(const KernelIR& ir, const Loop& loop) {
+  std::map<std::tuple<std::string, int, std::string>, int> memory, arithmetic;
+  for (int b : loop.blocks) {
+    if (b < 0 || static_cast<size_t>(b) >= ir.blocks.size()) continue;
+    for (const Instruction& i : ir.blocks[static_cast<size_t>(b)].instructions) {
+      if (i.sourceLine <= 0) continue;
+      const auto key = std::make_tuple(i.sourceFile, i.sourceLine, i.opcode);
+      if (i.memory) {
+        ++memory[key];
+      } else if (i.cls == InstrClass::Fp32 || i.cls == InstrClass::Fp64 || i.cls == InstrClass::Sfu ||
+                 i.cls == InstrClass::Tensor) {
+        ++arithmetic[key];
+      }
+    }
+  }
+  const auto repeats = [](const auto& counts) {
+    return std::any_of(counts.begin(), counts.end(), [](const auto& c) { return c.second > 1; });
+  };
+  if (!memory.empty()) return !repeats(memory);
+  return !arithmetic.empty() && !repeats(arithmetic);
+}
+
+/// The factor of a `#pragma unroll N` line (0 without N: unrolled fully), or nullopt when the
+/// line is no unroll pragma.
+std::optional<int> unrollPragma(const std::string& line) {
+  const size_t at = line.find("#pragma unroll");
+  if (at == std::string::npos) return std::nullopt;
+  const std::string rest = line.substr(at + 14);
+  const size_t digit = rest.find_first_of("0123456789");
+  if (digit == std::string::npos || rest.find_first_not_of(" \t") != digit) return 0;
+  return std::atoi(rest.c_str() + digit);
+}
+
+/// The innermost loops holding at least a tenth of the warp instructions, most first (two at
+/// most: each costs a compilation), whose `for` line the source shows: the pragma goes before
+/// the `for`, or replaces a `#pragma unroll N` above it with N below the factor (a loop the
+/// author kept rolled, often by mistake); a loop whose pragma unrolls more is left alone.
+std::vector<UnrollCandidate> unrollCandidates(const FixInputs& in) {
+  const KernelIR& ir = in.kernel->ir;
+  const auto weight = [&](int b) {
+    const BasicBlock& block = ir.blocks[static_cast<size_t>(b)];
+    return block.executionsPerWarp * static_cast<double>(block.instructions.size());
+  };
+  double total = 0;
+  for (size_t b = 0; b < ir.blocks.size(); ++b) total += weight(static_cast<int>(b));
+  std::vector<UnrollCandidate> out;
+  for (const Loop& loop : ir.loops) {
+    const auto inLoop = [&](int b) { return std::find(loop.blocks.begin(), loop.blocks.end(), b) != loop.blocks.end(); };
+    const bool innermost = std::none_of(ir.loops.begin(), ir.loops.end(), [&](const Loop& other) {
+      return &other != &loop && other.header != loop.header && inLoop(other.header);
+    });
+    if (!innermost || loop.tripCount < kUnrollFactor || total <= 0) continue;
+    double w = 0;
+    std::map<std::pair<std::string, int>, int> lines;  // the loop's source lines, branches counted twice
+    for (int b : loop.blocks) {
+      if (b < 0 || static_cast<size_t>(b) >= ir.blocks.size()) continue;
+      w += weight(b);
+      for (const Instruction& i : ir.blocks[static_cast<size_t>(b)].instructions) {
+        if (i.sourceLine > 0) lines[{i.sourceFile, i.sourceLine}] += i.cls == InstrClass::Control ? 2 : 1;
+      }
+    }
+    if (w < 0.1 * total || !keptRolled(ir, loop)) continue;
+    std::vector<std::pair<int, std::pair<std::string, int>>> ranked;
+    for (const auto& [where, n] : lines) ranked.push_back({n, where});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [n, where] : ranked) {
+      const std::optional<std::string> text = in.input.sourceLine(where.first, where.second);
+      const size_t at = text ? forKeyword(*text) : std::string::npos;
+      if (at == std::string::npos) continue;
+      if (text->find("unroll") != std::string::npos) break;
+      const std::optional<std::string> above = in.input.sourceLine(where.first, where.second - 1);
+      const std::optional<int> pragma = above ? unrollPragma(*above) : std::nullopt;
+      if (pragma && (*pragma == 0 || *pragma >= kUnrollFactor)) break;
+      if (pragma) {
+        const size_t hash = above->find("#pragma");
+        out.push_back({w / total, loop.tripCount, where.second,
+                       LineEdit{where.first, where.second - 1,
+                                above->substr(0, hash) + fmt::format("#pragma unroll {}", kUnrollFactor)},
+                       fmt::format("#pragma unroll {} in place of #pragma unroll {} above it", kUnrollFactor,
+                                   *pragma)});
+      } else {
+        std::string edited = *text;
+        edited.insert(at, fmt::format("_Pragma(\"unroll {}\") ", kUnrollFactor));
+        out.push_back({w / total, loop.tripCount, where.second, LineEdit{where.first, where.second, edited},
+                       fmt::format("#pragma unroll {} before it", kUnrollFactor)});
+      }
+      break;
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.share > b.share; });
+  if (out.size() > 2) out.resize(2);
+  return out;
+}
+
+/// The loop whose unrolling the emulation predicts to save the most: the source compiled again
+/// with the pragma and emulated.
+Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
+  if (!in.input.rebuild || !in.input.sourceLine) return std::optional<Fix>();
+  std::optional<Fix> best;
+  for (const UnrollCandidate& c : unrollCandidates(in)) {
+    Expected<KernelInput> k = in.input.rebuild(in.launch, {c.edit});
+    if (!k) continue;  // the compiler refused the change: not a fix
+    Expected<Emulated> e = emulateLaunch(in, *k, in.launch);
+    if (!e) return std::move(e).takeError();
+    if (e->cycles <= 0 || in.baseCycles / e->cycles < kFixThreshold) continue;
+    if (best && in.baseCycles / e->cycles <= best->speedup) continue;
+    Expected<std::optional<double>> own = modelSpeedupOf(in, *k, in.launch);
+    if (!own) return std::move(own).takeError();
+    Fix f;
+    f.kind = "unroll";
+    f.change = fmt::format("unroll the loop at {}:{} by {} ({})", c.edit.file, c.forLine, kUnrollFactor, c.how);
+    f.why = fmt::format(
+        "the loop holds {:.0f}% of the warp instructions and runs {:.3g} iterations per entry; unrolled, a warp "
+        "issues the loads of {} iterations before it waits on them, and branches once per {} iterations",
+        100 * c.share, c.trips, kUnrollFactor, kUnrollFactor);
+    f.lines.push_back({c.edit.file, c.forLine, fmt::format("{:.0f}% of the warp instructions", 100 * c.share)});
+    f.basis = fmt::format("the source compiled again with #pragma unroll {} and emulated", kUnrollFactor);
+    f.cyclesBefore = in.baseCycles;
+    f.cyclesAfter = e->cycles;
+    f.speedup = in.baseCycles / e->cycles;
+    f.modelSpeedup = *own;
+    best = std::move(f);
+  }
+  return best;
 }
 
 /// How a placement is written in CUDA.
@@ -444,6 +600,9 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
   Expected<std::optional<Fix>> shape = launchShape(in, *now);
   if (!shape) return std::move(shape).takeError();
   if (*shape) out.push_back(std::move(**shape));
+  Expected<std::optional<Fix>> unroll = unrollLoop(in);
+  if (!unroll) return std::move(unroll).takeError();
+  if (*unroll) out.push_back(std::move(**unroll));
   if (std::optional<Fix> f = fromSwitch(in, kAddressArithmetic)) out.push_back(std::move(*f));
   if (in.placement) {
     if (std::optional<Fix> f = placementFix(in)) out.push_back(std::move(*f));

@@ -25,6 +25,10 @@
 ///                           addresses follow the launch) and emulated; offered only when the
 ///                           re-read launch touches the same distinct bytes (the kernel indexes
 ///                           by blockDim, not by a constant block size) and uses no shared memory
+///   (unroll)                the innermost loops that hold the most warp instructions, each
+///                           compiled again with `_Pragma("unroll 4")` before its `for` (the
+///                           same line: hints keep their lines) and emulated: what nvcc makes of
+///                           the unrolled loop (loads of four iterations in flight, one branch)
 ///   infinite-bandwidth      move fewer bytes: listed last, as the bound of what less traffic
 ///                           can bring (no change removes every byte)
 /// A what-if that saves less than 5 % is no fix. Speedups of different fixes do not multiply:
@@ -57,8 +61,8 @@ struct FixLine {
 /// One change worth making.
 struct Fix {
   std::string kind;    ///< "shared-bank-conflicts", "coalescing", "register-banks", "occupancy",
-                       ///< "launch-shape", "address-arithmetic", "on-chip-reuse", "placement",
-                       ///< "memory-traffic"
+                       ///< "launch-shape", "unroll", "address-arithmetic", "on-chip-reuse",
+                       ///< "placement", "memory-traffic"
   std::string change;  ///< what to do, imperative
   std::string why;     ///< one sentence: the evidence
   std::vector<FixLine> lines;  ///< worst first; empty when the input has no line information
@@ -72,9 +76,24 @@ struct Fix {
   std::optional<double> modelSpeedup;
 };
 
-/// The kernel as its input gives it for another launch (a CUDA kernel's addresses are resolved
-/// per launch), or an Error.
-using Relaunch = std::function<Expected<KernelInput>(const Launch&)>;
+/// One line of the kernel's source replaced, for a fix that changes the source.
+struct LineEdit {
+  std::string file;  ///< as the IR names it (Instruction::sourceFile)
+  int line = 0;      ///< 1-based
+  std::string text;  ///< the whole new line
+};
+
+/// The input behind the kernel, for the fixes that change it and predict the result
+/// (explainWorkload() gives it for kernel files; empty members: those fixes are not predicted).
+struct InputAccess {
+  /// The kernel as the input gives it for `launch` (a CUDA kernel's addresses are resolved per
+  /// launch), with `edits` applied to its source and the source compiled again; an Error when
+  /// the input cannot be so changed (an edit of a file that is not the input's own source).
+  std::function<Expected<KernelInput>(const Launch&, const std::vector<LineEdit>&)> rebuild;
+  /// Line `line` (1-based) of the source file the IR names `file`, when that file is the input's
+  /// own source (a .cu file); nullopt otherwise.
+  std::function<std::optional<std::string>(const std::string& file, int line)> sourceLine;
+};
 
 /// What rankFixes() reads: the emulated launch and its analysis (explainKernel()'s).
 struct FixInputs {
@@ -90,8 +109,8 @@ struct FixInputs {
   /// PORPLE's placement of the launch's arrays with emulate times, or null (no per-lane
   /// addresses: not a CUDA input).
   const PlaceResult* placement = nullptr;
-  /// Re-reads the input for another launch; empty: no launch change is predicted.
-  Relaunch relaunch;
+  /// The input, to predict a launch change or a source change; empty: neither is predicted.
+  InputAccess input;
   /// The model explain reports when it is not emulate (null otherwise), its cycles for the
   /// launch and its what-ifs (analyzeModelWhatIf()): each fix's modelSpeedup.
   const ModelOptions* timing = nullptr;

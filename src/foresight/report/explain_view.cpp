@@ -64,9 +64,11 @@ ExplainView::ExplainView(PredictionContext context, ExplainResult result) : Repo
     summary_ += fmt::format("none saves {:.0f}% or more\n", 100 * (kFixThreshold - 1));
   } else {
     const Fix& top = r->fixes.front();
-    summary_ += fmt::format("{} {}{:.2f}x{}\n", top.kind, top.upperBound ? "<=" : "", top.speedup,
-                            top.lines.empty() ? std::string()
-                                              : fmt::format(" at {}:{}", top.lines[0].file, top.lines[0].line));
+    summary_ += fmt::format(
+        "{} {}{:.2f}x{}{}\n", top.kind, top.upperBound ? "<=" : "", top.speedup,
+        top.modelSpeedup ? fmt::format(" ({}: {}{:.2f}x)", model, top.upperBound ? "<=" : "", *top.modelSpeedup)
+                         : std::string(),
+        top.lines.empty() ? std::string() : fmt::format(" at {}:{}", top.lines[0].file, top.lines[0].line));
   }
   parts_ = PredictionView(std::move(context), prediction).parts();
   // Each part keeps the result alive through an alias of the member it shows.

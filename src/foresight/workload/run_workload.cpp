@@ -3,11 +3,22 @@
 /// predictWorkload() and explainWorkload().
 #include "foresight/workload/run_workload.h"
 
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
 #include "foresight/model/predict.h"
+#include "foresight/support/process.h"
+#include "foresight/support/text_file.h"
 
 namespace foresight {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// A model's error without a file: the input's, on this GPU.
 Error located(Error e, const std::string& path, const Gpu& gpu) {
@@ -46,6 +57,76 @@ Expected<GpuPrediction> predictOnGpu(const std::string& path, const PredictOptio
   return out;
 }
 
+/// The lines of a text, without their ends.
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+/// A kernel file as the fixes see it (advise/fixes.h): re-read for another launch, and for a .cu
+/// file its lines, and its source changed and compiled again. The changed source is a copy of
+/// the same name in a private folder, with the original's folder first on the include path, so
+/// that its includes, its line numbers (and the hints that name them) stay.
+InputAccess inputAccess(const std::string& path, const WorkloadOptions& options) {
+  const std::string name = fs::path(path).filename().string();
+  const bool source = fs::path(path).extension() == ".cu";
+  auto lines = std::make_shared<std::optional<std::vector<std::string>>>();  // read on first use
+  const auto sourceLines = [path, lines]() -> const std::vector<std::string>* {
+    if (!*lines) {
+      Expected<std::string> text = readTextFile(path, "CUDA source");
+      *lines = text ? splitLines(*text) : std::vector<std::string>{};
+    }
+    return &**lines;
+  };
+  InputAccess access;
+  access.rebuild = [path, name, source, options, sourceLines](const Launch& launch,
+                                                                const std::vector<LineEdit>& edits) -> Expected<KernelInput> {
+    WorkloadOptions other = options;
+    other.input.progress = nullptr;
+    other.launch.grid = launch.grid;
+    other.launch.block = launch.block;
+    if (other.input.launch) {
+      other.input.launch->grid = launch.grid;
+      other.input.launch->block = launch.block;
+    }
+    std::string input = path;
+    std::optional<TempDir> folder;
+    if (!edits.empty()) {
+      std::vector<std::string> text = *sourceLines();
+      for (const LineEdit& e : edits) {
+        if (!source || e.file != name || e.line < 1 || static_cast<size_t>(e.line) > text.size()) {
+          return makeError(fmt::format("a fix cannot change {}:{}: only the lines of the input's own .cu source", e.file, e.line),
+                           path, 0);
+        }
+        text[static_cast<size_t>(e.line) - 1] = e.text;
+      }
+      Expected<TempDir> made = TempDir::create("foresight-fix");
+      if (!made) return std::move(made).takeError();
+      folder = std::move(*made);
+      input = folder->file(name);
+      std::ofstream out(input);
+      for (const std::string& line : text) out << line << '\n';
+      if (!out) return makeError("cannot write the changed source '" + input + "'", path, 0);
+      other.input.includeDirs.insert(other.input.includeDirs.begin(), fs::absolute(path).parent_path().string());
+    }
+    Expected<Workload> again = loadWorkload(input, other);
+    if (!again) return std::move(again).takeError();
+    Expected<KernelRun> one = workloadRun(*again, other.input.kernel);
+    if (!one) return std::move(one).takeError();
+    return std::move(again->kernels[one->kernel]);
+  };
+  if (source) {
+    access.sourceLine = [name, sourceLines](const std::string& file, int line) -> std::optional<std::string> {
+      const std::vector<std::string>& text = *sourceLines();
+      if (file != name || line < 1 || static_cast<size_t>(line) > text.size()) return std::nullopt;
+      return text[static_cast<size_t>(line) - 1];
+    };
+  }
+  return access;
+}
+
 }  // namespace
 
 Expected<WorkloadPrediction> predictWorkload(const std::string& path, const PredictOptions& options) {
@@ -75,25 +156,7 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   Expected<KernelRun> run = workloadRun(*w, wo.input.kernel);
   if (!run) return std::move(run).takeError();
   const KernelInput& kernel = w->kernels[run->kernel];
-  if (inputKindOf(path) == InputKind::Cuda) {
-    // A launch-shape fix is predicted on the kernel as the other launch runs it: the frontend
-    // resolves a CUDA kernel's addresses per launch.
-    eo->relaunch = [path, wo](const Launch& launch) -> Expected<KernelInput> {
-      WorkloadOptions other = wo;
-      other.input.progress = nullptr;
-      other.launch.grid = launch.grid;
-      other.launch.block = launch.block;
-      if (other.input.launch) {
-        other.input.launch->grid = launch.grid;
-        other.input.launch->block = launch.block;
-      }
-      Expected<Workload> again = loadWorkload(path, other);
-      if (!again) return std::move(again).takeError();
-      Expected<KernelRun> one = workloadRun(*again, other.input.kernel);
-      if (!one) return std::move(one).takeError();
-      return std::move(again->kernels[one->kernel]);
-    };
-  }
+  if (inputKindOf(path) == InputKind::Cuda) eo->input = inputAccess(path, wo);
   Expected<ExplainResult> r = explainKernel(kernel, run->launch, gpu, *eo);
   if (!r) return located(std::move(r).takeError(), path, gpu);
   for (std::string& note : run->notes) r->prediction.warnings.push_back(std::move(note));
