@@ -143,10 +143,10 @@ Expected<WorkloadExplanation> explainVariant(const Variant& v, const Gpu& gpu, c
   return explainWorkload(kRoot + "/" + v.source, o);
 }
 
-/// The fix of `kind` in the explanation of `before`, and the emulate model's speedup of `after`
-/// over `before`.
+/// The fix of `kind` in the explanation of `before` (the first one unless `first` is false), and
+/// the emulate model's speedup of `after` over `before`.
 void expectFixMatchesVariant(const Variant& before, const Variant& after, const char* kind,
-                             double tolerance) {
+                             double tolerance, bool first = true) {
   const Gpu h100 = preset("h100");
   Expected<WorkloadExplanation> b = explainVariant(before, h100);
   ASSERT_TRUE(b.ok()) << b.error().format();
@@ -158,7 +158,7 @@ void expectFixMatchesVariant(const Variant& before, const Variant& after, const 
     if (f.kind == kind) fix = &f;
   }
   ASSERT_NE(fix, nullptr) << "no " << kind << " fix";
-  EXPECT_EQ(fix, &b->result.fixes.front()) << kind << " is not the first fix";
+  if (first) EXPECT_EQ(fix, &b->result.fixes.front()) << kind << " is not the first fix";
   EXPECT_NEAR(fix->speedup / variantSpeedup, 1.0, tolerance)
       << kind << ": fix " << fix->speedup << "x, fixed variant " << variantSpeedup << "x";
 }
@@ -199,6 +199,7 @@ TEST(FixesAgainstFixedVariants, TilingTheNaiveMatmul) {
   if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
   // The perfect-coalescing what-if 1.70x (matmul_naive.cu:15-16: 2 L1 lines per request with
   // 16x16 blocks); the 16x16 shared-memory tiled kernel emulated 2.20x faster: within 30 %.
+  // Vectorizing the row loads comes first (1.99x, VectorizingTheNaiveMatmulsRowOfA).
   const Variant naive{"validation/matmul/matmul_naive.cu",
                       "matmul_naive",
                       {{"N", "2048"}},
@@ -211,7 +212,7 @@ TEST(FixesAgainstFixedVariants, TilingTheNaiveMatmul) {
                       {128, 128, 1},
                       {16, 16, 1},
                       {{"n", 2048}}};
-  expectFixMatchesVariant(naive, tiled, "coalescing", 0.30);
+  expectFixMatchesVariant(naive, tiled, "coalescing", 0.30, false);
 }
 
 TEST(FixesAgainstFixedVariants, LaunchingBlocksOfMoreWarps) {
@@ -346,6 +347,72 @@ TEST(FixesAgainstFixedVariants, UnrollingARolledLoop) {
   Expected<WorkloadExplanation> plain = explainVariant(compilers, h100);
   ASSERT_TRUE(plain.ok()) << plain.error().format();
   for (const Fix& f : plain->result.fixes) EXPECT_NE(f.kind, "unroll");
+}
+
+TEST(FixesAgainstFixedVariants, VectorizingAdjacentLoads) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // scalar_table.cu:9 reads tab[k..k+3] with four 4-byte loads per iteration (16-byte aligned:
+  // k is a multiple of 4). The fix widens the first to 16 bytes and leaves the other three out.
+  // 2026-11-29, H100 preset: the default model (MWP-CWP modern) predicts the fix 3.82x and the
+  // float4 kernel (vector_table.cu) 161.2 -> 42.1 us = 3.82x. The emulation predicts the fix
+  // 3.78x but the compiled float4 kernel 205.4 -> 25.5 us = 8.0x: the fixed kernel's SASS also
+  // computes one address per vector and the emulation charges its L1 a tenth of the scalar
+  // kernel's; the fix, which keeps the scalar kernel's other instructions, is the lower estimate.
+  const Gpu h100 = preset("h100");
+  const Variant scalar{"tests/advise/fixtures/scalar_table.cu", "table4", {}, {1024, 1, 1}, {256, 1, 1},
+                       {{"m", 256}}};
+  Variant vector = scalar;
+  vector.source = "tests/advise/fixtures/vector_table.cu";
+  Expected<WorkloadExplanation> b = explainVariant(scalar, h100, "auto");
+  ASSERT_TRUE(b.ok()) << b.error().format();
+  Expected<WorkloadExplanation> a = explainVariant(vector, h100, "auto");
+  ASSERT_TRUE(a.ok()) << a.error().format();
+  const Fix* fix = nullptr;
+  for (const Fix& f : b->result.fixes) {
+    if (f.kind == "vectorize") fix = &f;
+  }
+  ASSERT_NE(fix, nullptr);
+  EXPECT_NE(fix->change.find("as one 16-byte vector (float4, int4"), std::string::npos) << fix->change;
+  ASSERT_EQ(fix->lines.size(), 1u);
+  EXPECT_EQ(fix->lines[0].line, 9);
+  ASSERT_TRUE(fix->modelSpeedup);
+  EXPECT_NEAR(*fix->modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.03);
+  // The emulation: a real speedup, no more than the compiled float4 kernel's.
+  Expected<WorkloadExplanation> be = explainVariant(scalar, h100);
+  ASSERT_TRUE(be.ok()) << be.error().format();
+  Expected<WorkloadExplanation> ae = explainVariant(vector, h100);
+  ASSERT_TRUE(ae.ok()) << ae.error().format();
+  const Fix* emulated = nullptr;
+  for (const Fix& f : be->result.fixes) {
+    if (f.kind == "vectorize") emulated = &f;
+  }
+  ASSERT_NE(emulated, nullptr);
+  EXPECT_GT(emulated->speedup, 3.0);
+  EXPECT_LE(emulated->speedup, 1.05 * be->result.prediction.seconds / ae->result.prediction.seconds);
+}
+
+TEST(FixesAgainstFixedVariants, VectorizingTheNaiveMatmulsRowOfA) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // matmul_naive.cu:15 reads A[row * n + k] for consecutive k (ptxas unrolls the loop): groups of
+  // four adjacent, 16-byte aligned loads per thread. The fix: 1.99x by the emulation, 2.00x by the
+  // default model; matmul_naive_float4.cu (one float4 load of A per four k) predicted
+  // 4.296 -> 1.832 ms = 2.34x emulated and 3.129 -> 1.567 ms = 2.00x by MWP-CWP modern
+  // (2026-11-29, H100 preset): within 20 % and 3 %.
+  const Variant naive{"validation/matmul/matmul_naive.cu", "matmul_naive", {{"N", "2048"}}, {128, 128, 1},
+                      {16, 16, 1}, {{"n", 2048}}};
+  Variant vector = naive;
+  vector.source = "tests/advise/fixtures/matmul_naive_float4.cu";
+  expectFixMatchesVariant(naive, vector, "vectorize", 0.20);
+  const Gpu h100 = preset("h100");
+  Expected<WorkloadExplanation> b = explainVariant(naive, h100, "auto");
+  ASSERT_TRUE(b.ok()) << b.error().format();
+  Expected<WorkloadExplanation> a = explainVariant(vector, h100, "auto");
+  ASSERT_TRUE(a.ok()) << a.error().format();
+  ASSERT_FALSE(b->result.fixes.empty());
+  const Fix& fix = b->result.fixes.front();
+  EXPECT_EQ(fix.kind, "vectorize");
+  ASSERT_TRUE(fix.modelSpeedup);
+  EXPECT_NEAR(*fix.modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.03);
 }
 
 }  // namespace

@@ -493,6 +493,153 @@ Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
   return best;
 }
 
+/// Accesses of one basic block that a vector access can replace: each lane of `members[j]`
+/// touches the element right after its bytes in `members[j - 1]`, and the first one's lanes are
+/// aligned to the vector's size.
+struct VectorGroup {
+  int block = 0;
+  std::vector<int> members;  ///< instruction indices, the lowest address first
+  int width = 0;             ///< bytes per lane of each member
+};
+
+/// An atomic or reduction (PTX `atom`/`red`, SASS ATOM/ATOMG/RED/REDG): never vectorized.
+bool atomicOpcode(const std::string& opcode) {
+  for (const char* prefix : {"atom", "red", "ATOM", "RED"}) {
+    if (opcode.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+/// The vector accesses the kernel could use: in each block, global or shared accesses of 4 or 8
+/// bytes per lane with known addresses (their first recorded execution) whose lanes touch k
+/// consecutive elements, k = 4 (4-byte elements: a 16-byte vector), else 2, aligned to k x width
+/// bytes.
+std::vector<VectorGroup> vectorGroups(const KernelIR& ir) {
+  std::vector<VectorGroup> out;
+  for (size_t b = 0; b < ir.blocks.size(); ++b) {
+    const std::vector<Instruction>& code = ir.blocks[b].instructions;
+    const auto vectorizable = [](const Instruction& i) {
+      return i.memory && !i.memory->dataDependent && i.memory->laneAddresses.size() >= 32 &&
+             (i.memory->space == MemorySpace::Global || i.memory->space == MemorySpace::Shared) &&
+             (i.memory->widthBytes == 4 || i.memory->widthBytes == 8) && !atomicOpcode(i.opcode);
+    };
+    // Widest vectors first, so that two pairs do not take the elements of one 16-byte vector.
+    std::vector<bool> used(code.size(), false);
+    for (int k = 4; k >= 2; k /= 2) {
+      for (size_t lead = 0; lead < code.size(); ++lead) {
+        if (used[lead] || !vectorizable(code[lead])) continue;
+        const MemoryAccess& m = *code[lead].memory;
+        const long long bytes = static_cast<long long>(k) * m.widthBytes;
+        if (bytes > 16) continue;
+        const bool active =
+            std::any_of(m.laneAddresses.begin(), m.laneAddresses.end(), [](long long a) { return a >= 0; });
+        const bool aligned = std::all_of(m.laneAddresses.begin(), m.laneAddresses.end(),
+                                         [&](long long a) { return a < 0 || a % bytes == 0; });
+        if (!active || !aligned) continue;
+        std::vector<int> members{static_cast<int>(lead)};
+        for (int j = 1; j < k && static_cast<int>(members.size()) == j; ++j) {
+          const long long shift = static_cast<long long>(j) * m.widthBytes;
+          for (size_t other = 0; other < code.size(); ++other) {
+            if (other == lead || used[other] || !vectorizable(code[other])) continue;
+            const MemoryAccess& o = *code[other].memory;
+            if (o.isStore != m.isStore || o.space != m.space || o.widthBytes != m.widthBytes ||
+                o.laneAddresses.size() != m.laneAddresses.size()) {
+              continue;
+            }
+            bool next = true;
+            for (size_t lane = 0; lane < m.laneAddresses.size() && next; ++lane) {
+              const long long a = m.laneAddresses[lane];
+              next = a < 0 ? o.laneAddresses[lane] < 0 : o.laneAddresses[lane] == a + shift;
+            }
+            if (next) {
+              members.push_back(static_cast<int>(other));
+              break;
+            }
+          }
+        }
+        if (static_cast<int>(members.size()) != k) continue;
+        for (int i : members) used[static_cast<size_t>(i)] = true;
+        out.push_back({static_cast<int>(b), std::move(members), m.widthBytes});
+      }
+    }
+  }
+  return out;
+}
+
+/// The vector accesses in place of their groups: the first member widened to the whole vector
+/// and taking the others' registers (a load writes them all, a store reads them all), the others
+/// left out of the emulation (WhatIf::removed) and no longer memory accesses.
+std::pair<KernelInput, std::vector<std::pair<int, int>>> vectorized(const KernelInput& kernel,
+                                                                      const std::vector<VectorGroup>& groups) {
+  KernelInput out = kernel;
+  std::vector<std::pair<int, int>> removed;
+  for (const VectorGroup& g : groups) {
+    std::vector<Instruction>& code = out.ir.blocks[static_cast<size_t>(g.block)].instructions;
+    Instruction& lead = code[static_cast<size_t>(g.members[0])];
+    lead.memory->widthBytes = g.width * static_cast<int>(g.members.size());
+    lead.memory->transactionsPerInst.reset();  // the scalar access's count: the lanes give the vector's
+    // Shared memory: the vector moves the same bytes through the banks, in as many passes.
+    for (size_t j = 1; j < g.members.size(); ++j) {
+      lead.memory->wavefrontsPerInst += code[static_cast<size_t>(g.members[j])].memory->wavefrontsPerInst;
+    }
+    for (size_t j = 1; j < g.members.size(); ++j) {
+      Instruction& other = code[static_cast<size_t>(g.members[j])];
+      std::vector<int>& regs = lead.memory->isStore ? lead.src : lead.dst;
+      const std::vector<int>& theirs = lead.memory->isStore ? other.src : other.dst;
+      regs.insert(regs.end(), theirs.begin(), theirs.end());
+      other.memory.reset();
+      other.cls = InstrClass::Int;
+      removed.push_back({g.block, g.members[j]});
+    }
+  }
+  return {std::move(out), std::move(removed)};
+}
+
+/// Vector accesses in place of the groups of scalar ones, emulated.
+Expected<std::optional<Fix>> vectorizeAccesses(const FixInputs& in) {
+  const std::vector<VectorGroup> groups = vectorGroups(in.kernel->ir);
+  if (groups.empty()) return std::optional<Fix>();
+  auto [kernel, removed] = vectorized(*in.kernel, groups);
+  FixInputs changed = in;
+  changed.emulate.whatIf.removed = removed;
+  Expected<Emulated> e = emulateLaunch(changed, kernel, in.launch);
+  if (!e) return std::move(e).takeError();
+  if (e->cycles <= 0 || in.baseCycles / e->cycles < kFixThreshold) return std::optional<Fix>();
+  Expected<std::optional<double>> own = modelSpeedupOf(in, kernel, in.launch);
+  if (!own) return std::move(own).takeError();
+  const VectorGroup& first = groups.front();
+  const Instruction& lead = in.kernel->ir.blocks[static_cast<size_t>(first.block)].instructions[static_cast<size_t>(first.members[0])];
+  const int k = static_cast<int>(first.members.size());
+  const char* type = first.width == 8 ? "double2, longlong2" : k == 4 ? "float4, int4" : "float2, int2";
+  Fix f;
+  f.kind = "vectorize";
+  f.change = fmt::format(
+      "access the {} consecutive elements each thread {} as one {}-byte vector ({}: reinterpret_cast to a "
+      "pointer of it, the address {}-byte aligned)",
+      k, lead.memory->isStore ? "writes" : "reads", k * first.width, type, k * first.width);
+  size_t scalar = 0;
+  for (const VectorGroup& g : groups) {
+    scalar += g.members.size();
+    const Instruction& i = in.kernel->ir.blocks[static_cast<size_t>(g.block)].instructions[static_cast<size_t>(g.members[0])];
+    const bool listed = std::any_of(f.lines.begin(), f.lines.end(),
+                                    [&](const FixLine& l) { return l.file == i.sourceFile && l.line == i.sourceLine; });
+    if (i.sourceLine > 0 && !listed && f.lines.size() < 5) {
+      f.lines.push_back({i.sourceFile, i.sourceLine,
+                         fmt::format("{} {}-byte {}s of adjacent elements", g.members.size(), g.width,
+                                     i.memory->isStore ? "store" : "load")});
+    }
+  }
+  f.why = fmt::format("{} scalar {} {} instructions of the kernel touch adjacent, aligned elements of one thread; {} "
+                      "vector instructions do their work",
+                      scalar, memorySpaceName(lead.memory->space), lead.memory->isStore ? "store" : "load", groups.size());
+  f.basis = "the kernel emulated with the vector accesses in place of the scalar ones";
+  f.cyclesBefore = in.baseCycles;
+  f.cyclesAfter = e->cycles;
+  f.speedup = in.baseCycles / e->cycles;
+  f.modelSpeedup = *own;
+  return std::optional<Fix>(std::move(f));
+}
+
 /// How a placement is written in CUDA.
 const char* placementHow(Placement p) {
   switch (p) {
@@ -600,6 +747,9 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
   Expected<std::optional<Fix>> shape = launchShape(in, *now);
   if (!shape) return std::move(shape).takeError();
   if (*shape) out.push_back(std::move(**shape));
+  Expected<std::optional<Fix>> vector = vectorizeAccesses(in);
+  if (!vector) return std::move(vector).takeError();
+  if (*vector) out.push_back(std::move(**vector));
   Expected<std::optional<Fix>> unroll = unrollLoop(in);
   if (!unroll) return std::move(unroll).takeError();
   if (*unroll) out.push_back(std::move(**unroll));

@@ -25,6 +25,11 @@
 ///                           addresses follow the launch) and emulated; offered only when the
 ///                           re-read launch touches the same distinct bytes (the kernel indexes
 ///                           by blockDim, not by a constant block size) and uses no shared memory
+///   (vectorize)             accesses of one basic block whose lanes touch 2 or 4 adjacent
+///                           elements of one thread (4 or 8 bytes each, known addresses, the
+///                           first aligned to the vector): the first widened to the vector and
+///                           given the others' registers, the others left out of the emulation
+///                           (WhatIf::removed); assumes no store to those elements between them
 ///   (unroll)                the innermost loops that hold the most warp instructions, each
 ///                           compiled again with `_Pragma("unroll 4")` before its `for` (the
 ///                           same line: hints keep their lines) and emulated: what nvcc makes of
@@ -61,7 +66,7 @@ struct FixLine {
 /// One change worth making.
 struct Fix {
   std::string kind;    ///< "shared-bank-conflicts", "coalescing", "register-banks", "occupancy",
-                       ///< "launch-shape", "unroll", "address-arithmetic", "on-chip-reuse",
+                       ///< "launch-shape", "vectorize", "unroll", "address-arithmetic", "on-chip-reuse",
                        ///< "placement", "memory-traffic"
   std::string change;  ///< what to do, imperative
   std::string why;     ///< one sentence: the evidence

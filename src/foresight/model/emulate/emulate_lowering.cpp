@@ -166,6 +166,15 @@ std::vector<std::vector<bool>> addressArithmetic(const KernelIR& ir) {
   return out;
 }
 
+/// Marks the instructions WhatIf::removed lists (those out of range are ignored).
+void removeListed(const std::vector<std::pair<int, int>>& listed, std::vector<std::vector<bool>>& removed) {
+  for (const auto& [block, index] : listed) {
+    if (block < 0 || static_cast<size_t>(block) >= removed.size()) continue;
+    std::vector<bool>& row = removed[static_cast<size_t>(block)];
+    if (index >= 0 && static_cast<size_t>(index) < row.size()) row[static_cast<size_t>(index)] = true;
+  }
+}
+
 }  // namespace
 
 KernelIR kernelFromSummary(const WorkloadSummary& s, const std::string& name) {
@@ -327,6 +336,7 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
     b.removed_.resize(b.ir_.blocks.size());
     for (size_t i = 0; i < b.ir_.blocks.size(); ++i) b.removed_[i].assign(b.ir_.blocks[i].instructions.size(), false);
   }
+  removeListed(options.whatIf.removed, b.removed_);
   return b;
 }
 
@@ -351,6 +361,7 @@ EmulationBuilder EmulationBuilder::withOptions(const EmulateOptions& options) co
   } else {
     for (size_t i = 0; i < b.removed_.size(); ++i) b.removed_[i].assign(b.removed_[i].size(), false);
   }
+  removeListed(options.whatIf.removed, b.removed_);
   return b;
 }
 

@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "foresight/memory/memory_traffic.h"
 
@@ -32,9 +34,12 @@ struct WhatIf {
   bool allL2Hits = false;            ///< every L1 miss (and store) is served by L2
   bool noAddressArithmetic = false;  ///< integer instructions feeding only addresses are removed
   bool fullOccupancy = false;        ///< registers and shared memory do not limit resident blocks
+  /// Instructions (IR block, index) left out of the emulation: a rewrite's instructions whose
+  /// work another one now does (the accesses a vector access replaces, advise/fixes.h).
+  std::vector<std::pair<int, int>> removed;
   [[nodiscard]] bool any() const {
     return conflictFreeShared || conflictFreeRegisters || perfectCoalescing || infiniteBandwidth || allL1Hits || allL2Hits ||
-           noAddressArithmetic || fullOccupancy;
+           noAddressArithmetic || fullOccupancy || !removed.empty();
   }
 };
 
