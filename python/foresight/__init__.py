@@ -84,15 +84,17 @@ def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block
 def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, lines=False, placement=False):
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, lines=False, placement=False,
+            try_defines=False):
     """Predict's time with the emulate model's bottleneck (sensitivity analysis), the time each
     resource alone would need, the what-if penalties and the ranked fixes (``explain --json``).
     Arguments as :func:`predict`; ``lines``: also per source line (``--lines``); ``placement``:
-    also search data placements for a fix (``--placement``)."""
+    also search data placements for a fix (``--placement``); ``try_defines``: also try the -D
+    values doubled and halved for a fix (``--try-defines``)."""
     return _kernel(_foresight.explain, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
                    branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays,
-                   {"lines": lines, "placement": placement})
+                   {"lines": lines, "placement": placement, "try_defines": try_defines})
 
 
 def explore(path=None, *, space, source=None, kernel=None, gpu="h100", grid=None, block=None,

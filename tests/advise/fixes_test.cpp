@@ -130,10 +130,12 @@ struct Variant {
   std::map<std::string, long long> args;
 };
 
-Expected<WorkloadExplanation> explainVariant(const Variant& v, const Gpu& gpu, const char* model = "emulate") {
+Expected<WorkloadExplanation> explainVariant(const Variant& v, const Gpu& gpu, const char* model = "emulate",
+                                             bool tryDefines = false) {
   ExplainWorkloadOptions o;
   o.gpu = &gpu;
   o.model.model = model;
+  o.tryDefines = tryDefines;
   o.workload.input.gpu = &gpu;
   o.workload.input.macros = v.macros;
   o.workload.input.kernel = v.kernel;
@@ -413,6 +415,49 @@ TEST(FixesAgainstFixedVariants, VectorizingTheNaiveMatmulsRowOfA) {
   EXPECT_EQ(fix.kind, "vectorize");
   ASSERT_TRUE(fix.modelSpeedup);
   EXPECT_NEAR(*fix.modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.03);
+}
+
+TEST(FixesAgainstFixedVariants, CoarseningThroughADefine) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // scale_coarsened.cu with its default COARSEN 1 (an #ifndef default), 65536 blocks of 256
+  // threads for n = 2^24. With --try-defines, COARSEN=2 on 32768 blocks does the same work (the
+  // same 134 MB) in less time: 1.15x by the emulation (2026-11-29, H100 preset); explaining that
+  // compilation and launch agrees (the same emulation).
+  const Gpu h100 = preset("h100");
+  const Variant once{"tests/explore/fixtures/scale_coarsened.cu", "scale", {}, {65536, 1, 1}, {256, 1, 1},
+                     {{"n", 16777216}, {"a", 2}}};
+  Expected<WorkloadExplanation> b = explainVariant(once, h100, "emulate", true);
+  ASSERT_TRUE(b.ok()) << b.error().format();
+  const Fix* fix = nullptr;
+  for (const Fix& f : b->result.fixes) {
+    if (f.kind == "define") fix = &f;
+  }
+  ASSERT_NE(fix, nullptr);
+  EXPECT_EQ(fix->change,
+            "compile with -D COARSEN=2 (now 1) and launch --grid 32768 (now 65536): each thread does twice as much");
+  Variant twice = once;
+  twice.macros = {{"COARSEN", "2"}};
+  twice.grid = {32768, 1, 1};
+  Expected<WorkloadExplanation> a = explainVariant(twice, h100);
+  ASSERT_TRUE(a.ok()) << a.error().format();
+  EXPECT_NEAR(fix->speedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.02);
+  // Without the flag no -D is tried.
+  Expected<WorkloadExplanation> plain = explainVariant(once, h100);
+  ASSERT_TRUE(plain.ok()) << plain.error().format();
+  for (const Fix& f : plain->result.fixes) EXPECT_NE(f.kind, "define");
+}
+
+TEST(Fixes, ADefineThatChangesTheWorkIsNoFix) {
+  if (!haveNvcc()) GTEST_SKIP() << "nvcc not found";
+  // matmul_naive.cu compiled with -D N=2048 and its BX, BY defaults of 16 for 16x16 blocks: N
+  // doubled or halved is another problem, BX or BY another block shape than the launch's; each
+  // touches other bytes, so none is a fix.
+  const Gpu h100 = preset("h100");
+  const Variant naive{"validation/matmul/matmul_naive.cu", "matmul_naive", {{"N", "2048"}}, {128, 128, 1},
+                      {16, 16, 1}, {{"n", 2048}}};
+  Expected<WorkloadExplanation> e = explainVariant(naive, h100, "emulate", true);
+  ASSERT_TRUE(e.ok()) << e.error().format();
+  for (const Fix& f : e->result.fixes) EXPECT_NE(f.kind, "define") << f.change;
 }
 
 }  // namespace

@@ -103,10 +103,19 @@ Expected<std::optional<double>> modelSpeedupOf(const FixInputs& in, const Kernel
 }
 
 /// The emulated cycles of `kernel` launched as `launch`, raised to its physical floors as the
-/// base time is (FixInputs::baseCycles), and the launch's compulsory bytes.
+/// base time is (FixInputs::baseCycles), and the launch's compulsory bytes and global requests.
 struct Emulated {
   double cycles = 0;
   double compulsoryBytes = 0;
+  double requests = 0;  ///< global and local warp requests (loads and stores), 0 = unknown
+
+  /// The same work as the launch whose traffic is `m`: the same distinct bytes and as many
+  /// warp requests, each within 1 % (a changed launch or -D value that computes other elements,
+  /// or fewer of them, differs in one or the other).
+  [[nodiscard]] bool sameWork(const MemoryTraffic& m) const {
+    const auto near = [](double a, double b) { return std::abs(a - b) <= 0.01 * std::max({a, b, 1.0}); };
+    return near(compulsoryBytes, m.compulsoryBytes()) && near(requests, m.loadRequests + m.storeRequests);
+  }
 };
 Expected<Emulated> emulateLaunch(const FixInputs& in, const KernelInput& kernel, const Launch& launch) {
   Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, *in.gpu, in.emulate);
@@ -115,8 +124,9 @@ Expected<Emulated> emulateLaunch(const FixInputs& in, const KernelInput& kernel,
   if (!t) return std::move(t).takeError();
   Expected<PhysicalFloors> floors = launchFloors(kernel, launch, *in.gpu, e->builder().memory());
   if (!floors) return std::move(floors).takeError();
+  const MemoryTraffic* m = e->builder().memory();
   return Emulated{std::max(t->cycles, floors->largest().second * in.gpu->clockGhz.value * 1e9),
-                  floors->compulsoryBytes};
+                  floors->compulsoryBytes, m ? m->loadRequests + m->storeRequests : 0};
 }
 
 /// Lines ordered by weight (largest first), each with the detail of its heaviest instruction.
@@ -306,14 +316,13 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
     Launch l = launch;
     l.block.x = size;
     l.grid.x = (threads + size - 1) / size;
-    Expected<KernelInput> k = in.input.rebuild(l, {});
+    Expected<KernelInput> k = in.input.rebuild(InputChange{l, {}, {}});
     if (!k) continue;  // the input cannot be launched so (its own launch bounds): not a fix
     Expected<Emulated> e = emulateLaunch(in, *k, l);
     if (!e) return std::move(e).takeError();
-    // The same distinct bytes read and written: the kernel indexes by blockDim, so the new
-    // launch does the same work (a kernel built for one block size would touch other bytes).
-    const double before = in.memory->compulsoryBytes();
-    if (std::abs(e->compulsoryBytes - before) > 0.01 * std::max(before, 1.0)) continue;
+    // The same work: the kernel indexes by blockDim (a kernel built for one block size would
+    // touch other bytes, or fewer).
+    if (!e->sameWork(*in.memory)) continue;
     if (e->cycles > 0 && (!best || e->cycles < best->emulated.cycles)) best = Tried{l, *e, std::move(*k)};
   }
   if (!best || in.baseCycles / best->emulated.cycles < kFixThreshold) return std::optional<Fix>();
@@ -467,7 +476,7 @@ Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
   if (!in.input.rebuild || !in.input.sourceLine) return std::optional<Fix>();
   std::optional<Fix> best;
   for (const UnrollCandidate& c : unrollCandidates(in)) {
-    Expected<KernelInput> k = in.input.rebuild(in.launch, {c.edit});
+    Expected<KernelInput> k = in.input.rebuild(InputChange{in.launch, {c.edit}, {}});
     if (!k) continue;  // the compiler refused the change: not a fix
     Expected<Emulated> e = emulateLaunch(in, *k, in.launch);
     if (!e) return std::move(e).takeError();
@@ -640,6 +649,64 @@ Expected<std::optional<Fix>> vectorizeAccesses(const FixInputs& in) {
   return std::optional<Fix>(std::move(f));
 }
 
+/// The macros a -D fix tries, the input's own -D values first (each costs two compilations).
+constexpr size_t kMostMacros = 3;
+
+/// A -D value the kernel is compiled with, doubled or halved, with the launch as it is or its
+/// grid's x scaled by the inverse ratio (a coarsening factor: each thread then does more or
+/// less), each compiled, re-read and emulated: the fastest that does the same work (the same
+/// distinct bytes), so that a problem size or a block shape the launch does not follow is no fix.
+Expected<std::optional<Fix>> defineChange(const FixInputs& in) {
+  if (!in.input.rebuild || in.input.macros.empty() || !in.memory) return std::optional<Fix>();
+  struct Tried {
+    std::string macro;
+    long long from = 0, to = 0;
+    Launch launch;
+    Emulated emulated;
+    KernelInput kernel;
+  };
+  std::optional<Tried> best;
+  const double before = in.memory->compulsoryBytes();
+  for (size_t m = 0; m < in.input.macros.size() && m < kMostMacros; ++m) {
+    const auto& [name, value] = in.input.macros[m];
+    for (const long long to : {value * 2, value / 2}) {
+      if (to < 1 || to == value) continue;
+      std::vector<Launch> launches{in.launch};
+      Launch scaled = in.launch;
+      scaled.grid.x = std::max<long long>(1, (in.launch.grid.x * value + to - 1) / to);
+      if (scaled.grid.x != in.launch.grid.x) launches.push_back(scaled);
+      for (const Launch& l : launches) {
+        Expected<KernelInput> k = in.input.rebuild(InputChange{l, {}, {{name, to}}});
+        if (!k) continue;  // the source does not compile or launch so: not a fix
+        Expected<Emulated> e = emulateLaunch(in, *k, l);
+        if (!e || e->cycles <= 0) continue;  // cannot run (shared memory, registers): not a fix
+        if (!e->sameWork(*in.memory)) continue;
+        if (!best || e->cycles < best->emulated.cycles) best = Tried{name, value, to, l, *e, std::move(*k)};
+      }
+    }
+  }
+  if (!best || in.baseCycles / best->emulated.cycles < kFixThreshold) return std::optional<Fix>();
+  Expected<std::optional<double>> own = modelSpeedupOf(in, best->kernel, best->launch);
+  if (!own) return std::move(own).takeError();
+  const bool regrid = best->launch.grid.x != in.launch.grid.x;
+  Fix f;
+  f.kind = "define";
+  f.change = fmt::format("compile with -D {}={} (now {}){}", best->macro, best->to, best->from,
+                         regrid ? fmt::format(" and launch --grid {} (now {}): each thread does {} as much", best->launch.grid.x,
+                                              in.launch.grid.x, best->to > best->from ? "twice" : "half")
+                                : "");
+  f.why = fmt::format("the kernel compiled and launched so does the same work (the same {:.3g} MB of distinct data) in "
+                      "less time",
+                      before / 1e6);
+  f.basis = fmt::format("the source compiled with -D {}={}{} and emulated", best->macro, best->to,
+                        regrid ? fmt::format(", launched with grid {}", best->launch.grid.x) : "");
+  f.cyclesBefore = in.baseCycles;
+  f.cyclesAfter = best->emulated.cycles;
+  f.speedup = in.baseCycles / best->emulated.cycles;
+  f.modelSpeedup = *own;
+  return std::optional<Fix>(std::move(f));
+}
+
 /// How a placement is written in CUDA.
 const char* placementHow(Placement p) {
   switch (p) {
@@ -750,6 +817,9 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
   Expected<std::optional<Fix>> vector = vectorizeAccesses(in);
   if (!vector) return std::move(vector).takeError();
   if (*vector) out.push_back(std::move(**vector));
+  Expected<std::optional<Fix>> define = defineChange(in);
+  if (!define) return std::move(define).takeError();
+  if (*define) out.push_back(std::move(**define));
   Expected<std::optional<Fix>> unroll = unrollLoop(in);
   if (!unroll) return std::move(unroll).takeError();
   if (*unroll) out.push_back(std::move(**unroll));

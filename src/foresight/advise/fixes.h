@@ -30,6 +30,10 @@
 ///                           first aligned to the vector): the first widened to the vector and
 ///                           given the others' registers, the others left out of the emulation
 ///                           (WhatIf::removed); assumes no store to those elements between them
+///   (define)                with ExplainOptions::tryDefines: each -D value the kernel is compiled
+///                           with (InputAccess::macros, three at most) doubled and halved, the
+///                           grid as it is or its x scaled by the inverse ratio, compiled, re-read
+///                           and emulated; the fastest that touches the same distinct bytes
 ///   (unroll)                the innermost loops that hold the most warp instructions, each
 ///                           compiled again with `_Pragma("unroll 4")` before its `for` (the
 ///                           same line: hints keep their lines) and emulated: what nvcc makes of
@@ -66,7 +70,8 @@ struct FixLine {
 /// One change worth making.
 struct Fix {
   std::string kind;    ///< "shared-bank-conflicts", "coalescing", "register-banks", "occupancy",
-                       ///< "launch-shape", "vectorize", "unroll", "address-arithmetic", "on-chip-reuse",
+                       ///< "launch-shape", "define", "vectorize", "unroll", "address-arithmetic",
+                       ///< "on-chip-reuse",
                        ///< "placement", "memory-traffic"
   std::string change;  ///< what to do, imperative
   std::string why;     ///< one sentence: the evidence
@@ -88,13 +93,24 @@ struct LineEdit {
   std::string text;  ///< the whole new line
 };
 
+/// A change of the input a fix predicts: another launch, source lines, `-D` values.
+struct InputChange {
+  Launch launch;
+  std::vector<LineEdit> edits;
+  std::vector<std::pair<std::string, long long>> macros;  ///< set (replacing the input's value)
+};
+
 /// The input behind the kernel, for the fixes that change it and predict the result
 /// (explainWorkload() gives it for kernel files; empty members: those fixes are not predicted).
 struct InputAccess {
-  /// The kernel as the input gives it for `launch` (a CUDA kernel's addresses are resolved per
-  /// launch), with `edits` applied to its source and the source compiled again; an Error when
-  /// the input cannot be so changed (an edit of a file that is not the input's own source).
-  std::function<Expected<KernelInput>(const Launch&, const std::vector<LineEdit>&)> rebuild;
+  /// The kernel as the input gives it with `change`: for its launch (a CUDA kernel's addresses
+  /// are resolved per launch), with its edits applied to the source and its macros set, the
+  /// source compiled again; an Error when the input cannot be so changed (an edit of a file
+  /// that is not the input's own source, a macro of an input that is not compiled).
+  std::function<Expected<KernelInput>(const InputChange& change)> rebuild;
+  /// The integer macros the kernel is compiled with, a `-D` change could set: the input's own
+  /// `-D NAME=VALUE`, then the source's `#ifndef NAME` / `#define NAME VALUE` defaults.
+  std::vector<std::pair<std::string, long long>> macros;
   /// Line `line` (1-based) of the source file the IR names `file`, when that file is the input's
   /// own source (a .cu file); nullopt otherwise.
   std::function<std::optional<std::string>(const std::string& file, int line)> sourceLine;

@@ -175,6 +175,7 @@ std::string explainText(const std::string& text) {
   eo.model = r.names;
   eo.lines = r.raw.value("lines", false);
   eo.placement = r.raw.value("placement", false);
+  eo.tryDefines = r.raw.value("try_defines", false);
   return ExplainView(take(explainWorkload(r.path, eo))).toJson().dump();
 }
 

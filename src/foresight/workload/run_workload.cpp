@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "foresight/model/predict.h"
 #include "foresight/support/process.h"
+#include "foresight/support/strings.h"
 #include "foresight/support/text_file.h"
 
 namespace foresight {
@@ -81,8 +83,9 @@ InputAccess inputAccess(const std::string& path, const WorkloadOptions& options)
     return &**lines;
   };
   InputAccess access;
-  access.rebuild = [path, name, source, options, sourceLines](const Launch& launch,
-                                                                const std::vector<LineEdit>& edits) -> Expected<KernelInput> {
+  access.rebuild = [path, name, source, options, sourceLines](const InputChange& change) -> Expected<KernelInput> {
+    const Launch& launch = change.launch;
+    const std::vector<LineEdit>& edits = change.edits;
     WorkloadOptions other = options;
     other.input.progress = nullptr;
     other.launch.grid = launch.grid;
@@ -90,6 +93,14 @@ InputAccess inputAccess(const std::string& path, const WorkloadOptions& options)
     if (other.input.launch) {
       other.input.launch->grid = launch.grid;
       other.input.launch->block = launch.block;
+    }
+    for (const auto& [macro, value] : change.macros) {
+      if (!source) return makeError("a fix cannot set -D " + macro + ": the input is not compiled", path, 0);
+      auto& macros = other.input.macros;
+      const auto named = [&](const auto& m) { return m.first == macro; };
+      macros.erase(std::remove_if(macros.begin(), macros.end(), named), macros.end());
+      macros.push_back({macro, std::to_string(value)});
+      if (other.input.launch) other.input.launch->macros[macro] = value;
     }
     std::string input = path;
     std::optional<TempDir> folder;
@@ -118,6 +129,21 @@ InputAccess inputAccess(const std::string& path, const WorkloadOptions& options)
     return std::move(again->kernels[one->kernel]);
   };
   if (source) {
+    // The integer -D values given, then the source's own defaults (#ifndef NAME / #define NAME N).
+    for (const auto& [macro, value] : options.input.macros) {
+      if (std::optional<long long> v = toInteger(value, 0)) access.macros.push_back({macro, *v});
+    }
+    const std::vector<std::string>& text = *sourceLines();
+    for (size_t i = 0; i + 1 < text.size(); ++i) {
+      std::istringstream guard(text[i]), define(text[i + 1]);
+      std::string ifndef, name1, hashDefine, name2, value;
+      if (!(guard >> ifndef >> name1) || ifndef != "#ifndef") continue;
+      if (!(define >> hashDefine >> name2 >> value) || hashDefine != "#define" || name2 != name1) continue;
+      const std::optional<long long> v = toInteger(value, 0);
+      const bool given = std::any_of(access.macros.begin(), access.macros.end(),
+                                     [&](const auto& m) { return m.first == name1; });
+      if (v && !given) access.macros.push_back({name1, *v});
+    }
     access.sourceLine = [name, sourceLines](const std::string& file, int line) -> std::optional<std::string> {
       const std::vector<std::string>& text = *sourceLines();
       if (file != name || line < 1 || static_cast<size_t>(line) > text.size()) return std::nullopt;
@@ -148,6 +174,7 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   if (!eo) return std::move(eo).takeError();
   eo->lines = options.lines;
   eo->placement = options.placement;
+  eo->tryDefines = options.tryDefines;
   WorkloadOptions wo = options.workload;
   wo.input.gpu = &gpu;
   wo.searchModel = eo->timing;  // a skeleton: the best layout by the time explain reports

@@ -77,6 +77,7 @@ struct ExplainWorkloadOptions {
   ModelNames model;  ///< explainOptions() turns them into the timing model and the emulation
   bool lines = false;      ///< also attribute the emulation's cycles to source lines (`--lines`)
   bool placement = false;  ///< also search data placements for a fix (`--placement`)
+  bool tryDefines = false;  ///< also try the -D values doubled and halved for a fix (`--try-defines`)
 };
 
 /// One kernel launch explained.

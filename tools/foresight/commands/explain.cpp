@@ -20,6 +20,7 @@ namespace {
 struct ExplainFlags {
   bool lines = false;
   bool placement = false;
+  bool tryDefines = false;
 };
 
 int runExplain(const CommonOptions& o, const ExplainFlags& flags) {
@@ -33,6 +34,7 @@ int runExplain(const CommonOptions& o, const ExplainFlags& flags) {
   eo.model = toModelNames(o);
   eo.lines = flags.lines;
   eo.placement = flags.placement;
+  eo.tryDefines = flags.tryDefines;
   Expected<WorkloadExplanation> r = explainWorkload(o.input, eo);
   if (!r) return reportError(r.error());
   return printView(ExplainView(std::move(*r)), printOptions(o));
@@ -50,6 +52,10 @@ std::function<int()> setupExplain(CLI::App& sub) {
                "Also attribute the emulated cycles to source lines: instructions, issued, cycles waited and on what");
   sub.add_flag("--placement", flags->placement,
                "Also search data placements (PORPLE) for a fix, each plan emulated (CUDA inputs; about a second)");
+  sub.add_flag("--try-defines", flags->tryDefines,
+               "Also try each -D value the kernel is compiled with (given, or the source's #ifndef defaults; three at "
+               "most) doubled and halved, the grid as it is or scaled, for a fix (.cu inputs; a compilation and an "
+               "emulation each)");
   return [options, flags] { return runExplain(*options, *flags); };
 }
 
