@@ -60,7 +60,7 @@
       data: { values: values },
       height: Math.max(60, 22 * values.length),
       layer: [{
-        mark: { type: "bar", tooltip: true },
+        mark: { type: "bar", tooltip: { content: "data" } },
         encoding: {
           y: { field: y, type: "nominal", sort: null, title: null },
           x: { field: x, type: "quantitative", title: xTitle },
@@ -174,11 +174,13 @@
       }
     }
     if (Array.isArray(p.fixes) && p.fixes.length) {
-      bars(prefix + "fixes", "Ranked fixes", "predicted speedup of each change (emulate model), measured against the kernel as it is; the grey bar is the bound of moving fewer bytes",
+      bars(prefix + "fixes", "Ranked fixes", "predicted speedup of each change (emulate model), measured against the kernel as it is; the grey bar is the bound of moving fewer bytes; the tooltip gives the reported model's own speedup where it has one",
         p.fixes.map((f) => ({
           fix: f.kind + (f.lines.length ? " (" + f.lines[0].file + ":" + f.lines[0].line + ")" : ""),
           speedup: f.speedup,
           kind: f.upper_bound ? "bound" : "fix",
+          "reported model": f.model_speedup === null || f.model_speedup === undefined ? "-" : f.model_speedup,
+          change: f.change,
         })), "speedup", "fix", "speedup (x)",
         { rule: 1, color: { field: "kind", type: "nominal", scale: { domain: ["fix", "bound"], range: ["#54a24b", "#bab0ac"] } } });
     }
