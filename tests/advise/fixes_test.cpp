@@ -145,24 +145,44 @@ Expected<WorkloadExplanation> explainVariant(const Variant& v, const Gpu& gpu, c
   return explainWorkload(kRoot + "/" + v.source, o);
 }
 
-/// The fix of `kind` in the explanation of `before` (the first one unless `first` is false), and
-/// the emulate model's speedup of `after` over `before`.
-void expectFixMatchesVariant(const Variant& before, const Variant& after, const char* kind,
-                             double tolerance, bool first = true) {
+/// How a fix is checked against its fixed variant.
+struct Check {
+  double tolerance = 0.02;  ///< on fix speedup / variant speedup
+  bool first = true;        ///< the fix leads the list
+  /// "emulate": the fix's speedup against the emulate model's prediction of both variants;
+  /// "auto": its model_speedup against the default model's (MWP-CWP modern on the H100).
+  const char* model = "emulate";
+};
+
+/// The fix of `kind` in the explanation of `before`, checked against the model's speedup of
+/// `after` over `before`; the fix, or nullopt after a failure.
+std::optional<Fix> checkFixAgainstVariant(const Variant& before, const Variant& after, const char* kind,
+                                          const Check& check = {}) {
   const Gpu h100 = preset("h100");
-  Expected<WorkloadExplanation> b = explainVariant(before, h100);
-  ASSERT_TRUE(b.ok()) << b.error().format();
-  Expected<WorkloadExplanation> a = explainVariant(after, h100);
-  ASSERT_TRUE(a.ok()) << a.error().format();
+  Expected<WorkloadExplanation> b = explainVariant(before, h100, check.model);
+  Expected<WorkloadExplanation> a = explainVariant(after, h100, check.model);
+  if (!b || !a) {
+    ADD_FAILURE() << (!b ? b.error().format() : a.error().format());
+    return std::nullopt;
+  }
   const double variantSpeedup = b->result.prediction.seconds / a->result.prediction.seconds;
   const Fix* fix = nullptr;
   for (const Fix& f : b->result.fixes) {
     if (f.kind == kind) fix = &f;
   }
-  ASSERT_NE(fix, nullptr) << "no " << kind << " fix";
-  if (first) EXPECT_EQ(fix, &b->result.fixes.front()) << kind << " is not the first fix";
-  EXPECT_NEAR(fix->speedup / variantSpeedup, 1.0, tolerance)
-      << kind << ": fix " << fix->speedup << "x, fixed variant " << variantSpeedup << "x";
+  if (!fix) {
+    ADD_FAILURE() << "no " << kind << " fix";
+    return std::nullopt;
+  }
+  if (check.first) {
+    EXPECT_EQ(fix, &b->result.fixes.front()) << kind << " is not the first fix";
+  }
+  const bool emulated = std::string(check.model) == "emulate";
+  EXPECT_EQ(emulated, !fix->modelSpeedup) << "a model speedup exactly when the time is another model's";
+  const double predicted = emulated ? fix->speedup : fix->modelSpeedup.value_or(0);
+  EXPECT_NEAR(predicted / variantSpeedup, 1.0, check.tolerance)
+      << kind << " (" << check.model << "): fix " << predicted << "x, fixed variant " << variantSpeedup << "x";
+  return *fix;
 }
 
 bool haveNvcc() {
@@ -181,7 +201,7 @@ TEST(FixesAgainstFixedVariants, PaddingTheTransposeTile) {
                            {{"rows", 8192}, {"cols", 8192}}};
   Variant padded = conflicted;
   padded.macros = {{"PAD", "1"}, {"BY", "8"}};
-  expectFixMatchesVariant(conflicted, padded, "shared-bank-conflicts", 0.10);
+  checkFixAgainstVariant(conflicted, padded, "shared-bank-conflicts", {0.10});
 }
 
 TEST(FixesAgainstFixedVariants, CoalescingTheTransposeThroughSharedMemory) {
@@ -194,7 +214,7 @@ TEST(FixesAgainstFixedVariants, CoalescingTheTransposeThroughSharedMemory) {
       "examples/cuda/transpose.cu", "transpose_naive", {}, {64, 64, 1}, {32, 32, 1}, {{"n", 2048}}};
   Variant shared = naive;
   shared.kernel = "transpose_shared";
-  expectFixMatchesVariant(naive, shared, "coalescing", 0.10);
+  checkFixAgainstVariant(naive, shared, "coalescing", {0.10});
 }
 
 TEST(FixesAgainstFixedVariants, TilingTheNaiveMatmul) {
@@ -214,7 +234,7 @@ TEST(FixesAgainstFixedVariants, TilingTheNaiveMatmul) {
                       {128, 128, 1},
                       {16, 16, 1},
                       {{"n", 2048}}};
-  expectFixMatchesVariant(naive, tiled, "coalescing", 0.30, false);
+  checkFixAgainstVariant(naive, tiled, "coalescing", {0.30, false});
 }
 
 TEST(FixesAgainstFixedVariants, LaunchingBlocksOfMoreWarps) {
@@ -246,7 +266,7 @@ TEST(FixesAgainstFixedVariants, LaunchingBlocksOfMoreWarps) {
   Variant wide = narrow;
   wide.block = {size, 1, 1};
   wide.grid = {16777216 / size, 1, 1};
-  expectFixMatchesVariant(narrow, wide, "launch-shape", 0.02);
+  checkFixAgainstVariant(narrow, wide, "launch-shape", {0.02});
 }
 
 TEST(Fixes, ALaunchShapeIsOnlyOfferedWhenTheKernelDoesTheSameWork) {
@@ -271,7 +291,6 @@ TEST(FixesAgainstFixedVariants, TheReportedModelsOwnSpeedupOfPadding) {
   // explain with the default model (MWP-CWP modern) reports its time; the padding fix carries that
   // model's prediction of the kernel with conflict-free shared accesses. 2026-11-29, H100 preset:
   // PAD=0 342.6 us, PAD=1 221.9 us = 1.544x; the fix 1.54x (the emulate model's own: 1.31x).
-  const Gpu h100 = preset("h100");
   const Variant conflicted{"validation/transpose/transpose_shared.cu",
                            "transpose_shared",
                            {{"PAD", "0"}, {"BY", "8"}},
@@ -280,16 +299,7 @@ TEST(FixesAgainstFixedVariants, TheReportedModelsOwnSpeedupOfPadding) {
                            {{"rows", 8192}, {"cols", 8192}}};
   Variant padded = conflicted;
   padded.macros = {{"PAD", "1"}, {"BY", "8"}};
-  Expected<WorkloadExplanation> b = explainVariant(conflicted, h100, "auto");
-  ASSERT_TRUE(b.ok()) << b.error().format();
-  Expected<WorkloadExplanation> a = explainVariant(padded, h100, "auto");
-  ASSERT_TRUE(a.ok()) << a.error().format();
-  EXPECT_EQ(b->result.prediction.model, "mwp-cwp");
-  ASSERT_FALSE(b->result.fixes.empty());
-  const Fix& fix = b->result.fixes.front();
-  EXPECT_EQ(fix.kind, "shared-bank-conflicts");
-  ASSERT_TRUE(fix.modelSpeedup);
-  EXPECT_NEAR(*fix.modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.03);
+  checkFixAgainstVariant(conflicted, padded, "shared-bank-conflicts", {0.03, true, "auto"});
 }
 
 TEST(FixesAgainstFixedVariants, TheReportedModelsOwnSpeedupOfCoalescing) {
@@ -298,23 +308,13 @@ TEST(FixesAgainstFixedVariants, TheReportedModelsOwnSpeedupOfCoalescing) {
   // partial-writes floor. Its perfect-coalescing what-if 3.57x; the 2-D copy with the same bytes,
   // both sides coalesced (copy2d.cu, 32x8 blocks of 4 rows each), 196.8 us = 3.92x: within 15 %
   // (the copy also moves four elements per thread). 2026-11-29, H100 preset.
-  const Gpu h100 = preset("h100");
   const Variant naive{"validation/transpose/transpose_naive.cu", "transpose_naive", {}, {256, 1024, 1}, {32, 8, 1},
                       {{"rows", 8192}, {"cols", 8192}}};
   Variant copy = naive;
   copy.source = "validation/transpose/copy2d.cu";
   copy.kernel = "copy2d";
   copy.grid = {256, 256, 1};
-  Expected<WorkloadExplanation> b = explainVariant(naive, h100, "auto");
-  ASSERT_TRUE(b.ok()) << b.error().format();
-  Expected<WorkloadExplanation> a = explainVariant(copy, h100, "auto");
-  ASSERT_TRUE(a.ok()) << a.error().format();
-  ASSERT_FALSE(b->result.fixes.empty());
-  const Fix& fix = b->result.fixes.front();
-  EXPECT_EQ(fix.kind, "coalescing");
-  ASSERT_TRUE(fix.modelSpeedup);
-  EXPECT_NEAR(*fix.modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.15)
-      << *fix.modelSpeedup << "x against " << b->result.prediction.seconds / a->result.prediction.seconds << "x";
+  checkFixAgainstVariant(naive, copy, "coalescing", {0.15, true, "auto"});
 }
 
 TEST(FixesAgainstFixedVariants, UnrollingARolledLoop) {
@@ -330,19 +330,12 @@ TEST(FixesAgainstFixedVariants, UnrollingARolledLoop) {
                        {{"n", 16384}, {"m", 512}}};
   Variant unrolled = rolled;
   unrolled.source = "tests/advise/fixtures/rolled_loop_unrolled.cu";
-  expectFixMatchesVariant(rolled, unrolled, "unroll", 0.02);
-  Expected<WorkloadExplanation> b = explainVariant(rolled, h100, "auto");
-  ASSERT_TRUE(b.ok()) << b.error().format();
-  Expected<WorkloadExplanation> a = explainVariant(unrolled, h100, "auto");
-  ASSERT_TRUE(a.ok()) << a.error().format();
-  ASSERT_FALSE(b->result.fixes.empty());
-  const Fix& fix = b->result.fixes.front();
-  EXPECT_EQ(fix.kind, "unroll");
-  EXPECT_EQ(fix.change, "unroll the loop at rolled_loop.cu:10 by 4 (#pragma unroll 4 in place of #pragma unroll 1 above it)");
-  ASSERT_EQ(fix.lines.size(), 1u);
-  EXPECT_EQ(fix.lines[0].line, 10);
-  ASSERT_TRUE(fix.modelSpeedup);
-  EXPECT_NEAR(*fix.modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.02);
+  checkFixAgainstVariant(rolled, unrolled, "unroll", {0.02});
+  const std::optional<Fix> fix = checkFixAgainstVariant(rolled, unrolled, "unroll", {0.02, true, "auto"});
+  ASSERT_TRUE(fix);
+  EXPECT_EQ(fix->change, "unroll the loop at rolled_loop.cu:10 by 4 (#pragma unroll 4 in place of #pragma unroll 1 above it)");
+  ASSERT_EQ(fix->lines.size(), 1u);
+  EXPECT_EQ(fix->lines[0].line, 10);
   // nvcc unrolls the loop by itself without the pragma: unrolling it by 4 instead is no fix.
   Variant compilers = rolled;
   compilers.source = "tests/advise/fixtures/compiler_unrolled_loop.cu";
@@ -365,20 +358,11 @@ TEST(FixesAgainstFixedVariants, VectorizingAdjacentLoads) {
                        {{"m", 256}}};
   Variant vector = scalar;
   vector.source = "tests/advise/fixtures/vector_table.cu";
-  Expected<WorkloadExplanation> b = explainVariant(scalar, h100, "auto");
-  ASSERT_TRUE(b.ok()) << b.error().format();
-  Expected<WorkloadExplanation> a = explainVariant(vector, h100, "auto");
-  ASSERT_TRUE(a.ok()) << a.error().format();
-  const Fix* fix = nullptr;
-  for (const Fix& f : b->result.fixes) {
-    if (f.kind == "vectorize") fix = &f;
-  }
-  ASSERT_NE(fix, nullptr);
+  const std::optional<Fix> fix = checkFixAgainstVariant(scalar, vector, "vectorize", {0.03, false, "auto"});
+  ASSERT_TRUE(fix);
   EXPECT_NE(fix->change.find("as one 16-byte vector (float4, int4"), std::string::npos) << fix->change;
   ASSERT_EQ(fix->lines.size(), 1u);
   EXPECT_EQ(fix->lines[0].line, 9);
-  ASSERT_TRUE(fix->modelSpeedup);
-  EXPECT_NEAR(*fix->modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.03);
   // The emulation: a real speedup, no more than the compiled float4 kernel's.
   Expected<WorkloadExplanation> be = explainVariant(scalar, h100);
   ASSERT_TRUE(be.ok()) << be.error().format();
@@ -404,17 +388,8 @@ TEST(FixesAgainstFixedVariants, VectorizingTheNaiveMatmulsRowOfA) {
                       {16, 16, 1}, {{"n", 2048}}};
   Variant vector = naive;
   vector.source = "tests/advise/fixtures/matmul_naive_float4.cu";
-  expectFixMatchesVariant(naive, vector, "vectorize", 0.20);
-  const Gpu h100 = preset("h100");
-  Expected<WorkloadExplanation> b = explainVariant(naive, h100, "auto");
-  ASSERT_TRUE(b.ok()) << b.error().format();
-  Expected<WorkloadExplanation> a = explainVariant(vector, h100, "auto");
-  ASSERT_TRUE(a.ok()) << a.error().format();
-  ASSERT_FALSE(b->result.fixes.empty());
-  const Fix& fix = b->result.fixes.front();
-  EXPECT_EQ(fix.kind, "vectorize");
-  ASSERT_TRUE(fix.modelSpeedup);
-  EXPECT_NEAR(*fix.modelSpeedup / (b->result.prediction.seconds / a->result.prediction.seconds), 1.0, 0.03);
+  checkFixAgainstVariant(naive, vector, "vectorize", {0.20});
+  checkFixAgainstVariant(naive, vector, "vectorize", {0.03, true, "auto"});
 }
 
 TEST(FixesAgainstFixedVariants, CoarseningThroughADefine) {
