@@ -94,10 +94,12 @@ InputAccess inputAccess(const std::string& path, const WorkloadOptions& options)
       other.input.launch->grid = launch.grid;
       other.input.launch->block = launch.block;
     }
-    for (const auto& [macro, value] : change.macros) {
+    for (const auto& set : change.macros) {
+      const std::string& macro = set.first;
+      const long long value = set.second;
       if (!source) return makeError("a fix cannot set -D " + macro + ": the input is not compiled", path, 0);
       auto& macros = other.input.macros;
-      const auto named = [&](const auto& m) { return m.first == macro; };
+      const auto named = [&macro](const auto& m) { return m.first == macro; };
       macros.erase(std::remove_if(macros.begin(), macros.end(), named), macros.end());
       macros.push_back({macro, std::to_string(value)});
       if (other.input.launch) other.input.launch->macros[macro] = value;
