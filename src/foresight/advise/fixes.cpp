@@ -160,13 +160,6 @@ class LineTally {
   std::map<std::pair<std::string, int>, Entry> lines_;
 };
 
-const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& s) {
-  if (s.block < 0 || static_cast<size_t>(s.block) >= ir.blocks.size()) return nullptr;
-  const BasicBlock& b = ir.blocks[static_cast<size_t>(s.block)];
-  if (s.index < 0 || static_cast<size_t>(s.index) >= b.instructions.size()) return nullptr;
-  return &b.instructions[static_cast<size_t>(s.index)];
-}
-
 /// Shared accesses that take more bank wavefronts per request than a full warp of their width
 /// needs (one per `banks x bank width` bytes: 1 for 4-B words, 4 for 16-B ones on 32 banks of
 /// 4 B), weighted by the extra wavefronts a warp issues.

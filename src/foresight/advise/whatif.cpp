@@ -41,12 +41,9 @@ KernelInput withoutSharedConflicts(const KernelInput& kernel, const Gpu& gpu) {
 MemoryTraffic perfectlyCoalesced(const MemoryTraffic& t, const KernelIR& ir, double sectorsPerLine) {
   MemoryTraffic out = t;
   for (SiteTraffic& s : out.sites) {
-    if (s.block < 0 || static_cast<size_t>(s.block) >= ir.blocks.size() || s.requests <= 0) continue;
-    const BasicBlock& b = ir.blocks[static_cast<size_t>(s.block)];
-    if (s.index < 0 || static_cast<size_t>(s.index) >= b.instructions.size()) continue;
-    const Instruction& in = b.instructions[static_cast<size_t>(s.index)];
-    if (!in.memory) continue;
-    const double ideal = idealSectorsPerRequest(in.memory->widthBytes, t.sectorBytes);
+    const Instruction* in = siteInstruction(ir, s);
+    if (!in || !in->memory || s.requests <= 0) continue;
+    const double ideal = idealSectorsPerRequest(in->memory->widthBytes, t.sectorBytes);
     const double c = s.sectors > ideal * s.requests ? ideal * s.requests / s.sectors : 1.0;
     const double lines = std::max(1.0, std::ceil(ideal / sectorsPerLine)) * s.requests;
     const SiteTraffic before = s;

@@ -652,6 +652,13 @@ double sectorsPerL1Line(const Gpu& gpu, double sectorBytes) {
   return l1 && l1->line && sectorBytes > 0 ? std::max(1.0, std::floor(static_cast<double>(l1->line->value) / sectorBytes)) : 4.0;
 }
 
+const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& site) {
+  if (site.block < 0 || static_cast<size_t>(site.block) >= ir.blocks.size()) return nullptr;
+  const BasicBlock& b = ir.blocks[static_cast<size_t>(site.block)];
+  if (site.index < 0 || static_cast<size_t>(site.index) >= b.instructions.size()) return nullptr;
+  return &b.instructions[static_cast<size_t>(site.index)];
+}
+
 double idealSectorsPerRequest(double widthBytes, double sectorBytes) {
   return sectorBytes > 0 ? std::max(1.0, std::ceil(32.0 * widthBytes / sectorBytes)) : 1.0;
 }

@@ -70,6 +70,9 @@ struct SpreadTraffic {
 /// request passes the L1 once per distinct line it touches (a wavefront).
 [[nodiscard]] double sectorsPerL1Line(const Gpu& gpu, double sectorBytes);
 
+/// The instruction of `ir` an access site of its traffic is, or null when the site names none.
+[[nodiscard]] const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& site);
+
 /// The fewest sectors a full warp (32 lanes) of `widthBytes` per lane can fill: 4 for 4-B words
 /// in 32-B sectors, 16 for 16-B ones; at least 1. What a perfectly coalesced request takes.
 [[nodiscard]] double idealSectorsPerRequest(double widthBytes, double sectorBytes);
