@@ -117,8 +117,9 @@ struct Emulated {
     return near(compulsoryBytes, m.compulsoryBytes()) && near(requests, m.loadRequests + m.storeRequests);
   }
 };
-Expected<Emulated> emulateLaunch(const FixInputs& in, const KernelInput& kernel, const Launch& launch) {
-  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, *in.gpu, in.emulate);
+Expected<Emulated> emulateLaunch(const FixInputs& in, const KernelInput& kernel, const Launch& launch,
+                                 const EmulateOptions& options) {
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, *in.gpu, options);
   if (!e) return std::move(e).takeError();
   Expected<emu::KernelTiming> t = e->run();
   if (!t) return std::move(t).takeError();
@@ -127,6 +128,45 @@ Expected<Emulated> emulateLaunch(const FixInputs& in, const KernelInput& kernel,
   const MemoryTraffic* m = e->builder().memory();
   return Emulated{std::max(t->cycles, floors->largest().second * in.gpu->clockGhz.value * 1e9),
                   floors->compulsoryBytes, m ? m->loadRequests + m->storeRequests : 0};
+}
+
+/// A fix measured on a changed kernel or launch that emulates in `cycles`: those against the
+/// base, and the reported model's speedup of the same change; nullopt when it saves less than
+/// kFixThreshold. The caller says what the change is and why.
+Expected<std::optional<Fix>> measuredFix(const FixInputs& in, const char* kind, const KernelInput& kernel,
+                                         const Launch& launch, double cycles) {
+  if (cycles <= 0 || in.baseCycles / cycles < kFixThreshold) return std::optional<Fix>();
+  Expected<std::optional<double>> own = modelSpeedupOf(in, kernel, launch);
+  if (!own) return std::move(own).takeError();
+  Fix f;
+  f.kind = kind;
+  f.cyclesBefore = in.baseCycles;
+  f.cyclesAfter = cycles;
+  f.speedup = in.baseCycles / cycles;
+  f.modelSpeedup = *own;
+  return std::optional<Fix>(std::move(f));
+}
+
+/// A change of the input tried for a fix: the kernel the input then gives, and its emulation.
+struct Tried {
+  InputChange change;
+  KernelInput kernel;
+  Emulated emulated;
+};
+
+/// The fastest of `changes` that does the same work as the launch (Emulated::sameWork); a change
+/// the input refuses (it does not compile or launch so) or the emulation cannot run (shared
+/// memory, registers) is no fix.
+std::optional<Tried> fastestSameWork(const FixInputs& in, const std::vector<InputChange>& changes) {
+  std::optional<Tried> best;
+  for (const InputChange& change : changes) {
+    Expected<KernelInput> k = in.input.rebuild(change);
+    if (!k) continue;
+    Expected<Emulated> e = emulateLaunch(in, *k, change.launch, in.emulate);
+    if (!e || e->cycles <= 0 || !e->sameWork(*in.memory)) continue;
+    if (!best || e->cycles < best->emulated.cycles) best = Tried{change, std::move(*k), *e};
+  }
+  return best;
 }
 
 /// Lines ordered by weight (largest first), each with the detail of its heaviest instruction.
@@ -241,13 +281,11 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
   if (cap == 0) return std::optional<Fix>();
   KernelInput capped = *in.kernel;
   capped.ir.resources.registers = cap;
-  Expected<Emulated> t = emulateLaunch(in, capped, in.launch);
+  Expected<Emulated> t = emulateLaunch(in, capped, in.launch, in.emulate);
   if (!t) return std::move(t).takeError();
-  if (t->cycles <= 0 || in.baseCycles / t->cycles < kFixThreshold) return std::optional<Fix>();
-  Expected<std::optional<double>> own = modelSpeedupOf(in, capped, in.launch);
-  if (!own) return std::move(own).takeError();
-  Fix f;
-  f.kind = "occupancy";
+  Expected<std::optional<Fix>> measured = measuredFix(in, "occupancy", capped, in.launch, t->cycles);
+  if (!measured || !*measured) return measured;
+  Fix& f = **measured;
   f.change = fmt::format(
       "cap the registers at {} per thread (__launch_bounds__({}, {}) or --maxrregcount {})", cap,
       in.launch.threadsPerBlock(), capBlocks, cap);
@@ -256,11 +294,7 @@ Expected<std::optional<Fix>> registerCap(const FixInputs& in, const Occupancy& n
       "cause are not predicted)",
       registers, now.blocksPerSm, in.launch.threadsPerBlock(), cap, capBlocks);
   f.basis = fmt::format("emulated with {} registers per thread", cap);
-  f.cyclesBefore = in.baseCycles;
-  f.cyclesAfter = t->cycles;
-  f.speedup = in.baseCycles / t->cycles;
-  f.modelSpeedup = *own;
-  return std::optional<Fix>(std::move(f));
+  return measured;
 }
 
 /// Block sizes worth trying for a launch whose occupancy is below the most its resources allow:
@@ -298,47 +332,32 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
     return std::optional<Fix>();
   }
   const long long threads = launch.grid.x * launch.block.x;
-  struct Tried {
-    Launch launch;
-    Emulated emulated;
-    KernelInput kernel;
-  };
-  std::optional<Tried> best;
+  std::vector<InputChange> changes;
   for (long long size : blockSizeCandidates(occupancyByBlockSize(*in.kernel, launch, *in.gpu), launch.block.x,
                                             now.fraction)) {
     Launch l = launch;
     l.block.x = size;
     l.grid.x = (threads + size - 1) / size;
-    Expected<KernelInput> k = in.input.rebuild(InputChange{l, {}, {}});
-    if (!k) continue;  // the input cannot be launched so (its own launch bounds): not a fix
-    Expected<Emulated> e = emulateLaunch(in, *k, l);
-    if (!e) return std::move(e).takeError();
-    // The same work: the kernel indexes by blockDim (a kernel built for one block size would
-    // touch other bytes, or fewer).
-    if (!e->sameWork(*in.memory)) continue;
-    if (e->cycles > 0 && (!best || e->cycles < best->emulated.cycles)) best = Tried{l, *e, std::move(*k)};
+    changes.push_back({l, {}, {}});
   }
-  if (!best || in.baseCycles / best->emulated.cycles < kFixThreshold) return std::optional<Fix>();
-  Expected<Occupancy> then = computeOccupancy(*in.gpu, blockResources(best->kernel.ir.resources, best->launch));
+  // The same work: the kernel indexes by blockDim (a kernel built for one block size would
+  // touch other bytes, or fewer).
+  const std::optional<Tried> best = fastestSameWork(in, changes);
+  if (!best) return std::optional<Fix>();
+  const Launch& l = best->change.launch;
+  Expected<std::optional<Fix>> measured = measuredFix(in, "launch-shape", best->kernel, l, best->emulated.cycles);
+  if (!measured || !*measured) return measured;
+  Expected<Occupancy> then = computeOccupancy(*in.gpu, blockResources(best->kernel.ir.resources, l));
   if (!then) return std::move(then).takeError();
-  Expected<std::optional<double>> own = modelSpeedupOf(in, best->kernel, best->launch);
-  if (!own) return std::move(own).takeError();
-  Fix f;
-  f.kind = "launch-shape";
+  Fix& f = **measured;
   f.change = fmt::format("launch blocks of {} threads: <<<{}, {}>>> (--grid {} --block {}), the same {} threads",
-                         best->launch.block.x, best->launch.grid.x, best->launch.block.x, best->launch.grid.x,
-                         best->launch.block.x, threads);
+                         l.block.x, l.grid.x, l.block.x, l.grid.x, l.block.x, threads);
   f.why = fmt::format("blocks of {} threads fill {:.0f}% of an SM's warp slots (limited by {}); blocks of {} fill "
                       "{:.0f}%",
-                      launch.block.x, 100 * now.fraction, occupancyLimiterName(now.limiter), best->launch.block.x,
+                      launch.block.x, 100 * now.fraction, occupancyLimiterName(now.limiter), l.block.x,
                       100 * then->fraction);
-  f.basis = fmt::format("the input re-read for grid {} and block {}, emulated", best->launch.grid.x,
-                        best->launch.block.x);
-  f.cyclesBefore = in.baseCycles;
-  f.cyclesAfter = best->emulated.cycles;
-  f.speedup = in.baseCycles / best->emulated.cycles;
-  f.modelSpeedup = *own;
-  return std::optional<Fix>(std::move(f));
+  f.basis = fmt::format("the input re-read for grid {} and block {}, emulated", l.grid.x, l.block.x);
+  return measured;
 }
 
 /// The unroll factor the unroll fix tries (nvcc's own default for a loop it unrolls).
@@ -471,14 +490,13 @@ Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
   for (const UnrollCandidate& c : unrollCandidates(in)) {
     Expected<KernelInput> k = in.input.rebuild(InputChange{in.launch, {c.edit}, {}});
     if (!k) continue;  // the compiler refused the change: not a fix
-    Expected<Emulated> e = emulateLaunch(in, *k, in.launch);
+    Expected<Emulated> e = emulateLaunch(in, *k, in.launch, in.emulate);
     if (!e) return std::move(e).takeError();
-    if (e->cycles <= 0 || in.baseCycles / e->cycles < kFixThreshold) continue;
-    if (best && in.baseCycles / e->cycles <= best->speedup) continue;
-    Expected<std::optional<double>> own = modelSpeedupOf(in, *k, in.launch);
-    if (!own) return std::move(own).takeError();
-    Fix f;
-    f.kind = "unroll";
+    if (best && e->cycles >= best->cyclesAfter) continue;
+    Expected<std::optional<Fix>> measured = measuredFix(in, "unroll", *k, in.launch, e->cycles);
+    if (!measured) return measured;
+    if (!*measured) continue;
+    Fix& f = **measured;
     f.change = fmt::format("unroll the loop at {}:{} by {} ({})", c.edit.file, c.forLine, kUnrollFactor, c.how);
     f.why = fmt::format(
         "the loop holds {:.0f}% of the warp instructions and runs {:.3g} iterations per entry; unrolled, a warp "
@@ -486,10 +504,6 @@ Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
         100 * c.share, c.trips, kUnrollFactor, kUnrollFactor);
     f.lines.push_back({c.edit.file, c.forLine, fmt::format("{:.0f}% of the warp instructions", 100 * c.share)});
     f.basis = fmt::format("the source compiled again with #pragma unroll {} and emulated", kUnrollFactor);
-    f.cyclesBefore = in.baseCycles;
-    f.cyclesAfter = e->cycles;
-    f.speedup = in.baseCycles / e->cycles;
-    f.modelSpeedup = *own;
     best = std::move(f);
   }
   return best;
@@ -602,19 +616,17 @@ Expected<std::optional<Fix>> vectorizeAccesses(const FixInputs& in) {
   const std::vector<VectorGroup> groups = vectorGroups(in.kernel->ir);
   if (groups.empty()) return std::optional<Fix>();
   auto [kernel, removed] = vectorized(*in.kernel, groups);
-  FixInputs changed = in;
-  changed.emulate.whatIf.removed = removed;
-  Expected<Emulated> e = emulateLaunch(changed, kernel, in.launch);
+  EmulateOptions options = in.emulate;
+  options.whatIf.removed = std::move(removed);
+  Expected<Emulated> e = emulateLaunch(in, kernel, in.launch, options);
   if (!e) return std::move(e).takeError();
-  if (e->cycles <= 0 || in.baseCycles / e->cycles < kFixThreshold) return std::optional<Fix>();
-  Expected<std::optional<double>> own = modelSpeedupOf(in, kernel, in.launch);
-  if (!own) return std::move(own).takeError();
+  Expected<std::optional<Fix>> measured = measuredFix(in, "vectorize", kernel, in.launch, e->cycles);
+  if (!measured || !*measured) return measured;
   const VectorGroup& first = groups.front();
   const Instruction& lead = in.kernel->ir.blocks[static_cast<size_t>(first.block)].instructions[static_cast<size_t>(first.members[0])];
   const int k = static_cast<int>(first.members.size());
   const char* type = first.width == 8 ? "double2, longlong2" : k == 4 ? "float4, int4" : "float2, int2";
-  Fix f;
-  f.kind = "vectorize";
+  Fix& f = **measured;
   f.change = fmt::format(
       "access the {} consecutive elements each thread {} as one {}-byte vector ({}: reinterpret_cast to a "
       "pointer of it, the address {}-byte aligned)",
@@ -635,11 +647,7 @@ Expected<std::optional<Fix>> vectorizeAccesses(const FixInputs& in) {
                       "vector instructions do their work",
                       scalar, memorySpaceName(lead.memory->space), lead.memory->isStore ? "store" : "load", groups.size());
   f.basis = "the kernel emulated with the vector accesses in place of the scalar ones";
-  f.cyclesBefore = in.baseCycles;
-  f.cyclesAfter = e->cycles;
-  f.speedup = in.baseCycles / e->cycles;
-  f.modelSpeedup = *own;
-  return std::optional<Fix>(std::move(f));
+  return measured;
 }
 
 /// The macros a -D fix tries, the input's own -D values first (each costs two compilations).
@@ -651,53 +659,39 @@ constexpr size_t kMostMacros = 3;
 /// distinct bytes), so that a problem size or a block shape the launch does not follow is no fix.
 Expected<std::optional<Fix>> defineChange(const FixInputs& in) {
   if (!in.input.rebuild || in.input.macros.empty() || !in.memory) return std::optional<Fix>();
-  struct Tried {
-    std::string macro;
-    long long from = 0, to = 0;
-    Launch launch;
-    Emulated emulated;
-    KernelInput kernel;
-  };
-  std::optional<Tried> best;
-  const double before = in.memory->compulsoryBytes();
+  std::vector<InputChange> changes;
   for (size_t m = 0; m < in.input.macros.size() && m < kMostMacros; ++m) {
     const auto& [name, value] = in.input.macros[m];
     for (const long long to : {value * 2, value / 2}) {
       if (to < 1 || to == value) continue;
-      std::vector<Launch> launches{in.launch};
+      changes.push_back({in.launch, {}, {{name, to}}});
       Launch scaled = in.launch;
       scaled.grid.x = std::max<long long>(1, (in.launch.grid.x * value + to - 1) / to);
-      if (scaled.grid.x != in.launch.grid.x) launches.push_back(scaled);
-      for (const Launch& l : launches) {
-        Expected<KernelInput> k = in.input.rebuild(InputChange{l, {}, {{name, to}}});
-        if (!k) continue;  // the source does not compile or launch so: not a fix
-        Expected<Emulated> e = emulateLaunch(in, *k, l);
-        if (!e || e->cycles <= 0) continue;  // cannot run (shared memory, registers): not a fix
-        if (!e->sameWork(*in.memory)) continue;
-        if (!best || e->cycles < best->emulated.cycles) best = Tried{name, value, to, l, *e, std::move(*k)};
-      }
+      if (scaled.grid.x != in.launch.grid.x) changes.push_back({scaled, {}, {{name, to}}});
     }
   }
-  if (!best || in.baseCycles / best->emulated.cycles < kFixThreshold) return std::optional<Fix>();
-  Expected<std::optional<double>> own = modelSpeedupOf(in, best->kernel, best->launch);
-  if (!own) return std::move(own).takeError();
-  const bool regrid = best->launch.grid.x != in.launch.grid.x;
-  Fix f;
-  f.kind = "define";
-  f.change = fmt::format("compile with -D {}={} (now {}){}", best->macro, best->to, best->from,
-                         regrid ? fmt::format(" and launch --grid {} (now {}): each thread does {} as much", best->launch.grid.x,
-                                              in.launch.grid.x, best->to > best->from ? "twice" : "half")
+  const std::optional<Tried> best = fastestSameWork(in, changes);
+  if (!best) return std::optional<Fix>();
+  const Launch& l = best->change.launch;
+  Expected<std::optional<Fix>> measured = measuredFix(in, "define", best->kernel, l, best->emulated.cycles);
+  if (!measured || !*measured) return measured;
+  const auto& [macro, to] = best->change.macros.front();
+  long long from = 0;
+  for (const auto& [name, value] : in.input.macros) {
+    if (name == macro) from = value;
+  }
+  const bool regrid = l.grid.x != in.launch.grid.x;
+  Fix& f = **measured;
+  f.change = fmt::format("compile with -D {}={} (now {}){}", macro, to, from,
+                         regrid ? fmt::format(" and launch --grid {} (now {}): each thread does {} as much", l.grid.x,
+                                              in.launch.grid.x, to > from ? "twice" : "half")
                                 : "");
   f.why = fmt::format("the kernel compiled and launched so does the same work (the same {:.3g} MB of distinct data) in "
                       "less time",
-                      before / 1e6);
-  f.basis = fmt::format("the source compiled with -D {}={}{} and emulated", best->macro, best->to,
-                        regrid ? fmt::format(", launched with grid {}", best->launch.grid.x) : "");
-  f.cyclesBefore = in.baseCycles;
-  f.cyclesAfter = best->emulated.cycles;
-  f.speedup = in.baseCycles / best->emulated.cycles;
-  f.modelSpeedup = *own;
-  return std::optional<Fix>(std::move(f));
+                      in.memory->compulsoryBytes() / 1e6);
+  f.basis = fmt::format("the source compiled with -D {}={}{} and emulated", macro, to,
+                        regrid ? fmt::format(", launched with grid {}", l.grid.x) : "");
+  return measured;
 }
 
 /// How a placement is written in CUDA.
