@@ -125,7 +125,6 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   fi.conflicts = r.conflicts;
   fi.placement = placement ? &*placement : nullptr;
   fi.input = options.input;
-  if (!options.tryDefines) fi.input.macros.clear();
   if (timing.model != ModelKind::Emulate) {
     fi.timing = &shared;
     fi.timingCycles = r.prediction.cycles;

@@ -36,12 +36,10 @@ struct ExplainOptions {
   /// Also search PORPLE's data placements for a fix (`--placement`): each timed plan costs one
   /// emulation, so a search is about a second on a 2-core machine.
   bool placement = false;
-  /// Also try the -D values the kernel is compiled with (InputAccess::macros), doubled and
-  /// halved, for a fix (`--try-defines`): each is a compilation and an emulation, seconds in all.
-  bool tryDefines = false;
   /// The input, so that the fixes that change the launch or the source are predicted on the
   /// kernel as the input then gives it (explainWorkload() sets it for kernel files); empty: no
-  /// such change is suggested.
+  /// such change is suggested. Its `macros` are tried for a -D fix, each a compilation and an
+  /// emulation (seconds in all): explainWorkload() lists them only with `--try-defines`.
   InputAccess input;
 };
 

@@ -30,8 +30,8 @@
 ///                           first aligned to the vector): the first widened to the vector and
 ///                           given the others' registers, the others left out of the emulation
 ///                           (WhatIf::removed); assumes no store to those elements between them
-///   (define)                with ExplainOptions::tryDefines: each -D value the kernel is compiled
-///                           with (InputAccess::macros, three at most) doubled and halved, the
+///   (define)                each -D value the kernel is compiled with that InputAccess::macros
+///                           lists (`--try-defines`; three at most) doubled and halved, the
 ///                           grid as it is or its x scaled by the inverse ratio, compiled, re-read
 ///                           and emulated; the fastest that touches the same distinct bytes
 ///   (unroll)                the innermost loops that hold the most warp instructions, each
@@ -108,8 +108,9 @@ struct InputAccess {
   /// source compiled again; an Error when the input cannot be so changed (an edit of a file
   /// that is not the input's own source, a macro of an input that is not compiled).
   std::function<Expected<KernelInput>(const InputChange& change)> rebuild;
-  /// The integer macros the kernel is compiled with, a `-D` change could set: the input's own
-  /// `-D NAME=VALUE`, then the source's `#ifndef NAME` / `#define NAME VALUE` defaults.
+  /// The integer macros the kernel is compiled with that a `-D` fix tries (empty: none is
+  /// tried): the input's own `-D NAME=VALUE`, then the source's `#ifndef NAME` /
+  /// `#define NAME VALUE` defaults.
   std::vector<std::pair<std::string, long long>> macros;
   /// Line `line` (1-based) of the source file the IR names `file`, when that file is the input's
   /// own source (a .cu file); nullopt otherwise.

@@ -70,8 +70,9 @@ std::vector<std::string> splitLines(const std::string& text) {
 /// A kernel file as the fixes see it (advise/fixes.h): re-read for another launch, and for a .cu
 /// file its lines, and its source changed and compiled again. The changed source is a copy of
 /// the same name in a private folder, with the original's folder first on the include path, so
-/// that its includes, its line numbers (and the hints that name them) stay.
-InputAccess inputAccess(const std::string& path, const WorkloadOptions& options) {
+/// that its includes, its line numbers (and the hints that name them) stay. The macros a -D fix
+/// tries are listed only when `tryDefines` (they cost a compilation each).
+InputAccess inputAccess(const std::string& path, const WorkloadOptions& options, bool tryDefines) {
   const std::string name = fs::path(path).filename().string();
   const bool source = fs::path(path).extension() == ".cu";
   auto lines = std::make_shared<std::optional<std::vector<std::string>>>();  // read on first use
@@ -131,26 +132,31 @@ InputAccess inputAccess(const std::string& path, const WorkloadOptions& options)
     return std::move(again->kernels[one->kernel]);
   };
   if (source) {
-    // The integer -D values given, then the source's own defaults (#ifndef NAME / #define NAME N).
+    access.sourceLine = [name, sourceLines](const std::string& file, int line) -> std::optional<std::string> {
+      const std::vector<std::string>& text = *sourceLines();
+      if (file != name || line < 1 || static_cast<size_t>(line) > text.size()) return std::nullopt;
+      return text[static_cast<size_t>(line) - 1];
+    };
+  }
+  if (source && tryDefines) {
+    // The integer -D values given, then the source's own defaults (#ifndef NAME / #define NAME N)
+    // of the macros no -D sets.
+    const auto given = [&options](const std::string& macro) {
+      return std::any_of(options.input.macros.begin(), options.input.macros.end(),
+                         [&macro](const auto& m) { return m.first == macro; });
+    };
     for (const auto& [macro, value] : options.input.macros) {
       if (std::optional<long long> v = toInteger(value, 0)) access.macros.push_back({macro, *v});
     }
     const std::vector<std::string>& text = *sourceLines();
     for (size_t i = 0; i + 1 < text.size(); ++i) {
       std::istringstream guard(text[i]), define(text[i + 1]);
-      std::string ifndef, name1, hashDefine, name2, value;
-      if (!(guard >> ifndef >> name1) || ifndef != "#ifndef") continue;
-      if (!(define >> hashDefine >> name2 >> value) || hashDefine != "#define" || name2 != name1) continue;
+      std::string ifndef, macro, hashDefine, defined, value;
+      if (!(guard >> ifndef >> macro) || ifndef != "#ifndef") continue;
+      if (!(define >> hashDefine >> defined >> value) || hashDefine != "#define" || defined != macro) continue;
       const std::optional<long long> v = toInteger(value, 0);
-      const bool given = std::any_of(access.macros.begin(), access.macros.end(),
-                                     [&](const auto& m) { return m.first == name1; });
-      if (v && !given) access.macros.push_back({name1, *v});
+      if (v && !given(macro)) access.macros.push_back({macro, *v});
     }
-    access.sourceLine = [name, sourceLines](const std::string& file, int line) -> std::optional<std::string> {
-      const std::vector<std::string>& text = *sourceLines();
-      if (file != name || line < 1 || static_cast<size_t>(line) > text.size()) return std::nullopt;
-      return text[static_cast<size_t>(line) - 1];
-    };
   }
   return access;
 }
@@ -176,7 +182,6 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   if (!eo) return std::move(eo).takeError();
   eo->lines = options.lines;
   eo->placement = options.placement;
-  eo->tryDefines = options.tryDefines;
   WorkloadOptions wo = options.workload;
   wo.input.gpu = &gpu;
   wo.searchModel = eo->timing;  // a skeleton: the best layout by the time explain reports
@@ -185,7 +190,7 @@ Expected<WorkloadExplanation> explainWorkload(const std::string& path, const Exp
   Expected<KernelRun> run = workloadRun(*w, wo.input.kernel);
   if (!run) return std::move(run).takeError();
   const KernelInput& kernel = w->kernels[run->kernel];
-  if (inputKindOf(path) == InputKind::Cuda) eo->input = inputAccess(path, wo);
+  if (inputKindOf(path) == InputKind::Cuda) eo->input = inputAccess(path, wo, options.tryDefines);
   Expected<ExplainResult> r = explainKernel(kernel, run->launch, gpu, *eo);
   if (!r) return located(std::move(r).takeError(), path, gpu);
   for (std::string& note : run->notes) r->prediction.warnings.push_back(std::move(note));
