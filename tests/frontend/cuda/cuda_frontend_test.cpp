@@ -1077,6 +1077,27 @@ TEST(CudaFrontendSass, DataDependentExitFollowsTheBranchHint) {
   EXPECT_EQ(unhinted.error().line, 9);
 }
 
+TEST(CudaFrontend, ReusedRegisterIsNoLoopSeed) {
+  // frontier_reuse.cu (Rodinia BFS's shape): ptxas loads mask[tid] (line 12) into the register
+  // it later reuses for the `for`'s start (line 14), which seeds the induction variable of the
+  // loop hinted on line 15. Only the load that reaches the loop is a bound load: the mask's
+  // value stays data-dependent, so `--branch …:12=P` decides the predicated EXIT in the SASS
+  // too. P = 1: every lane leaves at the exit, 16 SASS instructions (as before the loop: 189
+  // with P = 0, the body run 6 times); the PTX run 21 (99).
+  auto run = [](double p) {
+    return analyse("frontier_reuse.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90",
+                   {{"frontier_reuse.cu", 15, 6}}, true, {{"frontier_reuse.cu", 12, p}, {"frontier_reuse.cu", 18, 1.0}});
+  };
+  Expected<CudaProgram> none = run(1.0);
+  ASSERT_TRUE(none) << none.error().format();
+  EXPECT_DOUBLE_EQ(*none->kernels[0].sass->dynamicInstructionsPerWarp, 16);
+  EXPECT_DOUBLE_EQ(none->kernels[0].dynamicInstructionsPerWarp, 21);
+  Expected<CudaProgram> all = run(0.0);
+  ASSERT_TRUE(all) << all.error().format();
+  EXPECT_DOUBLE_EQ(*all->kernels[0].sass->dynamicInstructionsPerWarp, 189);
+  EXPECT_DOUBLE_EQ(all->kernels[0].dynamicInstructionsPerWarp, 99);
+}
+
 TEST(CudaFrontend, EveryUnhintedBranchInOneError) {
   // frontier_edges.cu: the `if` on mask[tid] (line 11), the edge loop (line 12) and the `if` on
   // cost[id] (line 14) all depend on loaded data. One run reports the three, each with its fix:

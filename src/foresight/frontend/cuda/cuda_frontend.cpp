@@ -1201,8 +1201,8 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
               break;
             }
             sassStage.advance(sassStage.done() + 1);
-            total += static_cast<double>(c->instructions) / sampled;
-            for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->perInstruction[i]) / sampled;
+            total += static_cast<double>(c->dynamicInstructions) / sampled;
+            for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->instructions[i].executions) / sampled;
             // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):
             // each counts 1 + repeats times per fold repeating it, with the sectors of the
             // recorded one.
@@ -1211,7 +1211,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
               for (size_t k = f.addressBegin; k < f.addressEnd && k < times.size(); ++k) times[k] *= 1 + f.repeats;
             }
             for (size_t ai = 0; ai < c->accesses.size(); ++ai) {
-              const SassAccess& a = c->accesses[ai];
+              const LaneAccess& a = c->accesses[ai];
               const long long w = times[ai];
               SassMemoryStats& ms = sassMemory[a.instruction];
               if (a.lanes.empty()) {

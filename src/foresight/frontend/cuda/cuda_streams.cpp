@@ -75,7 +75,7 @@ Expected<std::shared_ptr<const SassWarpCount>> CudaStreamSource::sassRun(long lo
   if (!run) return std::move(run).takeError();
   auto shared = std::make_shared<const SassWarpCount>(std::move(*run));
   long long items = static_cast<long long>(shared->stream.size());
-  for (const SassAccess& a : shared->accesses) items += 1 + static_cast<long long>(a.lanes.size());
+  for (const LaneAccess& a : shared->accesses) items += 1 + static_cast<long long>(a.lanes.size());
   std::lock_guard<std::mutex> lock(runs_->mutex);
   if (runs_->items + items <= kRunCacheItems && runs_->runs.emplace(std::make_pair(block, warp), shared).second) {
     runs_->items += items;
@@ -89,13 +89,13 @@ Expected<std::vector<DynamicInstruction>> CudaStreamSource::stream(long long blo
     if (!r) return std::move(r).takeError();
     const SassWarpCount& run = **r;
     if (run.folds.empty()) {
-      std::vector<SassAccess> accesses = run.accesses;
-      return assemble(run.stream, accesses, locations_, [](const SassAccess& a) { return a.position; },
-                      [](SassAccess& a) -> std::vector<long long>& { return a.lanes; });
+      std::vector<LaneAccess> accesses = run.accesses;
+      return assemble(run.stream, accesses, locations_, [](const LaneAccess& a) { return a.position; },
+                      [](LaneAccess& a) -> std::vector<long long>& { return a.lanes; });
     }
     std::vector<DynamicInstruction> out;
     Expected<void> ok = expandInto(
-        [&](long long b, long long e, const Emit& emit) { expandSassStream(run, b, e, emit); }, 0, run.instructions, out);
+        [&](long long b, long long e, const Emit& emit) { expandStream(run, b, e, emit); }, 0, run.dynamicInstructions, out);
     if (!ok) return std::move(ok).takeError();
     return out;
   }
@@ -137,8 +137,8 @@ Expected<SampledStream> CudaStreamSource::sampled(long long block, int warp, con
     Expected<std::shared_ptr<const SassWarpCount>> r = sassRun(block, warp);
     if (!r) return std::move(r).takeError();
     run = std::move(*r);
-    n = run->instructions;
-    expander = [&](long long b, long long e, const Emit& emit) { expandSassStream(*run, b, e, emit); };
+    n = run->dynamicInstructions;
+    expander = [&](long long b, long long e, const Emit& emit) { expandStream(*run, b, e, emit); };
   } else {
     Expected<WarpTrace> t = ptx_->trace(block, warp);
     if (!t) return std::move(t).takeError();

@@ -45,8 +45,36 @@ Sets fixpoint(int n, const std::vector<std::vector<int>>& preds, int root) {
 
 bool PtxLoop::contains(int block) const { return std::binary_search(blocks.begin(), blocks.end(), block); }
 
-Expected<PtxCfg> buildCfg(const PtxKernel& k, const std::string& file) {
+PtxCfg linkCfg(const std::vector<char>& leader, const std::function<BlockEnd(int)>& endOf) {
   PtxCfg cfg;
+  const int n = static_cast<int>(leader.size()) - 1;
+  cfg.blockOf.assign(static_cast<size_t>(std::max(0, n)), -1);
+  for (int i = 0; i < n;) {
+    PtxBlock b;
+    b.first = i;
+    do {
+      cfg.blockOf[static_cast<size_t>(i++)] = static_cast<int>(cfg.blocks.size());
+    } while (i < n && !leader[static_cast<size_t>(i)]);
+    b.end = i;
+    cfg.blocks.push_back(b);
+  }
+  const int nb = static_cast<int>(cfg.blocks.size());
+  std::vector<char> mayExit(static_cast<size_t>(nb), 0);
+  for (int bi = 0; bi < nb; ++bi) {
+    PtxBlock& b = cfg.blocks[static_cast<size_t>(bi)];
+    const BlockEnd e = endOf(b.end - 1);
+    const bool next = bi + 1 < nb;
+    if (e.kind == BlockEnd::Kind::kBranch) b.taken = cfg.blockOf[static_cast<size_t>(e.target)];
+    if (e.kind == BlockEnd::Kind::kNext || e.guarded) b.fallthrough = next ? bi + 1 : -1;
+    if (b.taken >= 0) b.successors.push_back(b.taken);
+    if (b.fallthrough >= 0 && b.fallthrough != b.taken) b.successors.push_back(b.fallthrough);
+    mayExit[static_cast<size_t>(bi)] = e.kind == BlockEnd::Kind::kExit || b.successors.empty();
+  }
+  analyseCfg(cfg, mayExit);
+  return cfg;
+}
+
+Expected<PtxCfg> buildCfg(const PtxKernel& k, const std::string& file) {
   const int n = static_cast<int>(k.instructions.size());
   if (n == 0) return makeError("kernel '" + k.name + "' has no instructions", file, k.declLine);
   std::vector<char> leader(n + 1, 0);
@@ -54,51 +82,24 @@ Expected<PtxCfg> buildCfg(const PtxKernel& k, const std::string& file) {
   for (const auto& [label, index] : k.labels) {
     if (index <= n) leader[index] = 1;
   }
+  std::vector<int> target(n, -1);
   for (int i = 0; i < n; ++i) {
-    if (isTerminator(k.instructions[i])) leader[i + 1] = 1;
-  }
-  cfg.blockOf.assign(n, -1);
-  for (int i = 0; i < n;) {
-    PtxBlock b;
-    b.first = i;
-    do {
-      cfg.blockOf[i] = static_cast<int>(cfg.blocks.size());
-      ++i;
-    } while (i < n && !leader[i]);
-    b.end = i;
-    cfg.blocks.push_back(b);
-  }
-  const int nb = static_cast<int>(cfg.blocks.size());
-  for (int bi = 0; bi < nb; ++bi) {
-    PtxBlock& b = cfg.blocks[bi];
-    const PtxInstruction& last = k.instructions[b.end - 1];
-    const bool next = bi + 1 < nb;
-    if (last.base == "bra") {
-      if (last.operands.empty() || last.operands[0].kind != PtxOperand::Kind::Label) {
-        return makeError("indirect branch '" + last.text + "' is not supported", file, last.ptxLine);
-      }
-      auto it = k.labels.find(last.operands[0].name);
-      if (it == k.labels.end() || it->second >= n) {
-        return makeError("branch to unknown label '" + last.operands[0].name + "'", file, last.ptxLine);
-      }
-      b.taken = cfg.blockOf[it->second];
-      if (last.guard >= 0 && next) b.fallthrough = bi + 1;
-    } else if (last.base == "ret" || last.base == "exit") {
-      if (last.guard >= 0 && next) b.fallthrough = bi + 1;
-    } else if (next) {
-      b.fallthrough = bi + 1;
+    const PtxInstruction& x = k.instructions[i];
+    if (isTerminator(x)) leader[i + 1] = 1;
+    if (x.base != "bra") continue;
+    if (x.operands.empty() || x.operands[0].kind != PtxOperand::Kind::Label) {
+      return makeError("indirect branch '" + x.text + "' is not supported", file, x.ptxLine);
     }
-    if (b.taken >= 0) b.successors.push_back(b.taken);
-    if (b.fallthrough >= 0 && b.fallthrough != b.taken) b.successors.push_back(b.fallthrough);
+    auto it = k.labels.find(x.operands[0].name);
+    if (it == k.labels.end() || it->second >= n) return makeError("branch to unknown label '" + x.operands[0].name + "'", file, x.ptxLine);
+    target[i] = it->second;
   }
-
-  std::vector<char> mayExit(nb, 0);
-  for (int b = 0; b < nb; ++b) {
-    const PtxInstruction& last = k.instructions[cfg.blocks[b].end - 1];
-    mayExit[b] = cfg.blocks[b].successors.empty() || ((last.base == "ret" || last.base == "exit") && last.guard >= 0);
-  }
-  analyseCfg(cfg, mayExit);
-  return cfg;
+  return linkCfg(leader, [&](int i) {
+    const PtxInstruction& x = k.instructions[i];
+    if (x.base == "bra") return BlockEnd{BlockEnd::Kind::kBranch, target[i], x.guard >= 0};
+    if (x.base == "ret" || x.base == "exit") return BlockEnd{BlockEnd::Kind::kExit, -1, x.guard >= 0};
+    return BlockEnd{};
+  });
 }
 
 void analyseCfg(PtxCfg& cfg, const std::vector<char>& mayExit) {

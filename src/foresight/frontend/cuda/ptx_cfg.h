@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -40,6 +41,20 @@ struct PtxCfg {
   std::vector<PtxLoop> loops;  ///< outer loops before inner ones
   std::vector<int> blockOf;    ///< instruction index → block index
 };
+
+/// How a basic block's last instruction ends it, for linkCfg().
+struct BlockEnd {
+  enum class Kind : std::uint8_t { kNext, kBranch, kExit };
+  Kind kind = Kind::kNext;
+  int target = -1;       ///< kBranch: the instruction it branches to
+  bool guarded = false;  ///< a guarded branch or exit falls through when not taken
+};
+
+/// The CFG of instructions [0, leader.size() − 1) split into basic blocks where `leader[i]` is
+/// set (leader[0] must be), linked by how each block's last instruction ends it (`endOf(i)`),
+/// with post-dominators and loops (analyseCfg); a block that exits or ends the code may leave
+/// the kernel. Shared by the PTX and the SASS CFG.
+[[nodiscard]] PtxCfg linkCfg(const std::vector<char>& leader, const std::function<BlockEnd(int)>& endOf);
 
 /// Builds the CFG; an Error for a branch to an unknown label or an indirect branch.
 [[nodiscard]] Expected<PtxCfg> buildCfg(const PtxKernel& kernel, const std::string& fileName);

@@ -14,9 +14,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include "foresight/frontend/cuda/bound_loads.h"
 #include "foresight/frontend/cuda/loop_folding.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
+#include "foresight/frontend/cuda/warp_executor.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
 #include "foresight/support/strings.h"
 
@@ -25,17 +27,6 @@ namespace foresight::cuda {
 namespace {
 
 constexpr int kLanes = 32;
-
-std::string fmt_hex(long long v) {
-  static const char* kHex = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), kHex[v & 15]);
-    v >>= 4;
-  } while (v);
-  while (s.size() < 4) s.insert(s.begin(), '0');
-  return s;
-}
 
 struct V {
   std::uint32_t v = 0;
@@ -325,7 +316,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     return it == fn.labels.end() ? -1 : static_cast<int>(it->second / 16);
   };
   // Basic blocks.
-  PtxCfg cfg;
   std::vector<char> leader(n + 1, 0);
   leader[0] = 1;
   for (int i = 0; i < n; ++i) {
@@ -338,131 +328,62 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       leader[t] = 1;
     }
   }
-  cfg.blockOf.assign(n, -1);
-  for (int i = 0; i < n;) {
-    PtxBlock b;
-    b.first = i;
-    do {
-      cfg.blockOf[i++] = static_cast<int>(cfg.blocks.size());
-    } while (i < n && !leader[i]);
-    b.end = i;
-    cfg.blocks.push_back(b);
-  }
-  const int nb = static_cast<int>(cfg.blocks.size());
-  std::vector<char> mayExit(nb, 0);
-  for (int bi = 0; bi < nb; ++bi) {
-    PtxBlock& b = cfg.blocks[bi];
-    const SassInstruction& last = code[b.end - 1];
-    const bool next = bi + 1 < nb;
+  PtxCfg cfg = linkCfg(leader, [&](int i) {
+    const SassInstruction& last = code[i];
     const bool guarded = last.guard >= 0 && last.guard != 7;
-    if (last.mnemonic == "BRA" && !hasMod(last, "DIV")) {
-      b.taken = cfg.blockOf[indexOf(last.target)];
-      if (guarded && next) b.fallthrough = bi + 1;
-    } else if (last.mnemonic == "EXIT" || last.mnemonic == "RET") {
-      mayExit[bi] = 1;
-      if (guarded && next) b.fallthrough = bi + 1;
-    } else if (next) {
-      b.fallthrough = bi + 1;
-    } else {
-      mayExit[bi] = 1;
-    }
-    if (b.taken >= 0) b.successors.push_back(b.taken);
-    if (b.fallthrough >= 0 && b.fallthrough != b.taken) b.successors.push_back(b.fallthrough);
-  }
-  analyseCfg(cfg, mayExit);
+    if (last.mnemonic == "BRA" && !hasMod(last, "DIV")) return BlockEnd{BlockEnd::Kind::kBranch, indexOf(last.target), guarded};
+    if (last.mnemonic == "EXIT" || last.mnemonic == "RET") return BlockEnd{BlockEnd::Kind::kExit, -1, guarded};
+    return BlockEnd{};
+  });
 
-  // Loads that produce a hinted loop's bounds (as in WarpInterpreter): global loads on the
-  // hinted line outside every loop whose exit test is on that line.
+  // Loads that produce a hinted loop's bounds (bound_loads.h), from each instruction's facts.
   std::map<int, std::pair<long long, bool>> boundLoads;
-  // The source of a register copy (MOV d, s; IMAD.MOV d, RZ, RZ, s), or null.
-  const auto copySource = [](const SassInstruction& in) -> const SassOperand* {
-    if (in.mnemonic == "MOV" && in.operands.size() == 2) return &in.operands[1];
-    const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
-    return imadMov && in.operands.size() == 4 ? &in.operands[3] : nullptr;
-  };
-  for (const TripHint& h : o.trips) {
-    std::vector<int> loads;
-    LoopStep step;  // the hinted loop's step (below)
+  if (!o.trips.empty()) {
+    std::vector<BoundLoadFacts> facts(static_cast<size_t>(n));
+    const auto reg = [](const SassOperand& op) {
+      return op.kind == SassOperand::Kind::Register && op.width == 1 && op.reg != 255 && !op.negated ? op.reg : -1;
+    };
     for (int i = 0; i < n; ++i) {
       const SassInstruction& in = code[i];
-      if (in.sourceLine != h.line || (in.mnemonic != "LDG" && in.mnemonic != "LD")) continue;
-      if (!endsWithPath(in.sourceFile, h.file)) continue;
-      if (!inLoopTestedOnLine(cfg, cfg.blockOf[i], h.line, [&](int k) { return code[k].sourceLine; })) loads.push_back(i);
-    }
-    // The initial value of a `for` over several lines (as in WarpInterpreter): a load outside
-    // the loop into the induction variable (stepped by VIADD r, r, imm or IADD3 r, r, imm, RZ
-    // inside it), directly or through MOV / IMAD.MOV.
-    {
-      const auto lineOf = [&](int k) { return endsWithPath(code[k].sourceFile, h.file) ? code[k].sourceLine : -1; };
-      const std::vector<char> inHinted = blocksOfLoopsTestedOnLine(cfg, h.line, lineOf);
-      const auto reg = [](const SassOperand& op) {
-        return op.kind == SassOperand::Kind::Register && op.width == 1 && op.reg != 255 && !op.negated ? op.reg : -1;
-      };
-      std::vector<int> induction;
-      for (int i = 0; i < n; ++i) {
-        const SassInstruction& in = code[i];
-        if (!inHinted[cfg.blockOf[i]] || in.operands.size() < 3 || reg(in.operands[0]) < 0 || reg(in.operands[0]) != reg(in.operands[1])) continue;
-        const bool viadd = in.mnemonic == "VIADD" && in.operands.size() == 3;
-        const bool iadd3 = in.mnemonic == "IADD3" && in.operands.size() == 4 && in.operands[3].reg == 255;
-        if ((viadd || iadd3) && in.operands[2].kind == SassOperand::Kind::Immediate) {
-          induction.push_back(reg(in.operands[0]));
-          if (in.operands[2].integer) step.stepped(reg(in.operands[0]), in.operands[2].offset);
+      BoundLoadFacts& f = facts[static_cast<size_t>(i)];
+      f.path = &in.sourceFile;
+      f.line = in.sourceLine;
+      const auto& ops = in.operands;
+      if (ops.empty()) continue;
+      f.load = (in.mnemonic == "LDG" || in.mnemonic == "LD") && !in.library;
+      if (!decoded[i].noDestination && ops[0].kind == SassOperand::Kind::Register && ops[0].reg != 255) {
+        // A load writes as many registers as it has 4-byte words; a pair operand two.
+        const int words = std::max({1, ops[0].width, in.memoryWidthBytes / 4});
+        for (int w = 0; w < words; ++w) f.defs.push_back(ops[0].reg + w);
+      }
+      if (f.load) f.dst = reg(ops[0]);
+      // A register copy (MOV d, s; IMAD.MOV d, RZ, RZ, s).
+      const bool imadMov = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "MOV") != in.mods.end();
+      const SassOperand* from = in.mnemonic == "MOV" && ops.size() == 2 ? &ops[1] : imadMov && ops.size() == 4 ? &ops[3] : nullptr;
+      if (from && reg(*from) >= 0) f.copyFrom = reg(*from), f.dst = reg(ops[0]);
+      // r = r + constant: VIADD r, r, imm or IADD3 r, r, imm, RZ.
+      const bool viadd = in.mnemonic == "VIADD" && ops.size() == 3;
+      const bool iadd3 = in.mnemonic == "IADD3" && ops.size() == 4 && ops[3].reg == 255;
+      if ((viadd || iadd3) && reg(ops[0]) >= 0 && reg(ops[0]) == reg(ops[1]) && ops[2].kind == SassOperand::Kind::Immediate) {
+        f.stepped = reg(ops[0]);
+        f.stepBy = ops[2].offset;
+        f.indexStep = ops[2].integer;
+      }
+      if (in.mnemonic == "ISETP") {
+        for (const SassOperand& op : ops) {
+          if (reg(op) >= 0) f.compared.push_back(reg(op));
         }
       }
-      for (int i = 0; i < n; ++i) {
-        if (!inHinted[cfg.blockOf[i]] || code[i].mnemonic != "ISETP") continue;
-        for (const SassOperand& op : code[i].operands) step.compared(reg(op));
-      }
-      const auto has = [](const std::vector<int>& v, int r) { return r >= 0 && std::find(v.begin(), v.end(), r) != v.end(); };
-      std::vector<int> seeds = induction;
-      for (int i = 0; i < n; ++i) {
-        if (inHinted[cfg.blockOf[i]] || code[i].operands.empty() || !has(induction, reg(code[i].operands[0]))) continue;
-        if (const SassOperand* from = copySource(code[i])) seeds.push_back(reg(*from));
-      }
-      for (int i = 0; i < n && !induction.empty(); ++i) {
-        const SassInstruction& in = code[i];
-        if (inHinted[cfg.blockOf[i]] || in.sourceLine == h.line || (in.mnemonic != "LDG" && in.mnemonic != "LD")) continue;
-        if (!in.operands.empty() && has(seeds, reg(in.operands[0]))) loads.push_back(i);
-      }
-    }
-    // A start and a count (boundLoadRoles): two of them added by an IADD3 or IMAD.IADD; the start
-    // also indexes or seeds the induction variable (IMAD.WIDE, LEA, SHF, IMAD.MOV, MOV).
-    std::map<int, int> loadOf;  // destination R register → load
-    for (int i : loads) {
-      const SassOperand& d = code[i].operands.front();
-      if (d.kind == SassOperand::Kind::Register && d.width == 1 && d.reg != 255) loadOf[d.reg] = i;
-    }
-    const auto loaded = [&](const SassOperand& op) {
-      auto it = op.kind == SassOperand::Kind::Register && !op.negated ? loadOf.find(op.reg) : loadOf.end();
-      return it == loadOf.end() ? -1 : it->second;
-    };
-    // Copies of a loaded value stand for it.
-    for (int i = 0; i < n; ++i) {
-      const SassOperand* from = copySource(code[i]);
-      if (!from) continue;
-      const SassOperand& d = code[i].operands[0];
-      if (const int l = loaded(*from); l >= 0 && d.kind == SassOperand::Kind::Register && d.width == 1) loadOf.emplace(d.reg, l);
-    }
-    int summedA = -1, summedB = -1;
-    std::map<int, int> indexUses;
-    for (int i = 0; i < n; ++i) {
-      const SassInstruction& in = code[i];
-      if (in.operands.size() < 2) continue;
       // IADD3 d, a, b, c and IMAD.IADD d, a, 0x1, b (a + 1 × b) add two registers.
       const bool imadIadd = in.mnemonic == "IMAD" && std::find(in.mods.begin(), in.mods.end(), "IADD") != in.mods.end();
-      if ((in.mnemonic == "IADD3" || imadIadd) && summedA < 0 && in.operands.size() >= 4) {
-        const int a = loaded(in.operands[1]), b = loaded(in.operands[imadIadd ? 3 : 2]);
-        if (a >= 0 && b >= 0 && a != b) summedA = a, summedB = b;
-      }
+      if ((in.mnemonic == "IADD3" || imadIadd) && ops.size() >= 4) f.sumA = reg(ops[1]), f.sumB = reg(ops[imadIadd ? 3 : 2]);
       if (in.mnemonic == "IMAD" || in.mnemonic == "LEA" || in.mnemonic == "SHF" || in.mnemonic == "MOV") {
-        for (size_t k = 1; k < in.operands.size(); ++k) {
-          if (const int l = loaded(in.operands[k]); l >= 0) ++indexUses[l];
+        for (size_t k = 1; k < ops.size(); ++k) {
+          if (reg(ops[k]) >= 0) f.indexUses.push_back(reg(ops[k]));
         }
       }
     }
-    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) {
-      boundLoads[i] = {h.trips * step.step(), asIndex};
-    }
+    boundLoads = findBoundLoads(cfg, facts, o.trips);
   }
 
   // Launch values.
@@ -547,13 +468,18 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (op.reg != 255) writeAt(op, op.reg + 1, lane, hi);
   };
 
-  SassWarpCount out;
-  long long executed = 0;       // instructions executed (not folded)
-  long long resolvedCount = 0;  // branches and bound loads resolved by hints
-  auto note = [&](int index, std::string how) {
-    ++resolvedCount;
-    if (out.hinted.empty() || out.hinted.back().first != index) out.hinted.emplace_back(index, std::move(how));
-  };
+  ExecutionSetup setup;
+  setup.cfg = &cfg;
+  setup.valid = valid;
+  setup.trips = &o.trips;
+  setup.branches = &o.branches;
+  setup.maxInstructions = o.maxInstructions;
+  setup.recordStream = o.recordStream;
+  setup.recordAddresses = o.recordAddresses;
+  setup.foldLoops = o.foldLoops;
+  setup.kernelName = fn.name;
+  setup.untracked = "values the SASS run does not track";
+  WarpExecution ex(std::move(setup), static_cast<size_t>(n));
   auto execute = [&](int index, int lane) {
     const SassInstruction& in = code[index];
     const Op op = decoded[index].op;
@@ -829,7 +755,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       // low word is the offset in the allocation: pointer parameters are based at multiples of
       // 2^32).
       const auto [trips, asIndex] = bl->second;
-      note(index, "trip hint " + std::to_string(trips) + " (loop bound " + (asIndex ? "pointers" : "value") + ")");
+      ex.boundLoad(index, "trip hint " + std::to_string(trips) + " (loop bound " + (asIndex ? "pointers" : "value") + ")");
       std::uint32_t low = static_cast<std::uint32_t>(ops[1].offset);
       bool known = true;
       const bool desc = ops[1].text.find("desc[") != std::string::npos;
@@ -847,34 +773,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     unknownOutputs();
   };
 
-  // A branch whose predicate is unknown for `unknownLanes`: a trip hint on its line keeps a
-  // loop-exit branch in the loop N times; a branch probability sends that fraction of the
-  // lanes to the target (the first ones), as WarpInterpreter does.
-  std::map<int, long long> stayCounts;
-  auto resolveUnknown = [&](int blockIndex, int index, std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
-    const SassInstruction& in = code[index];
-    for (const TripHint& h : o.trips) {
-      if (h.line != in.sourceLine || !endsWithPath(in.sourceFile, h.file)) continue;
-      if (tripHintTakes(cfg, blockIndex, h.trips, stayCounts[index])) taken |= unknownLanes;
-      note(index, "trip hint " + std::to_string(h.trips));
-      return {};
-    }
-    if (const BranchHint* h = branchHintAt(o.branches, in.sourceFile, in.sourceLine); h && !exitedLoop(cfg, blockIndex)) {
-      taken |= probabilityLanes(unknownLanes, h->takenProbability);
-      note(index, "probability " + std::to_string(h->takenProbability));
-      return {};
-    }
-    return makeError("the SASS branch at 0x" + fmt_hex(in.offset) + " (line " + std::to_string(in.sourceLine) +
-                     ") depends on values the SASS count does not track");
-  };
-  // The default for a branch of library code (SassInstruction::library): a loop is left after
-  // one pass, any other branch falls through.
-  auto libraryDefault = [&](int blockIndex, int index, std::uint32_t unknownLanes, std::uint32_t& taken) {
-    if (defaultTaken(cfg, blockIndex)) taken |= unknownLanes;
-    note(index, "the default for library code (" + code[index].inlinedFrom + "): " +
-                    (exitedLoop(cfg, blockIndex) ? "the loop is left" : "falls through"));
-  };
-
   // Lane addresses of a memory instruction, before it executes (it may overwrite its own
   // address registers). A guard that no hint decided runs the instruction in every undecided
   // lane (as in the PTX run, where such an if-converted body keeps its addresses): their
@@ -886,9 +784,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (op.kind == SassOperand::Kind::Memory) mem = &op;
     }
     if (!mem || mask == 0) return;
-    SassAccess access;
-    access.position = static_cast<size_t>(executed - 1);
-    access.instruction = index;
     const SassSpace space = sassAccessKind(in).space;
     const bool local = space == SassSpace::Local;
     const bool desc = mem->text.find("desc[") != std::string::npos;
@@ -920,42 +815,20 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         const bool pair = part.width >= 2 || (extended && part.text.find(".U32") == std::string::npos);
         if (pair && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
         if (!lo.known || !hi.known) {  // data-dependent
-          out.accesses.push_back(std::move(access));
+          ex.recordAccess(index, {});
           return;
         }
         a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * scales[k];
       }
       lanesOut[lane] = static_cast<long long>(a & ((1ULL << 62) - 1));
     }
-    access.lanes = std::move(lanesOut);
-    out.accesses.push_back(std::move(access));
+    ex.recordAccess(index, std::move(lanesOut));
   };
 
-  out.perInstruction.assign(n, 0);
-  out.cfg = cfg;
-  SimtStack simt(cfg, valid);
-  int pc = 0;
-  std::uint32_t msk = 0;
-
-  // Loop folding (LoopFold in warp_interpreter.h).
-  using folding::Comparison;
-  using folding::Int128;
-  struct Snapshot {
-    std::unique_ptr<Lanes> regs;
-    std::vector<std::int64_t> simt;
-    long long instructions = 0;
-    size_t streamSize = 0, accessSize = 0, setpSize = 0;
-    std::uint64_t nonAffine = 0;
-    size_t resolved = 0;
-    std::vector<long long> perInstruction;
-  };
-  using Track = folding::HeaderTrack<Snapshot>;
-  const bool fold = o.foldLoops;
-  std::vector<char> isHeader(cfg.blocks.size(), 0);
-  for (const PtxLoop& l : cfg.loops) isHeader[l.header] = fold ? 1 : 0;
-  // Low registers of the 64-bit address pairs of memory operands ([R2.64]: R2 low, R3 high),
-  // per file (R, UR). A fold may carry such a low word past 2^32 into its high word: the pair
-  // moves as one 64-bit value. Any other 32-bit register must not wrap within a fold.
+  // Loop folding (LoopFold in warp_interpreter.h). Low registers of the 64-bit address pairs of
+  // memory operands ([R2.64]: R2 low, R3 high), per file (R, UR): a fold may carry such a low
+  // word past 2^32 into its high word, the pair moving as one 64-bit value. Any other 32-bit
+  // register must not wrap within a fold.
   std::array<std::vector<char>, 2> pairLow{std::vector<char>(256, 0), std::vector<char>(64, 0)};
   for (const SassInstruction& in : code) {
     for (const SassOperand& op : in.operands) {
@@ -967,11 +840,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
     }
   }
-  std::map<int, Track> tracks;
-  int armed = 0;
-  bool logging = false;
-  std::vector<Comparison> setpLog;
-  std::uint64_t nonAffine = 0, pathHash = 0;
   auto isAffine = [&](int index) {
     const Op op = decoded[index].op;
     const unsigned mods = decoded[index].mods;
@@ -986,254 +854,156 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         return false;
     }
   };
-  auto noteNonAffine = [&](int index, std::uint32_t mask) {
-    const SassInstruction& in = code[index];
-    std::uint64_t h = static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ULL;
+  // While loops are collected for folding: the inputs of non-affine instructions (equal in
+  // every folded iteration) and the known comparisons (their first change ends the fold).
+  auto logIteration = [&](int i, std::uint32_t mask) {
+    const SassInstruction& in = code[i];
+    const Op op = decoded[i].op;
+    const unsigned mods = decoded[i].mods;
+    if (!isAffine(i)) {
+      std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        for (const SassOperand& op : in.operands) {
+          if (op.kind == SassOperand::Kind::Memory) continue;
+          const V v = read(op, lane);
+          h = (h ^ v.v ^ (v.known ? 0x5555ULL << 40 : 0)) * folding::kHashBase + static_cast<std::uint64_t>(lane);
+        }
+      }
+      ex.addNonAffine(h);
+      return;
+    }
+    if ((op != Op::kISETP && op != Op::kUISETP) || in.mods.size() < 2 || in.operands.size() < 4) return;
+    // The comparison of every lane with known operands (.EX: the high words; the low words'
+    // comparison is logged where it is made).
+    const Cmp cmp = decoded[i].cmp;
+    const char kind = cmp == Cmp::kLt ? 'l' : cmp == Cmp::kLe ? 'L' : cmp == Cmp::kGt ? 'g' : cmp == Cmp::kGe ? 'G'
+                    : cmp == Cmp::kEq ? 'e' : cmp == Cmp::kNe ? 'n' : '?';
+    const bool u32 = (mods & kModU32);
     for (int lane = 0; lane < kLanes; ++lane) {
       if (!(mask >> lane & 1)) continue;
-      for (const SassOperand& op : in.operands) {
-        if (op.kind == SassOperand::Kind::Memory) continue;
-        const V v = read(op, lane);
-        h = (h ^ v.v ^ (v.known ? 0x5555ULL << 40 : 0)) * folding::kHashBase + static_cast<std::uint64_t>(lane);
-      }
+      const V a = read(in.operands[2], lane), b = read(in.operands[3], lane);
+      if (!a.known || !b.known) continue;
+      const folding::Int128 x = u32 ? static_cast<folding::Int128>(a.v) : static_cast<folding::Int128>(static_cast<std::int32_t>(a.v));
+      const folding::Int128 y = u32 ? static_cast<folding::Int128>(b.v) : static_cast<folding::Int128>(static_cast<std::int32_t>(b.v));
+      ex.logComparison(folding::comparison(i, lane, (mods & kModEX) ? '?' : kind, u32, 32, x, y));
     }
-    nonAffine += h;
   };
-  auto snapshot = [&](Snapshot& s) {
-    s.regs = std::make_unique<Lanes>(*lanes);
-    s.simt = simt.state();
-    s.instructions = out.instructions;
-    s.streamSize = out.stream.size();
-    s.accessSize = out.accesses.size();
-    s.setpSize = setpLog.size();
-    s.nonAffine = nonAffine;
-    s.resolved = out.hinted.size() + static_cast<size_t>(resolvedCount);
-    s.perInstruction = out.perInstruction;
+  /// A register that advances by a constant 32-bit step per folded iteration.
+  struct Move {
+    int file, reg, lane;
+    std::uint32_t step;
+    bool pair = false;  ///< the low word of an address pair: the 64-bit pair moves by step (signed)
   };
-  auto tryFold = [&](Track& t, int header) -> bool {
-    const Snapshot &s0 = t.snaps[0], &s1 = t.snaps[1], &s2 = t.snaps[2], &s3 = t.snaps[3];
-    if (s1.simt != s0.simt || s2.simt != s0.simt || s3.simt != s0.simt || s3.resolved != s0.resolved) return false;
-    if (s1.nonAffine - s0.nonAffine != s2.nonAffine - s1.nonAffine || s2.nonAffine - s1.nonAffine != s3.nonAffine - s2.nonAffine) return false;
-    Int128 repeats = folding::kNever;
-    // Registers: the same known-ness, constant 32-bit steps, no wrap-around.
-    struct Move {
-      int file, reg, lane;
-      std::uint32_t step;
-      bool pair = false;  ///< the low word of an address pair: the 64-bit pair moves by step (signed)
-    };
-    std::vector<Move> moves;
-    auto check = [&](int file, int count, auto get) -> bool {
-      for (int lane = 0; lane < kLanes; ++lane) {
-        for (int r = 0; r < count; ++r) {
-          const V a = get(*s0.regs, lane, r), b = get(*s1.regs, lane, r), c = get(*s2.regs, lane, r), e = get(*s3.regs, lane, r);
-          if (a.known != b.known || b.known != c.known || c.known != e.known) return false;
-          if (!e.known) continue;
-          const std::uint32_t d1 = b.v - a.v, d2 = c.v - b.v, d3 = e.v - c.v;
-          if (d1 != d2 || d2 != d3) return false;
-          if (d3 == 0) continue;
-          if (file >= 2) return false;  // predicates do not move
-          const Int128 d = static_cast<std::int32_t>(d3);
-          if (pairLow[static_cast<size_t>(file)][static_cast<size_t>(r)]) {
-            // The high word of the pair held still over the compared iterations (a carry there
-            // would have broken the constant steps): the pair moves as one 64-bit value.
-            const V hiA = get(*s0.regs, lane, r + 1), hiE = get(*s3.regs, lane, r + 1);
-            if (hiA.known && hiE.known && hiA.v == hiE.v) {
-              moves.push_back({file, r, lane, d3, true});
-              continue;
+  using Registers = std::unique_ptr<Lanes>;
+
+  // The instruction set's side of the executor (warp_executor.h) --------------------------------
+  auto isa = makeIsa(
+      [&](int i) {
+        const Op op = decoded[i].op;
+        if (op == Op::kBRA && !(decoded[i].mods & kModDIV)) return Flow::kBranch;
+        return op == Op::kEXIT || op == Op::kRET ? Flow::kExit : Flow::kOther;
+      },
+      [&](int i, std::uint32_t m) {
+        const SassInstruction& in = code[i];
+        GuardLanes g{m, 0, kOriginOther};
+        if (in.guard < 0 || in.guard == 7) return g;
+        g.on = 0;
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!(m >> lane & 1)) continue;
+          const V p = in.guardUniform ? lanes->up[lane][in.guard] : lanes->p[lane][in.guard];
+          if (!p.known) g.unknown |= 1u << lane;
+          else if ((p.v != 0) != in.guardNegated) g.on |= 1u << lane;
+        }
+        return g;
+      },
+      [&](int i) {
+        const SassInstruction& in = code[i];
+        const std::string base = in.sourceFile.substr(in.sourceFile.rfind('/') + 1);
+        return SourceLocation{in.sourceFile, in.sourceLine, base + ":" + std::to_string(in.sourceLine), base, in.library, in.inlinedFrom};
+      },
+      [&](int i, std::uint32_t on, std::uint32_t undecided, int) -> Expected<void> {
+        const SassInstruction& in = code[i];
+        const std::uint32_t runs = on | undecided;
+        // Lane addresses before it executes (it may overwrite its own address registers); the
+        // undecided lanes' addresses are recorded like any other lane's.
+        if (ex.recording() && in.memoryWidthBytes > 0) recordAddresses(i, runs);
+        if (decoded[i].op == Op::kCALL) {
+          // A call that was not expanded (CALL.ABS to vprintf, recursion below the expansion
+          // depth): the callee may change the argument, result and scratch registers of the ABI.
+          for (int lane = 0; lane < kLanes; ++lane) {
+            if (!(runs >> lane & 1)) continue;
+            lanes->r[lane][0] = V{};
+            for (int r = 2; r < 16; ++r) lanes->r[lane][r] = V{};
+          }
+          return {};
+        }
+        for (int lane = 0; lane < kLanes; ++lane) {
+          if (!(runs >> lane & 1)) continue;
+          execute(i, lane);
+          if ((undecided >> lane & 1) && !in.operands.empty()) write(in.operands[0], lane, V{});
+        }
+        if (ex.logging()) logIteration(i, runs);
+        return {};
+      },
+      [&] { return std::make_unique<Lanes>(*lanes); },
+      [&](const Registers& s0, const Registers& s1, const Registers& s2, const Registers& s3,
+          folding::Int128& repeats) -> std::optional<std::vector<Move>> {
+        // The same known-ness, constant 32-bit steps, no wrap-around.
+        std::vector<Move> moves;
+        auto check = [&](int file, int count, auto get) -> bool {
+          for (int lane = 0; lane < kLanes; ++lane) {
+            for (int r = 0; r < count; ++r) {
+              const V a = get(*s0, lane, r), b = get(*s1, lane, r), c = get(*s2, lane, r), e = get(*s3, lane, r);
+              if (a.known != b.known || b.known != c.known || c.known != e.known) return false;
+              if (!e.known) continue;
+              const std::uint32_t d1 = b.v - a.v, d2 = c.v - b.v, d3 = e.v - c.v;
+              if (d1 != d2 || d2 != d3) return false;
+              if (d3 == 0) continue;
+              if (file >= 2) return false;  // predicates do not move
+              const folding::Int128 d = static_cast<std::int32_t>(d3);
+              if (pairLow[static_cast<size_t>(file)][static_cast<size_t>(r)]) {
+                // The high word of the pair held still over the compared iterations (a carry
+                // there would have broken the constant steps): the pair moves as one value.
+                const V hiA = get(*s0, lane, r + 1), hiE = get(*s3, lane, r + 1);
+                if (hiA.known && hiE.known && hiA.v == hiE.v) {
+                  moves.push_back({file, r, lane, d3, true});
+                  continue;
+                }
+              }
+              repeats = std::min(repeats, d > 0 ? (static_cast<folding::Int128>(0xffffffffu) - e.v) / d
+                                                : static_cast<folding::Int128>(e.v) / -d);
+              moves.push_back({file, r, lane, d3});
             }
           }
-          repeats = std::min(repeats, d > 0 ? (static_cast<Int128>(0xffffffffu) - e.v) / d : static_cast<Int128>(e.v) / -d);
-          moves.push_back({file, r, lane, d3});
-        }
-      }
-      return true;
-    };
-    if (!check(0, 256, [](const Lanes& l, int lane, int r) { return l.r[lane][r]; })) return false;
-    if (!check(1, 64, [](const Lanes& l, int lane, int r) { return l.ur[lane][r]; })) return false;
-    if (!check(2, 8, [](const Lanes& l, int lane, int r) { return l.p[lane][r]; })) return false;
-    if (!check(3, 8, [](const Lanes& l, int lane, int r) { return l.up[lane][r]; })) return false;
-    const size_t n1 = s1.setpSize - s0.setpSize, n2 = s2.setpSize - s1.setpSize, n3 = s3.setpSize - s2.setpSize;
-    if (n1 != n2 || n2 != n3) return false;
-    for (size_t k = 0; k < n3; ++k) {
-      const Comparison &c1 = setpLog[s0.setpSize + k], &c2 = setpLog[s1.setpSize + k], &c3 = setpLog[s2.setpSize + k];
-      if (c1.index != c3.index || c2.index != c3.index || c1.lane != c3.lane || c2.lane != c3.lane) return false;
-      if (c2.a - c1.a != c3.a - c2.a || c2.b - c1.b != c3.b - c2.b) return false;
-      repeats = std::min(repeats, folding::firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
-    }
-    if (repeats == folding::kNever || repeats < 1) return false;
-    // Folds inside the iterations: alike in the three (placed by stream or by address records).
-    size_t innerBegin = 0, innerEnd = 0;
-    {
-      const size_t p[4] = {s0.streamSize, s1.streamSize, s2.streamSize, s3.streamSize};
-      const size_t a[4] = {s0.accessSize, s1.accessSize, s2.accessSize, s3.accessSize};
-      if (!folding::innerFoldsAlike(out.folds, p, a, innerBegin, innerEnd, !o.recordStream)) return false;
-    }
-    const size_t a1 = s1.accessSize - s0.accessSize, a2 = s2.accessSize - s1.accessSize, a3 = s3.accessSize - s2.accessSize;
-    if (a1 != a2 || a2 != a3) return false;
-    std::vector<std::vector<long long>> addressStep;
-    for (size_t k = 0; k < a3; ++k) {
-      const std::vector<long long>& x = out.accesses[s0.accessSize + k].lanes;
-      const std::vector<long long>& y = out.accesses[s1.accessSize + k].lanes;
-      const std::vector<long long>& z = out.accesses[s2.accessSize + k].lanes;
-      if (x.size() != z.size() || y.size() != z.size()) return false;
-      std::vector<long long> step(z.size(), 0);
-      for (size_t lane = 0; lane < z.size(); ++lane) {
-        if ((x[lane] < 0) != (z[lane] < 0) || (y[lane] < 0) != (z[lane] < 0)) return false;
-        if (z[lane] < 0) continue;
-        if (y[lane] - x[lane] != z[lane] - y[lane]) return false;
-        step[lane] = z[lane] - y[lane];
-        if (step[lane] < 0) repeats = std::min<Int128>(repeats, z[lane] / -step[lane]);
-      }
-      addressStep.push_back(std::move(step));
-    }
-    if (repeats < 1) return false;
-    const long long f = static_cast<long long>(std::min<Int128>(repeats, o.maxInstructions));
-    for (const Move& mv : moves) {
-      V& v = mv.file == 0 ? lanes->r[mv.lane][mv.reg] : lanes->ur[mv.lane][mv.reg];
-      if (mv.pair) {
-        V& hi = mv.file == 0 ? lanes->r[mv.lane][mv.reg + 1] : lanes->ur[mv.lane][mv.reg + 1];
-        const std::uint64_t wide = (static_cast<std::uint64_t>(hi.v) << 32 | v.v) +
-                                   static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(mv.step)) * f);
-        v.v = static_cast<std::uint32_t>(wide);
-        hi.v = static_cast<std::uint32_t>(wide >> 32);
-        continue;
-      }
-      v.v += mv.step * static_cast<std::uint32_t>(f);
-    }
-    for (int i = 0; i < n; ++i) out.perInstruction[i] += f * (s3.perInstruction[i] - s2.perInstruction[i]);
-    out.instructions += f * (s3.instructions - s2.instructions);
-    out.foldedIterations += f;
-    out.folds.push_back({header, s2.streamSize, s3.streamSize, s2.accessSize, s3.accessSize, f, std::move(addressStep),
-                         innerBegin, innerEnd});
-    return true;
-  };
-  auto visitHeader = [&](int header) {
-    Track& t = tracks[header];
-    folding::visitHeader(t, executed, pathHash, armed, snapshot, [&] { return tryFold(t, header); });
-    logging = armed > 0;
-    if (!logging && !setpLog.empty()) setpLog.clear();
-  };
-
-  while (simt.next(pc, msk)) {
-    const PtxBlock& blk = cfg.blocks[pc];
-    if (isHeader[pc]) visitHeader(pc);
-    std::uint32_t exitNow = 0, taken = 0;
-    bool isBranch = false;
-    for (int i = blk.first; i < blk.end; ++i) {
-      const SassInstruction& in = code[i];
-      const Op op = decoded[i].op;
-      const unsigned mods = decoded[i].mods;
-      ++out.perInstruction[i];
-      ++out.instructions;
-      if (executed + 1 > o.maxInstructions) {  // executed, not folded: folds terminate
-        return makeError("the SASS of '" + fn.name + "' executes more than " + std::to_string(o.maxInstructions) + " instructions in one warp");
-      }
-      std::uint32_t g = msk, unknown = 0;
-      if (in.guard >= 0 && in.guard != 7) {
-        g = 0;
-        for (int lane = 0; lane < kLanes; ++lane) {
-          if (!(msk >> lane & 1)) continue;
-          const V p = in.guardUniform ? lanes->up[lane][in.guard] : lanes->p[lane][in.guard];
-          if (!p.known) unknown |= 1u << lane;
-          else if ((p.v != 0) != in.guardNegated) g |= 1u << lane;
-        }
-      }
-      const bool leaves = op == Op::kEXIT || op == Op::kRET;
-      if (unknown && leaves) {
-        // A data-dependent EXIT is ptxas's form of the PTX branch to the kernel's exit block
-        // (`if (c) { body }` at the end of a kernel: `@!P0 EXIT`), so the hint on its line is
-        // the probability that it is taken, as for that branch; library code falls through.
-        if (in.library) {
-          note(i, "the default for library code (" + in.inlinedFrom + "): falls through");
-          unknown = 0;
-        } else if (const BranchHint* h = branchHintAt(o.branches, in.sourceFile, in.sourceLine)) {
-          g |= probabilityLanes(unknown, h->takenProbability);
-          unknown = 0;
-          note(i, "probability " + std::to_string(h->takenProbability) + " (exit)");
-        }
-      }
-      if (unknown && !leaves && !(op == Op::kBRA && !(mods & kModDIV))) {
-        // nvcc if-converts short data-dependent `if` bodies into predicated instructions. The
-        // hint on the line gives the probability P that the branch over the body is taken (as
-        // in the PTX, where `if (c) body` is `@!c bra skip`), so a predicated body instruction
-        // runs in a share 1 − P of the undecided lanes.
-        if (const BranchHint* h = branchHintAt(o.branches, in.sourceFile, in.sourceLine)) {
-          g |= probabilityLanes(unknown, 1.0 - h->takenProbability);
-          unknown = 0;
-          note(i, "probability " + std::to_string(h->takenProbability) + " (predicated body)");
-        }
-      }
-      ++executed;
-      pathHash = pathHash * folding::kHashBase + (static_cast<std::uint64_t>(i) << 32 | (g | unknown));
-      if (o.recordStream) out.stream.emplace_back(i, g | unknown);
-      if ((o.recordStream || o.recordAddresses) && in.memoryWidthBytes > 0) recordAddresses(i, g | unknown);
-      if (op == Op::kBRA && !(mods & kModDIV)) {
-        if (unknown && in.library) {
-          libraryDefault(pc, i, unknown, g);
-        } else if (unknown) {
-          Expected<void> r = resolveUnknown(pc, i, unknown, g);
-          if (!r) return std::move(r).takeError();
-        }
-        isBranch = true;
-        taken = g;
-        continue;
-      }
-      if (op == Op::kEXIT || op == Op::kRET) {
-        if (unknown) return makeError("the SASS EXIT at 0x" + fmt_hex(in.offset) + " depends on values the SASS count does not track");
-        exitNow |= g;
-        continue;
-      }
-      if (op == Op::kCALL) {
-        // A call that was not expanded (CALL.ABS to vprintf, recursion below the expansion
-        // depth): the callee may change the argument, result and scratch registers of the ABI.
-        for (int lane = 0; lane < kLanes; ++lane) {
-          if (!((g | unknown) >> lane & 1)) continue;
-          lanes->r[lane][0] = V{};
-          for (int r = 2; r < 16; ++r) lanes->r[lane][r] = V{};
-        }
-        continue;
-      }
-      for (int lane = 0; lane < kLanes; ++lane) {
-        if (g >> lane & 1) execute(i, lane);
-        if (unknown >> lane & 1) {
-          execute(i, lane);
-          if (!in.operands.empty()) write(in.operands[0], lane, V{});
-        }
-      }
-      if (logging && (g | unknown)) {
-        if (!isAffine(i)) {
-          noteNonAffine(i, g | unknown);
-        } else if ((op == Op::kISETP || op == Op::kUISETP) && in.mods.size() >= 2) {
-          // The comparison of every lane with known operands (.EX: the high words; the low
-          // words' comparison is logged where it is made).
-          const Cmp cmp = decoded[i].cmp;
-          const char kind = cmp == Cmp::kLt ? 'l' : cmp == Cmp::kLe ? 'L' : cmp == Cmp::kGt ? 'g' : cmp == Cmp::kGe ? 'G'
-                          : cmp == Cmp::kEq ? 'e' : cmp == Cmp::kNe ? 'n' : '?';
-          const bool u32 = (mods & kModU32);
-          for (int lane = 0; lane < kLanes; ++lane) {
-            if (!((g | unknown) >> lane & 1) || in.operands.size() < 4) continue;
-            const V a = read(in.operands[2], lane), b = read(in.operands[3], lane);
-            if (!a.known || !b.known) continue;
-            const Int128 x = u32 ? static_cast<Int128>(a.v) : static_cast<Int128>(static_cast<std::int32_t>(a.v));
-            const Int128 y = u32 ? static_cast<Int128>(b.v) : static_cast<Int128>(static_cast<std::int32_t>(b.v));
-            setpLog.push_back(folding::comparison(i, lane, (mods & kModEX) ? '?' : kind, u32, 32, x, y));
+          return true;
+        };
+        if (!check(0, 256, [](const Lanes& l, int lane, int r) { return l.r[lane][r]; })) return std::nullopt;
+        if (!check(1, 64, [](const Lanes& l, int lane, int r) { return l.ur[lane][r]; })) return std::nullopt;
+        if (!check(2, 8, [](const Lanes& l, int lane, int r) { return l.p[lane][r]; })) return std::nullopt;
+        if (!check(3, 8, [](const Lanes& l, int lane, int r) { return l.up[lane][r]; })) return std::nullopt;
+        return moves;
+      },
+      [&](const std::vector<Move>& moves, long long f) {
+        for (const Move& mv : moves) {
+          V& v = mv.file == 0 ? lanes->r[mv.lane][mv.reg] : lanes->ur[mv.lane][mv.reg];
+          if (mv.pair) {
+            V& hi = mv.file == 0 ? lanes->r[mv.lane][mv.reg + 1] : lanes->ur[mv.lane][mv.reg + 1];
+            const std::uint64_t wide = (static_cast<std::uint64_t>(hi.v) << 32 | v.v) +
+                                       static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(mv.step)) * f);
+            v.v = static_cast<std::uint32_t>(wide);
+            hi.v = static_cast<std::uint32_t>(wide >> 32);
+            continue;
           }
+          v.v += mv.step * static_cast<std::uint32_t>(f);
         }
-      }
-    }
-    simt.finish(exitNow, isBranch, taken);
-  }
+      });
+  Expected<WarpTrace> trace = ex.run(isa);
+  if (!trace) return std::move(trace).takeError();
+  SassWarpCount out;
+  static_cast<WarpTrace&>(out) = std::move(*trace);
+  out.cfg = std::move(cfg);
   return out;
-}
-
-void expandSassStream(const SassWarpCount& run, long long begin, long long end,
-                      const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit) {
-  const auto& records = run.accesses;
-  // Data-dependent accesses (no lanes) stand for no address: emitted without lanes.
-  folding::expandFolded(
-      run.stream, run.folds, records.size(), [&](size_t k) { return records[k].position; },
-      [&](size_t k) -> const std::vector<long long>& { return records[k].lanes; }, begin, end,
-      [&](int i, std::uint32_t m, const std::vector<long long>* lanes) { emit(i, m, lanes && !lanes->empty() ? lanes : nullptr); });
 }
 
 }  // namespace foresight::cuda

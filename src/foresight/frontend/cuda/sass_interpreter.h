@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// `SassInterpreter`: executes the control flow of one warp over SASS (nvdisasm text), to count
-/// the warp's dynamic SASS instructions. It tracks 32-bit integer values per lane in R, UR, P
-/// and UP registers from the thread and block ids (S2R/S2UR), launch dimensions and kernel
-/// parameters (constant bank 0, from the cubin's layout), through the integer instructions
-/// nvcc emits for index and loop arithmetic (IMAD, IADD3, VIADD, LEA, LOP3, SHF, SEL, ISETP,
-/// PLOP3, IABS, IMNMX, VIADDMNMX, MOV and their uniform forms), with the carries of IADD3/LEA
-/// into their .X forms, IMAD.HI/.X and ISETP.EX (64-bit compares). Everything else (loads,
-/// floating point) yields unknown values, except loads set by a trip hint. Branches reconverge
-/// at immediate post-dominators. A branch on an unknown predicate that no hint resolves makes
-/// the count unavailable (an Error that says where); the frontend then keeps the PTX stream,
-/// otherwise the KernelIR is built from this SASS run.
+/// The SASS run: the semantics of SASS (nvdisasm text) for the one warp executor
+/// (warp_executor.h), to count one warp's dynamic SASS instructions and record its accesses.
+/// It tracks 32-bit integer values per lane in R, UR, P and UP registers from the thread and
+/// block ids (S2R/S2UR), launch dimensions and kernel parameters (constant bank 0, from the
+/// cubin's layout), through the integer instructions nvcc emits for index and loop arithmetic
+/// (IMAD, IADD3, VIADD, LEA, LOP3, SHF, SEL, ISETP, PLOP3, IABS, IMNMX, VIADDMNMX, MOV and their
+/// uniform forms), with the carries of IADD3/LEA into their .X forms, IMAD.HI/.X and ISETP.EX
+/// (64-bit compares). Everything else (loads, floating point) yields unknown values, except
+/// loads set by a trip hint. Branches, guards and hints follow the executor's rules, as in the
+/// PTX run. A branch on an unknown predicate that no hint resolves makes the count unavailable
+/// (an Error that says where); the frontend then keeps the PTX stream, otherwise the KernelIR
+/// is built from this SASS run.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +43,7 @@ struct SassRunOptions {
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;  ///< `--branch FILE:LINE=P` for other unknown branches
   long long maxInstructions = 200'000'000;  ///< executed one by one (folded ones do not count)
-  bool recordStream = false;  ///< keep the dynamic stream (instruction, active mask) in order
+  bool recordStream = false;  ///< keep the dynamic stream (instruction, executing lanes) in order
   bool recordAddresses = false;  ///< keep the memory accesses (implied by recordStream)
   /// Fold loops whose iterations repeat, as the PTX run does (warp_interpreter.h, LoopFold;
   /// here also: no 32-bit register value may wrap around within the folded iterations, so
@@ -51,41 +52,14 @@ struct SassRunOptions {
   bool foldLoops = true;
 };
 
-/// One execution of a SASS memory instruction by a warp.
-struct SassAccess {
-  size_t position = 0;  ///< dynamic position in the warp's stream (0-based)
-  int instruction = 0;  ///< index in SassFunction::instructions
-  /// Byte address per lane (-1 = inactive lane); empty when an active lane's address depends on
-  /// untracked values (data-dependent). Global addresses are 64-bit register pairs (pointer
-  /// parameters based as in the PTX run), shared ones offsets in the block's shared window,
-  /// local ones interleaved per lane.
-  std::vector<long long> lanes;
+/// One warp's SASS run: the executor's trace (warp_executor.h; `instructions[i].executions` per
+/// static instruction, `accesses` for every memory instruction executed, data-dependent ones
+/// with empty lanes: global addresses are 64-bit register pairs, pointer parameters based as in
+/// the PTX run; shared ones offsets in the block's shared window; local ones interleaved per
+/// lane) and the SASS basic blocks (instruction index ranges), successors and loops.
+struct SassWarpCount : WarpTrace {
+  PtxCfg cfg;
 };
-
-/// Counts of one warp.
-struct SassWarpCount {
-  long long instructions = 0;  ///< dynamic warp instructions
-  std::vector<long long> perInstruction;  ///< executions per static instruction
-  PtxCfg cfg;  ///< the SASS basic blocks (instruction index ranges), successors and loops
-  /// (instruction index, lanes that execute it) in execution order, when recordStream was set.
-  std::vector<std::pair<int, std::uint32_t>> stream;
-  /// Every execution of a memory instruction with at least one active lane, in order, when
-  /// recordStream or recordAddresses was set.
-  std::vector<SassAccess> accesses;
-  /// How hints resolved loads and branches: (instruction index, "trip hint 16 (loop bound pointers)").
-  std::vector<std::pair<int, std::string>> hinted;
-  /// Folded iterations (with recordStream or recordAddresses): each repeats `stream`
-  /// [streamBegin, streamEnd) and `accesses` [addressBegin, addressEnd) `repeats` times; the
-  /// access positions index the recorded `stream`.
-  std::vector<LoopFold> folds;
-  long long foldedIterations = 0;
-};
-
-/// Calls `emit(instruction, mask, lanes)` for positions [begin, end) of the full stream of a run
-/// recorded with recordStream (folded repeats with their address steps; lanes null without a
-/// known address). Full length: instructions.
-void expandSassStream(const SassWarpCount& run, long long begin, long long end,
-                      const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit);
 
 /// Whether `i` is an atomic or reduction (ATOM, ATOMG, ATOMS, RED, REDG), whose lanes on one
 /// address serialize (accessUnits).

@@ -5,9 +5,11 @@
 /// per-instruction memory statistics (sectors via memory/coalescing.h, wavefronts via
 /// memory/bank_conflicts.h).
 #include "foresight/frontend/cuda/warp_interpreter.h"
+#include "foresight/frontend/cuda/bound_loads.h"
 #include "foresight/support/strings.h"
 
 #include "foresight/frontend/cuda/loop_folding.h"
+#include "foresight/frontend/cuda/warp_executor.h"
 
 #include <algorithm>
 #include <array>
@@ -28,10 +30,10 @@ __extension__ typedef unsigned __int128 UInt128;
 constexpr long long kLocalWindow = 1LL << 36;  ///< generic addresses of the local depot
 constexpr long long kGlobalVarBase = 48LL << 40;
 
-/// Origins of unknown values.
-constexpr int kKnown = 0;
-constexpr int kFromMemory = -1;
-constexpr int kFromOther = -2;  ///< clocks, floating point, unsupported instructions
+/// Origins of unknown values (warp_executor.h).
+constexpr int kKnown = kOriginKnown;
+constexpr int kFromMemory = kOriginMemory;
+constexpr int kFromOther = kOriginOther;  ///< clocks, floating point, unsupported instructions
 
 struct Lane {
   /// The value when known; when unknown, the base of the allocation the value points into
@@ -192,10 +194,6 @@ struct WarpState {
 };
 
 using folding::Comparison;
-using folding::firstChange;
-using folding::kHashBase;
-using folding::kNever;
-using folding::power;
 
 Comparison comparison(int index, int lane, const std::string& cmp, PtxType t, long long x, long long y,
                       std::uint64_t ux, std::uint64_t uy) {
@@ -211,20 +209,6 @@ Comparison comparison(int index, int lane, const std::string& cmp, PtxType t, lo
                      : folding::comparison(index, lane, kind, false, t.bits, x, y);
 }
 
-/// The state at one visit of a loop header (what folding compares and advances).
-struct FoldSnapshot {
-  std::vector<Reg> regs;
-  std::vector<std::int64_t> simt;
-  long long dynamic = 0;
-  size_t streamSize = 0, addressSize = 0, setpSize = 0;
-  std::uint64_t nonAffine = 0;
-  long long resolved = 0;
-  std::vector<long long> blockExecutions;
-  std::vector<std::map<int, long long>> edges;
-  std::vector<std::array<long long, 5>> counts;  ///< executions, activeLanes, knownRequests, units, dataDependent
-};
-
-using FoldTrack = folding::HeaderTrack<FoldSnapshot>;
 
 }  // namespace
 
@@ -290,10 +274,11 @@ long long expandedLength(const WarpTrace& trace) {
 
 void expandStream(const WarpTrace& trace, long long begin, long long end,
                   const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit) {
-  const auto& records = trace.streamAddresses;
+  const auto& records = trace.accesses;
   folding::expandFolded(
-      trace.stream, trace.folds, records.size(), [&](size_t k) { return records[k].first; },
-      [&](size_t k) -> const std::vector<long long>& { return records[k].second; }, begin, end, emit);
+      trace.stream, trace.folds, records.size(), [&](size_t k) { return records[k].position; },
+      [&](size_t k) -> const std::vector<long long>& { return records[k].lanes; }, begin, end,
+      [&](int i, std::uint32_t m, const std::vector<long long>* lanes) { emit(i, m, lanes && !lanes->empty() ? lanes : nullptr); });
 }
 
 long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
@@ -331,97 +316,52 @@ WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kerne
   }
   for (size_t i = 0; i < kernel_.params.size(); ++i) paramOrdinal_[kernel_.params[i].name] = static_cast<int>(i);
 
-  // Bound loads of hinted loops: loads on the hinted line outside every loop whose exit test
-  // is on that line (loads inside such a loop are its body's data, e.g. col[j]).
-  for (const TripHint& h : options_.trips) {
-    std::vector<int> loads;
-    LoopStep step;  // the hinted loop's step (below)
+  // Bound loads of hinted loops (bound_loads.h), from each instruction's facts.
+  if (!options_.trips.empty()) {
+    std::vector<BoundLoadFacts> facts(kernel_.instructions.size());
+    const auto reg = [](const PtxOperand& o) { return o.kind == PtxOperand::Kind::Register ? o.reg : -1; };
     for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
-      const PtxInstruction& inst = kernel_.instructions[i];
-      if (inst.sourceLine != h.line || (inst.base != "ld" && inst.base != "ldu") || inst.library) continue;
-      if (std::find(inst.mods.begin(), inst.mods.end(), "param") != inst.mods.end()) continue;
-      auto f = module_.files.find(inst.sourceFile);
-      if (f == module_.files.end() || !endsWithPath(f->second, h.file)) continue;
-      const auto lineOf = [&](int k) { return kernel_.instructions[k].sourceLine; };
-      if (!inLoopTestedOnLine(cfg_, cfg_.blockOf[i], h.line, lineOf)) loads.push_back(static_cast<int>(i));
-    }
-    // A `for` written over several lines has its test on the hinted line and its initial value
-    // on an earlier one: a load outside the loop whose value seeds the loop's induction variable
-    // (the register the loop steps by a constant, itself or through a mov) is a bound load too.
-    {
-      const auto lineOf = [&](int k) {
-        const PtxInstruction& x = kernel_.instructions[k];
-        auto f = module_.files.find(x.sourceFile);
-        return f != module_.files.end() && endsWithPath(f->second, h.file) ? x.sourceLine : -1;
-      };
-      const std::vector<char> inHinted = blocksOfLoopsTestedOnLine(cfg_, h.line, lineOf);
-      std::vector<int> induction;  // registers stepped by a constant inside a hinted loop
-      for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
-        const PtxInstruction& x = kernel_.instructions[i];
-        if (!inHinted[cfg_.blockOf[i]] || (x.base != "add" && x.base != "sub") || x.operands.size() != 3) continue;
-        const PtxOperand &d = x.operands[0], &a = x.operands[1], &c = x.operands[2];
-        if (d.kind == PtxOperand::Kind::Register && a.kind == PtxOperand::Kind::Register && d.reg == a.reg &&
-            c.kind == PtxOperand::Kind::Immediate) {
-          induction.push_back(d.reg);
-          // The 32-bit index (64-bit registers step pointers in bytes).
-          const bool narrow = std::any_of(x.mods.begin(), x.mods.end(), [](const std::string& m) { return m == "s32" || m == "u32"; });
-          if (x.base == "add" && narrow) step.stepped(d.reg, c.imm);
+      const PtxInstruction& x = kernel_.instructions[i];
+      BoundLoadFacts& f = facts[i];
+      auto file = module_.files.find(x.sourceFile);
+      f.path = file == module_.files.end() ? nullptr : &file->second;
+      f.line = x.sourceLine;
+      const auto& ops = x.operands;
+      if (ops.empty()) continue;
+      const bool param = std::find(x.mods.begin(), x.mods.end(), "param") != x.mods.end();
+      f.load = (x.base == "ld" || x.base == "ldu") && !param && !x.library;
+      if (x.base != "st" && x.base != "red") {
+        if (ops[0].kind == PtxOperand::Kind::Vector) {
+          for (const PtxOperand& e : ops[0].elems) {
+            if (reg(e) >= 0) f.defs.push_back(e.reg);
+          }
+        } else if (reg(ops[0]) >= 0) {
+          f.defs.push_back(ops[0].reg);
         }
       }
-      for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
-        const PtxInstruction& x = kernel_.instructions[i];
-        if (!inHinted[cfg_.blockOf[i]] || x.base != "setp") continue;
-        for (const PtxOperand& o : x.operands) {
-          if (o.kind == PtxOperand::Kind::Register) step.compared(o.reg);
+      if (f.load) f.dst = reg(ops[0]);
+      if (x.base == "mov" && ops.size() == 2 && reg(ops[1]) >= 0) f.copyFrom = ops[1].reg, f.dst = reg(ops[0]);
+      if ((x.base == "add" || x.base == "sub") && ops.size() == 3 && reg(ops[0]) >= 0 && reg(ops[0]) == reg(ops[1]) &&
+          ops[2].kind == PtxOperand::Kind::Immediate) {
+        f.stepped = ops[0].reg;
+        f.stepBy = ops[2].imm;
+        // The 32-bit index (64-bit registers step pointers in bytes).
+        const bool narrow = std::any_of(x.mods.begin(), x.mods.end(), [](const std::string& m) { return m == "s32" || m == "u32"; });
+        f.indexStep = x.base == "add" && narrow;
+      }
+      if (x.base == "setp") {
+        for (const PtxOperand& o : ops) {
+          if (reg(o) >= 0) f.compared.push_back(o.reg);
         }
       }
-      const auto isInduction = [&](const PtxOperand& o) {
-        return o.kind == PtxOperand::Kind::Register && std::find(induction.begin(), induction.end(), o.reg) != induction.end();
-      };
-      std::vector<int> seeds = induction;  // the induction registers and what is moved into them outside the loop
-      for (size_t i = 0; i < kernel_.instructions.size(); ++i) {
-        const PtxInstruction& x = kernel_.instructions[i];
-        if (inHinted[cfg_.blockOf[i]] || x.base != "mov" || x.operands.size() != 2 || !isInduction(x.operands[0])) continue;
-        if (x.operands[1].kind == PtxOperand::Kind::Register) seeds.push_back(x.operands[1].reg);
-      }
-      for (size_t i = 0; i < kernel_.instructions.size() && !induction.empty(); ++i) {
-        const PtxInstruction& x = kernel_.instructions[i];
-        if (inHinted[cfg_.blockOf[i]] || x.sourceLine == h.line || (x.base != "ld" && x.base != "ldu") || x.library) continue;
-        if (std::find(x.mods.begin(), x.mods.end(), "param") != x.mods.end() || x.operands.empty()) continue;
-        const PtxOperand& d = x.operands.front();
-        if (d.kind == PtxOperand::Kind::Register && std::find(seeds.begin(), seeds.end(), d.reg) != seeds.end()) {
-          loads.push_back(static_cast<int>(i));
+      if (x.base == "add" && ops.size() == 3) f.sumA = reg(ops[1]), f.sumB = reg(ops[2]);
+      if (x.base == "mov" || x.base == "mul" || x.base == "cvt" || x.base == "shl" || x.base == "mad") {
+        for (size_t k = 1; k < ops.size(); ++k) {
+          if (reg(ops[k]) >= 0) f.indexUses.push_back(ops[k].reg);
         }
       }
     }
-    // A start and a count: two of them added; the start also indexes or seeds the induction
-    // variable (mov, mul.wide, cvt, shl, mad).
-    std::map<int, int> loadOf;  // destination register → load
-    for (int i : loads) {
-      const PtxOperand& d = kernel_.instructions[i].operands.front();
-      if (d.kind == PtxOperand::Kind::Register) loadOf[d.reg] = i;
-    }
-    const auto loaded = [&](const PtxOperand& o) {
-      auto it = o.kind == PtxOperand::Kind::Register ? loadOf.find(o.reg) : loadOf.end();
-      return it == loadOf.end() ? -1 : it->second;
-    };
-    int summedA = -1, summedB = -1;
-    std::map<int, int> indexUses;  // load → index-like uses of its value
-    for (const PtxInstruction& inst : kernel_.instructions) {
-      if (inst.operands.size() < 2) continue;
-      if (inst.base == "add" && inst.operands.size() == 3 && summedA < 0) {
-        const int a = loaded(inst.operands[1]), b = loaded(inst.operands[2]);
-        if (a >= 0 && b >= 0 && a != b) summedA = a, summedB = b;
-      }
-      if (inst.base == "mov" || inst.base == "mul" || inst.base == "cvt" || inst.base == "shl" || inst.base == "mad") {
-        for (size_t k = 1; k < inst.operands.size(); ++k) {
-          if (const int l = loaded(inst.operands[k]); l >= 0) ++indexUses[l];
-        }
-      }
-    }
-    for (const auto& [i, asIndex] : boundLoadRoles(loads, summedA, summedB, indexUses)) {
-      boundLoads_[i] = {h.trips * step.step(), asIndex};
-    }
+    boundLoads_ = findBoundLoads(cfg_, facts, options_.trips);
   }
 }
 
@@ -440,11 +380,17 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     st.tid[1][lane] = (t / L.block.x) % L.block.y;
     st.tid[2][lane] = t / (L.block.x * L.block.y);
   }
-  WarpTrace trace;
-  trace.blockExecutions.assign(cfg_.blocks.size(), 0);
-  trace.edges.assign(cfg_.blocks.size(), {});
-  trace.instructions.assign(kernel_.instructions.size(), {});
-  if (st.valid == 0) return trace;
+  ExecutionSetup setup;
+  setup.cfg = &cfg_;
+  setup.valid = st.valid;
+  setup.trips = &options_.trips;
+  setup.branches = &options_.branches;
+  setup.maxInstructions = options_.maxInstructionsPerWarp;
+  setup.recordStream = options_.recordStream;
+  setup.foldLoops = options_.foldLoops;
+  setup.kernelName = options_.kernelName.empty() ? kernel_.name : options_.kernelName;
+  setup.paramNames = options_.paramNames;
+  WarpExecution ex(std::move(setup), kernel_.instructions.size());
 
   auto where = [&](const PtxInstruction& inst) -> std::string {
     auto f = module_.files.find(inst.sourceFile);
@@ -470,17 +416,6 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     if (fileName_.ends_with(".ptx")) return makeError(std::move(message), fileName_, inst.ptxLine);
     if (inst.sourceLine <= 0) return makeError(std::move(message), fileName_, 0);
     return makeError(std::move(message), errorFile(inst), inst.sourceLine);
-  };
-  const std::string& kernelName = options_.kernelName.empty() ? kernel_.name : options_.kernelName;
-  auto originText = [&](int origin) -> std::string {
-    if (origin > 0) {
-      const int ord = origin - 1;
-      const std::string name = ord < static_cast<int>(options_.paramNames.size()) ? options_.paramNames[ord]
-                                                                                 : "param_" + std::to_string(ord);
-      return "argument '" + name + "', which was not given (pass --arg " + name + "=VALUE)";
-    }
-    if (origin == kFromMemory) return "values loaded from memory";
-    return "values the frontend does not track (floating point, clocks)";
   };
 
   // Operand evaluation ------------------------------------------------------------------------
@@ -535,15 +470,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     }
   };
 
-  auto addNote = [&](std::string text) {
-    if (std::find(trace.notes.begin(), trace.notes.end(), text) == trace.notes.end()) trace.notes.push_back(std::move(text));
-  };
+  auto addNote = [&](std::string text) { ex.note(std::move(text)); };
 
   // Memory accounting ----------------------------------------------------------------------------
   std::set<int> contended;  // atomics already noted as serializing
   auto recordMemory = [&](int index, const PtxInstruction& inst, PtxSpace space, const PtxOperand& addr,
                           std::uint32_t mask, int width, bool atomic) -> Expected<void> {
-    InstructionStats& s = trace.instructions[index];
+    InstructionStats& s = ex.stats(index);
     std::vector<long long> lanes(kLanes, kInactiveLane);
     bool unknown = false;
     std::uint64_t allocation = 0;  // of the unknown lanes: their common allocation, or 0
@@ -585,7 +518,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       return {};
     }
     ++s.knownRequests;
-    if (options_.recordStream && !trace.stream.empty()) trace.streamAddresses.emplace_back(trace.stream.size() - 1, lanes);
+    if (ex.recording()) ex.recordAccess(index, lanes);
     if (s.firstAddresses.empty()) s.firstAddresses = lanes;
     Expected<long long> units = accessUnits(lanes, width, space, atomic);
     if (!units) return errorAt(where(inst) + ": " + units.error().message, inst);
@@ -648,11 +581,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     decodedTypes[i].accessBytes = ptxAccessBytes(inst);
   }
 
-  // Loop folding: observations of the iterations of armed loops (see LoopFold) -------------------
-  bool logging = false;              // some loop header is collecting iterations
-  std::vector<Comparison> setpLog;   // known comparisons of the collected iterations
-  std::uint64_t nonAffine = 0;       // Σ hash of the inputs and outputs of non-affine operations
-  long long resolvedCount = 0;       // branches and bound loads resolved by hints
+  // Loop folding: the inputs and outputs of non-affine operations of the iterations of armed
+  // loops (see LoopFold) must be equal in every folded iteration.
   auto noteNonAffine = [&](int index, int dstReg, std::uint32_t mask) {
     std::uint64_t h = static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ULL;
     for (int lane = 0; lane < kLanes; ++lane) {
@@ -660,7 +590,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       const Lane v = dstReg >= 0 ? st.regs[dstReg][lane] : Lane{};
       h = (h ^ v.bits ^ (static_cast<std::uint64_t>(v.origin) << 56)) * 0x100000001B3ULL + static_cast<std::uint64_t>(lane);
     }
-    nonAffine += h;
+    ex.addNonAffine(h);
   };
 
   // Executes one non-branch instruction for the lanes in `mask`.
@@ -763,11 +693,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       }
       if (auto b = boundLoads_.find(index); b != boundLoads_.end() && addr.reg >= 0) {
         const auto [trips, asIndex] = b->second;
-        ++resolvedCount;
-        if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
-          trace.hintedBranches.push_back({index, "trip hint " + std::to_string(trips) + " (loop bound " +
-                                                     (asIndex ? "pointers" : "value") + ")"});
-        }
+        ex.boundLoad(index, "trip hint " + std::to_string(trips) + " (loop bound " + (asIndex ? "pointers" : "value") + ")");
         for (int lane = 0; lane < kLanes; ++lane) {
           if (!(mask >> lane & 1)) continue;
           const Lane base = st.regs[addr.reg][lane];
@@ -822,7 +748,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         } else if (r.origin == kKnown) {
           const long long x = asInt(a.bits, t), y = asInt(b.bits, t);
           const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
-          if (logging) setpLog.push_back(comparison(index, lane, cmp, t, x, y, ux, uy));
+          if (ex.logging()) ex.logComparison(comparison(index, lane, cmp, t, x, y, ux, uy));
           bool v = false;
           if (cmp == "eq") v = x == y;
           else if (cmp == "ne") v = x != y;
@@ -903,7 +829,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         write(dst, lane, d[lane], 32);
         if (pred) write(*pred, lane, p[lane], 1);
       }
-      if (logging) {
+      if (ex.logging()) {
         for (size_t k = 1; k < ops.size(); ++k) {
           if (ops[k].kind == PtxOperand::Kind::Register) noteNonAffine(index * 8 + static_cast<int>(k), ops[k].reg, mask);
         }
@@ -937,7 +863,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
           write(ops[0], lane, r, t.bits);
         }
       }
-      if (logging) {  // shifts of the value: equal in every folded iteration, or no fold
+      if (ex.logging()) {  // shifts of the value: equal in every folded iteration, or no fold
         for (int k = 0; k < n; ++k) {
           if (elems[k].kind == PtxOperand::Kind::Register) noteNonAffine(index * 8 + k, elems[k].reg, mask);
         }
@@ -1032,7 +958,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         }
         write(ops[0], lane, ok ? Lane{static_cast<std::uint64_t>(r), kKnown} : Lane{0, kFromOther}, outBits);
       }
-      if (logging) {
+      if (ex.logging()) {
         const bool affine = op == PtxOp::kAdd || op == PtxOp::kSub || op == PtxOp::kNeg ||
                             ((op == PtxOp::kMul || op == PtxOp::kMad || op == PtxOp::kMul24 || op == PtxOp::kMad24) && !hi) ||
                             (op == PtxOp::kShl && ops.size() > 2 && ops[2].kind == PtxOperand::Kind::Immediate);
@@ -1060,290 +986,68 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     return {};
   };
 
-  // Hint-driven resolution of a branch whose predicate is unknown for some lanes ----------------
-  std::map<int, long long> stayCounts;
-  struct Unresolved {
-    std::string where;  // FILE:LINE as hints name it
-    std::string file;
-    int line = 0;
-    int origin = 0;
-    bool loop = false;  // the line holds a loop's exit test
-  };
-  std::vector<Unresolved> unresolved;
-  auto resolveUnknown = [&](int blockIndex, const PtxInstruction& inst, int index, int origin,
-                            std::uint32_t unknownLanes, std::uint32_t& taken) -> Expected<void> {
-    ++resolvedCount;
-    if (inst.library) {
-      // Library code the user did not write and cannot hint: a loop is left after one pass,
-      // any other branch falls through.
-      if (defaultTaken(cfg_, blockIndex)) taken |= unknownLanes;
-      if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
-        trace.hintedBranches.push_back({index, std::string("the default for library code (") + inst.inlinedFrom + "): " +
-                                                   (exitedLoop(cfg_, blockIndex) ? "the loop is left" : "falls through")});
-      }
-      return {};
-    }
-    for (const TripHint& h : options_.trips) {
-      if (h.line != inst.sourceLine || !endsWithPath(sourcePath(inst), h.file)) continue;
-      if (tripHintTakes(cfg_, blockIndex, h.trips, stayCounts[index])) taken |= unknownLanes;
-      if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
-        trace.hintedBranches.push_back({index, "trip hint " + std::to_string(h.trips)});
-      }
-      return {};
-    }
-    if (const BranchHint* h = branchHintAt(options_.branches, sourcePath(inst), inst.sourceLine)) {
-      if (exitedLoop(cfg_, blockIndex)) {
-        return makeError("kernel '" + kernelName + "': the branch at " + where(inst) +
-                             " decides a loop; give its trip count with --trip " + where(inst) + "=N instead of --branch",
-                         errorFile(inst), inst.sourceLine);
-      }
-      taken |= probabilityLanes(unknownLanes, h->takenProbability);
-      if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != index) {
-        trace.hintedBranches.push_back({index, "probability " + std::to_string(h->takenProbability)});
-      }
-      return {};
-    }
-    // No hint: remember it, so that one error lists every such branch of the warp's path with
-    // the option that resolves it, and go on as library code does (a loop is left, any other
-    // branch falls through).
-    const std::string at = where(inst);
-    if (std::none_of(unresolved.begin(), unresolved.end(), [&](const Unresolved& u) { return u.where == at; })) {
-      const auto lineOf = [&](int k) {
-        const PtxInstruction& x = kernel_.instructions[k];
-        return sourcePath(x) == sourcePath(inst) ? x.sourceLine : -1;
-      };
-      unresolved.push_back({at, errorFile(inst), inst.sourceLine, origin, lineTestsLoop(cfg_, inst.sourceLine, lineOf)});
-    }
-    if (defaultTaken(cfg_, blockIndex)) taken |= unknownLanes;
-    return {};
-  };
-  // The one error for the branches no hint resolved: each with its fix (--arg, --trip for a
-  // loop test, --branch otherwise).
-  auto unresolvedError = [&]() -> Error {
-    const auto fix = [&](const Unresolved& u) {
-      if (u.origin > 0) return originText(u.origin);
-      return originText(u.origin) + "; give " +
-             (u.loop ? "the loop's trip count with --trip " + u.where + "=N"
-                     : "the probability that the branch is taken with --branch " + u.where + "=P");
-    };
-    const Unresolved& first = unresolved.front();
-    if (unresolved.size() == 1) {
-      return makeError("kernel '" + kernelName + "': the branch at " + first.where + " depends on " + fix(first), first.file,
-                       first.line);
-    }
-    std::string message = "kernel '" + kernelName + "': " + std::to_string(unresolved.size()) +
-                          " branches depend on data the launch does not give:";
-    for (size_t k = 0; k < unresolved.size(); ++k) {
-      message += (k ? "; (" : " (") + std::to_string(k + 1) + ") the branch at " + unresolved[k].where + " depends on " + fix(unresolved[k]);
-    }
-    return makeError(std::move(message), first.file, first.line);
-  };
-
-  // SIMT execution with a reconvergence stack -------------------------------------------------------
-  SimtStack simt(cfg_, st.valid);
-  int pc = 0;
-  std::uint32_t m = 0;
-  std::vector<char> isHeader(cfg_.blocks.size(), 0);
-  for (const PtxLoop& l : cfg_.loops) isHeader[l.header] = options_.foldLoops ? 1 : 0;
-  std::map<int, FoldTrack> tracks;
-  int armed = 0;               // tracks holding snapshots
-  std::uint64_t pathHash = 0;  // rolling hash of the executed (instruction, mask) sequence
-  long long executed = 0;      // instructions executed (not folded)
-  auto snapshot = [&](FoldSnapshot& snap) {
-    snap.regs = st.regs;
-    snap.simt = simt.state();
-    snap.dynamic = trace.dynamicInstructions;
-    snap.streamSize = trace.stream.size();
-    snap.addressSize = trace.streamAddresses.size();
-    snap.setpSize = setpLog.size();
-    snap.nonAffine = nonAffine;
-    snap.resolved = resolvedCount;
-    snap.blockExecutions = trace.blockExecutions;
-    snap.edges = trace.edges;
-    snap.counts.resize(trace.instructions.size());
-    for (size_t i = 0; i < trace.instructions.size(); ++i) {
-      const InstructionStats& x = trace.instructions[i];
-      snap.counts[i] = {x.executions, x.activeLanes, x.knownRequests, x.units, x.dataDependent};
-    }
-  };
-  // Tries to fold the iterations after the last of tracks[header]'s four snapshots; true when
-  // some were folded.
-  auto tryFold = [&](int header, FoldTrack& t) -> bool {
-    const FoldSnapshot &s0 = t.snaps[0], &s1 = t.snaps[1], &s2 = t.snaps[2], &s3 = t.snaps[3];
-    if (s1.simt != s0.simt || s2.simt != s0.simt || s3.simt != s0.simt) return false;
-    if (s3.resolved != s0.resolved) return false;
-    if (s1.nonAffine - s0.nonAffine != s2.nonAffine - s1.nonAffine || s2.nonAffine - s1.nonAffine != s3.nonAffine - s2.nonAffine) return false;
-    // Registers: the same origins, known ones advancing by one step per iteration.
-    std::vector<std::pair<size_t, std::array<std::uint64_t, kLanes>>> steps;
-    for (size_t r = 0; r < s3.regs.size(); ++r) {
-      std::array<std::uint64_t, kLanes> d{};
-      bool moves = false;
-      for (int lane = 0; lane < kLanes; ++lane) {
-        const Lane a = s0.regs[r][lane], b = s1.regs[r][lane], c = s2.regs[r][lane], e = s3.regs[r][lane];
-        if (a.origin != b.origin || b.origin != c.origin || c.origin != e.origin) return false;
-        if (e.origin != kKnown) continue;
-        const std::uint64_t d1 = b.bits - a.bits, d2 = c.bits - b.bits, d3 = e.bits - c.bits;
-        if (d1 != d2 || d2 != d3) return false;
-        d[lane] = d3;
-        moves = moves || d3 != 0;
-      }
-      if (moves) steps.emplace_back(r, d);
-    }
-    // Comparisons: the same ones in each iteration, operands advancing by constant steps; the
-    // iterations before the first change of outcome repeat the last one.
-    const size_t n1 = s1.setpSize - s0.setpSize, n2 = s2.setpSize - s1.setpSize, n3 = s3.setpSize - s2.setpSize;
-    if (n1 != n2 || n2 != n3) return false;
-    Int128 repeats = kNever;
-    for (size_t k = 0; k < n3; ++k) {
-      const Comparison &c1 = setpLog[s0.setpSize + k], &c2 = setpLog[s1.setpSize + k], &c3 = setpLog[s2.setpSize + k];
-      if (c1.index != c3.index || c2.index != c3.index || c1.lane != c3.lane || c2.lane != c3.lane) return false;
-      if (c2.a - c1.a != c3.a - c2.a || c2.b - c1.b != c3.b - c2.b) return false;
-      repeats = std::min(repeats, firstChange(c3, c3.a - c2.a, c3.b - c2.b) - 1);
-    }
-    if (repeats == kNever || repeats < 1) return false;  // no affine exit test, or it is imminent
-    // Lane addresses (recorded streams): constant steps too; folds inside the iterations alike.
-    std::vector<std::vector<long long>> addressStep;
-    size_t innerBegin = 0, innerEnd = 0;
-    if (options_.recordStream) {
-      const size_t p[4] = {s0.streamSize, s1.streamSize, s2.streamSize, s3.streamSize};
-      const size_t a[4] = {s0.addressSize, s1.addressSize, s2.addressSize, s3.addressSize};
-      if (!folding::innerFoldsAlike(trace.folds, p, a, innerBegin, innerEnd)) return false;
-      const size_t a1 = s1.addressSize - s0.addressSize, a2 = s2.addressSize - s1.addressSize, a3 = s3.addressSize - s2.addressSize;
-      if (a1 != a2 || a2 != a3) return false;
-      for (size_t k = 0; k < a3; ++k) {
-        const std::vector<long long>& x = trace.streamAddresses[s0.addressSize + k].second;
-        const std::vector<long long>& y = trace.streamAddresses[s1.addressSize + k].second;
-        const std::vector<long long>& z = trace.streamAddresses[s2.addressSize + k].second;
-        std::vector<long long> step(kLanes, 0);
-        for (int lane = 0; lane < kLanes; ++lane) {
-          if ((x[lane] < 0) != (z[lane] < 0) || (y[lane] < 0) != (z[lane] < 0)) return false;
-          if (z[lane] < 0) continue;
-          if (y[lane] - x[lane] != z[lane] - y[lane]) return false;
-          step[lane] = z[lane] - y[lane];
-          // Addresses stay addresses: no repeat may take one below 0.
-          if (step[lane] < 0 && static_cast<Int128>(z[lane]) + repeats * step[lane] < 0) repeats = z[lane] / -step[lane];
-        }
-        addressStep.push_back(std::move(step));
-      }
-      if (repeats < 1) return false;
-    }
-    const long long f = static_cast<long long>(std::min<Int128>(repeats, options_.maxInstructionsPerWarp));
-    for (const auto& [r, d] : steps) {
-      for (int lane = 0; lane < kLanes; ++lane) {
-        if (st.regs[r][lane].origin == kKnown) st.regs[r][lane].bits += d[lane] * static_cast<std::uint64_t>(f);
-      }
-    }
-    for (size_t b = 0; b < trace.blockExecutions.size(); ++b) {
-      trace.blockExecutions[b] += f * (s3.blockExecutions[b] - s2.blockExecutions[b]);
-      for (const auto& [to, count] : s3.edges[b]) {
-        auto before = s2.edges[b].find(to);
-        trace.edges[b][to] += f * (count - (before == s2.edges[b].end() ? 0 : before->second));
-      }
-    }
-    for (size_t i = 0; i < trace.instructions.size(); ++i) {
-      InstructionStats& x = trace.instructions[i];
-      x.executions += f * (s3.counts[i][0] - s2.counts[i][0]);
-      x.activeLanes += f * (s3.counts[i][1] - s2.counts[i][1]);
-      x.knownRequests += f * (s3.counts[i][2] - s2.counts[i][2]);
-      x.units += f * (s3.counts[i][3] - s2.counts[i][3]);
-      x.dataDependent += f * (s3.counts[i][4] - s2.counts[i][4]);
-    }
-    trace.dynamicInstructions += f * (s3.dynamic - s2.dynamic);
-    trace.foldedIterations += f;
-    if (options_.recordStream) {
-      trace.folds.push_back({header, s2.streamSize, s3.streamSize, s2.addressSize, s3.addressSize, f, std::move(addressStep),
-                             innerBegin, innerEnd});
-    }
-    return true;
-  };
-  // At a visit of a loop header: compare the iteration that just ended with the one before;
-  // after three alike, try to fold.
-  auto visitHeader = [&](int header) {
-    FoldTrack& t = tracks[header];
-    folding::visitHeader(t, executed, pathHash, armed, snapshot, [&] { return tryFold(header, t); });
-    logging = armed > 0;
-    if (!logging && !setpLog.empty()) setpLog.clear();
-  };
-  while (simt.next(pc, m)) {
-    const PtxBlock& blk = cfg_.blocks[pc];
-    if (isHeader[pc]) visitHeader(pc);
-    ++trace.blockExecutions[pc];
-    std::uint32_t exitNow = 0;
-    std::uint32_t taken = 0;
-    bool isBranch = false;
-    for (int i = blk.first; i < blk.end; ++i) {
-      const PtxInstruction& inst = kernel_.instructions[i];
-      // Guard: lanes whose guard is false skip (the instruction still issues for the warp).
-      std::uint32_t g = m;
-      std::uint32_t unknownGuard = 0;
-      int guardOrigin = kKnown;
-      if (inst.guard >= 0) {
-        g = 0;
+  // The instruction set's side of the executor (warp_executor.h) --------------------------------
+  using Steps = std::vector<std::pair<size_t, std::array<std::uint64_t, kLanes>>>;
+  auto isa = makeIsa(
+      [&](int i) {
+        const PtxOp op = decodedOps[static_cast<size_t>(i)];
+        return op == PtxOp::kBra ? Flow::kBranch : op == PtxOp::kRet || op == PtxOp::kExit ? Flow::kExit : Flow::kOther;
+      },
+      [&](int i, std::uint32_t m) {
+        const PtxInstruction& inst = kernel_.instructions[static_cast<size_t>(i)];
+        GuardLanes g{m, 0, kFromOther};
+        if (inst.guard < 0) return g;
+        g.on = 0;
         for (int lane = 0; lane < kLanes; ++lane) {
           if (!(m >> lane & 1)) continue;
           const Lane p = st.regs[inst.guard][lane];
           if (p.origin != kKnown) {
-            unknownGuard |= 1u << lane;
-            guardOrigin = p.origin;
+            g.unknown |= 1u << lane;
+            g.origin = p.origin;
           } else if (((p.bits & 1) != 0) != inst.guardNegated) {
-            g |= 1u << lane;
+            g.on |= 1u << lane;
           }
         }
-      }
-      InstructionStats& s = trace.instructions[i];
-      ++s.executions;
-      s.activeLanes += std::popcount(m);
-      ++trace.dynamicInstructions;
-      ++executed;
-      pathHash = pathHash * kHashBase + (static_cast<std::uint64_t>(i) << 32 | m);
-      if (options_.recordStream) trace.stream.emplace_back(i, m);
-      if (executed > options_.maxInstructionsPerWarp) {  // executed, not folded: folds terminate
-        return makeError("kernel '" + kernelName + "': one warp executes more than " +
-                             std::to_string(options_.maxInstructionsPerWarp) + " instructions (loop at " + where(inst) +
-                             " may not terminate for this launch)",
-                         errorFile(inst), inst.sourceLine);
-      }
-      if (decodedOps[i] == PtxOp::kBra) {
-        isBranch = true;
-        taken = g;
-        if (unknownGuard) {
-          if (Expected<void> r = resolveUnknown(pc, inst, i, guardOrigin, unknownGuard, taken); !r) return std::move(r).takeError();
+        return g;
+      },
+      [&](int i) {
+        const PtxInstruction& inst = kernel_.instructions[static_cast<size_t>(i)];
+        return SourceLocation{sourcePath(inst), inst.sourceLine, where(inst), errorFile(inst), inst.library, inst.inlinedFrom};
+      },
+      [&](int i, std::uint32_t on, std::uint32_t undecided, int origin) -> Expected<void> {
+        if (Expected<void> r = execute(i, on | undecided); !r) return r;
+        if (undecided) writeUnknown(kernel_.instructions[static_cast<size_t>(i)], undecided, origin);
+        return {};
+      },
+      [&] { return st.regs; },
+      [&](const std::vector<Reg>& s0, const std::vector<Reg>& s1, const std::vector<Reg>& s2, const std::vector<Reg>& s3,
+          folding::Int128&) -> std::optional<Steps> {
+        // The same origins, known values advancing by one 64-bit step per iteration.
+        Steps steps;
+        for (size_t r = 0; r < s3.size(); ++r) {
+          std::array<std::uint64_t, kLanes> d{};
+          bool moves = false;
+          for (int lane = 0; lane < kLanes; ++lane) {
+            const Lane a = s0[r][lane], b = s1[r][lane], c = s2[r][lane], e = s3[r][lane];
+            if (a.origin != b.origin || b.origin != c.origin || c.origin != e.origin) return std::nullopt;
+            if (e.origin != kKnown) continue;
+            const std::uint64_t d1 = b.bits - a.bits, d2 = c.bits - b.bits, d3 = e.bits - c.bits;
+            if (d1 != d2 || d2 != d3) return std::nullopt;
+            d[lane] = d3;
+            moves = moves || d3 != 0;
+          }
+          if (moves) steps.emplace_back(r, d);
         }
-        continue;
-      }
-      if (unknownGuard && (decodedOps[i] == PtxOp::kRet || decodedOps[i] == PtxOp::kExit)) {
-        // A data-dependent return is a branch to the exit: resolved like one (hint, library
-        // default or an error), never run in every undecided lane.
-        std::uint32_t leaving = 0;
-        if (Expected<void> r = resolveUnknown(pc, inst, i, guardOrigin, unknownGuard, leaving); !r) return std::move(r).takeError();
-        exitNow |= g | leaving;
-        continue;
-      }
-      if (unknownGuard) {
-        // A predicated non-branch instruction with an unknown guard (an if-converted body): the
-        // hint on its line is the probability P that the branch over the body is taken, so it
-        // runs in a share 1 − P of those lanes; without a hint, in all of them.
-        std::uint32_t run = unknownGuard;
-        if (const BranchHint* h = branchHintAt(options_.branches, sourcePath(inst), inst.sourceLine)) {
-          run = probabilityLanes(unknownGuard, 1.0 - h->takenProbability);
-          if (trace.hintedBranches.empty() || trace.hintedBranches.back().instruction != i) {
-            trace.hintedBranches.push_back({i, "probability " + std::to_string(h->takenProbability) + " (predicated body)"});
+        return steps;
+      },
+      [&](const Steps& steps, long long f) {
+        for (const auto& [r, d] : steps) {
+          for (int lane = 0; lane < kLanes; ++lane) {
+            if (st.regs[r][lane].origin == kKnown) st.regs[r][lane].bits += d[lane] * static_cast<std::uint64_t>(f);
           }
         }
-        g |= run;
-      }
-      if (decodedOps[i] == PtxOp::kRet || decodedOps[i] == PtxOp::kExit) {
-        exitNow |= g;
-        continue;
-      }
-      if (g == 0) continue;
-      if (Expected<void> r = execute(i, g); !r) return std::move(r).takeError();
-    }
-    const SimtStack::Edges edges = simt.finish(exitNow, isBranch, taken);
-    for (int k = 0; k < edges.count; ++k) ++trace.edges[pc][edges.to[k]];
-  }
-  if (!unresolved.empty()) return unresolvedError();
-  return trace;
+      });
+  return ex.run(isa);
 }
 
 }  // namespace foresight::cuda

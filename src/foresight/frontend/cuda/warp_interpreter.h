@@ -125,19 +125,29 @@ struct ResolvedBranch {
   std::string how;  ///< "trip hint 16", "probability 0.25"
 };
 
-/// One warp's execution.
+/// One execution of a memory instruction by a warp, with its lane addresses.
+struct LaneAccess {
+  size_t position = 0;  ///< in the warp's recorded stream (0-based; folded repeats not counted)
+  int instruction = 0;  ///< static instruction index
+  /// Byte address per lane (negative = inactive lane); empty when an active lane's address
+  /// depends on untracked values (data-dependent).
+  std::vector<long long> lanes;
+};
+
+/// One warp's execution (PTX or SASS: warp_executor.h).
 struct WarpTrace {
   std::vector<long long> blockExecutions;  ///< per CFG block
   std::vector<std::map<int, long long>> edges;  ///< per CFG block: successor → times taken
   std::vector<InstructionStats> instructions;  ///< per PTX instruction
   long long dynamicInstructions = 0;
   std::vector<ResolvedBranch> hintedBranches;
-  /// (instruction index, active mask) in execution order, when recordStream was set.
+  /// (instruction index, lanes that execute it) in execution order, when recordStream was set.
   std::vector<std::pair<int, std::uint32_t>> stream;
-  /// Lane addresses of the memory instructions of `stream` whose addresses were all known:
-  /// (position in `stream`, 32 addresses, negative = inactive lane), when recordStream was set.
-  std::vector<std::pair<size_t, std::vector<long long>>> streamAddresses;
-  /// Folded loop iterations, in stream order (recorded only with recordStream; the counts above
+  /// Lane addresses of executed memory instructions, in order, when the stream or the
+  /// addresses are recorded: the PTX run keeps those whose addresses were all known, the SASS
+  /// run every one (empty lanes: data-dependent).
+  std::vector<LaneAccess> accesses;
+  /// Folded loop iterations, in stream order (recorded only with the stream or the addresses; the counts above
   /// include every folded iteration). With folds, `stream` holds the executed instructions
   /// only: expandedLength() gives the full length, expandStream() the full stream.
   std::vector<LoopFold> folds;
@@ -152,7 +162,7 @@ struct WarpTrace {
 
 /// Calls `emit(instruction, mask, lanes)` for positions [begin, end) of the full stream of a
 /// trace recorded with recordStream (folded repeats reproduced with their address steps;
-/// `lanes` is null for instructions without a recorded address).
+/// `lanes` is null for instructions without a recorded address or with a data-dependent one).
 void expandStream(const WarpTrace& trace, long long begin, long long end,
                   const std::function<void(int, std::uint32_t, const std::vector<long long>*)>& emit);
 
