@@ -66,6 +66,40 @@ TEST(LaunchInputs, BoolAndEnumArgumentsDecideTripCounts) {
   EXPECT_DOUBLE_EQ(both - twice, scaled - none);
 }
 
+TEST(LaunchInputs, FloatArgumentsDecideBranchesAndTripCounts) {
+  // float_args.cu: `if (powf(scale, e) > 100.0f)` (line 9, libdevice's powf inlined: fma, cvt
+  // and bit tricks on the float arguments) and `steps = (int)(scale * 4.0f)` bounding the loop
+  // of line 13, which nvcc unrolls by 4 (main loop steps / 4 times, remainder steps % 4).
+  // scale = 3, e = 5: 243 > 100, the body's load (line 10) runs; 12 steps: 3 + 0. scale = 2,
+  // e = 3: 8, no body; 8 steps: 2 + 0. scale = 1.75: 1.75^5 = 16.4, no body; 7 steps: 1 + 3.
+  struct Case {
+    double scale, e;
+    double body, main, rest;
+  };
+  for (const Case& c : {Case{3, 5, 1, 3, 0}, Case{2, 3, 0, 2, 0}, Case{1.75, 5, 0, 1, 3}}) {
+    Expected<CudaProgram> p = analyse("float_args.cu", "", launch({4, 1, 1}, {128, 1, 1},
+                                                                  {{"n", 512}, {"scale", ArgValue::fromReal(c.scale)},
+                                                                   {"e", ArgValue::fromReal(c.e)}}));
+    ASSERT_TRUE(p) << p.error().format();
+    const KernelIR& ir = p->kernels.at(0).ir;
+    double body = -1;
+    for (const BasicBlock& b : ir.blocks) {
+      for (const Instruction& i : b.instructions) {
+        if (i.sourceLine == 10 && i.memory) body = b.executionsPerWarp;
+      }
+    }
+    EXPECT_DOUBLE_EQ(body, c.body) << c.scale;
+    ASSERT_EQ(ir.loops.size(), 2u);
+    EXPECT_DOUBLE_EQ(ir.loops[0].tripCount, c.main) << c.scale;
+    EXPECT_DOUBLE_EQ(ir.loops[1].tripCount, c.rest) << c.scale;
+  }
+  // Without them, one error names the argument for both.
+  Expected<CudaProgram> missing = analyse("float_args.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}));
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("(1) the branch at float_args.cu:9 depends on argument 'scale'"), std::string::npos)
+      << missing.error().message;
+}
+
 TEST(LaunchInputs, ArgumentErrorsNameTheParameter) {
   Expected<CudaProgram> real = analyse("scalar_args.cu", "scalar_args", launch({4, 1, 1}, {256, 1, 1}, {{"n", ArgValue::fromReal(1.5)}}));
   ASSERT_FALSE(real);

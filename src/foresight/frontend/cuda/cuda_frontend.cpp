@@ -322,11 +322,11 @@ std::string sibling(const std::string& path, const std::string& ext) {
 
 std::string baseFile(const std::string& path) { return fs::path(path).filename().string(); }
 
-/// Every `--trip`/`--branch` hint must name a line that holds code of the input's kernels (a
-/// typo in a hint would otherwise be silently ignored; one list of hints may serve several
-/// kernels of a file): an error naming the hint and the kernel's lines.
-Expected<void> checkHintLines(const PtxModule& module, const PtxKernel& kernel, const std::string& name, const CudaOptions& o,
-                              const std::string& path) {
+/// The `--trip`/`--branch` hints whose line holds no code of the input's kernels (a typo would
+/// otherwise be ignored without a word; one list of hints may serve several kernels of a file,
+/// or variants that compile a line out): a note each, naming the kernel's lines.
+std::vector<std::string> hintLineNotes(const PtxModule& module, const PtxKernel& kernel, const std::string& name, const CudaOptions& o,
+                                       const std::string& path) {
   std::map<std::string, std::pair<int, int>> lines;  // source file → first and last line of user code
   const auto pathOf = [&](const PtxInstruction& x) {
     auto f = module.files.find(x.sourceFile);
@@ -338,31 +338,30 @@ Expected<void> checkHintLines(const PtxModule& module, const PtxKernel& kernel, 
     it->second.first = std::min(it->second.first, x.sourceLine);
     it->second.second = std::max(it->second.second, x.sourceLine);
   }
-  const auto check = [&](const std::string& option, const std::string& file, int line, const std::string& value) -> Expected<void> {
+  std::vector<std::string> notes;
+  const auto check = [&](const std::string& option, const std::string& file, int line, const std::string& value) {
     for (const PtxKernel& k : module.kernels) {
       for (const PtxInstruction& x : k.instructions) {
-        if (x.sourceLine == line && endsWithPath(pathOf(x), file)) return {};
+        if (x.sourceLine == line && endsWithPath(pathOf(x), file)) return;
       }
     }
     std::string where;
     for (const auto& [f, range] : lines) {
       where += (where.empty() ? "" : ", ") + f + ":" + std::to_string(range.first) + "-" + std::to_string(range.second);
     }
-    return makeError(option + " " + file + ":" + std::to_string(line) + "=" + value + ": kernel '" + name + "' has no code on " +
-                         "that line (" + (where.empty() ? "the input has no source line information; compile it with -lineinfo"
-                                                        : "its code is on " + where) + ")",
-                     path, 0);
+    notes.push_back(option + " " + file + ":" + std::to_string(line) + "=" + value + " is ignored: kernel '" + name +
+                    "' has no code on that line (" +
+                    (where.empty() ? "the input has no source line information; compile it with -lineinfo" : "its code is on " + where) +
+                    ")");
   };
-  for (const TripHint& h : o.trips) {
-    if (Expected<void> r = check("--trip", h.file, h.line, std::to_string(h.trips)); !r) return r;
-  }
+  for (const TripHint& h : o.trips) check("--trip", h.file, h.line, std::to_string(h.trips));
   for (const BranchHint& h : o.branches) {
     std::string p = std::to_string(h.takenProbability);
     while (p.size() > 1 && p.back() == '0') p.pop_back();
     if (!p.empty() && p.back() == '.') p.pop_back();
-    if (Expected<void> r = check("--branch", h.file, h.line, p); !r) return r;
+    check("--branch", h.file, h.line, p);
   }
-  return {};
+  return notes;
 }
 
 std::string typeKind(const PtxInstruction& inst) {
@@ -999,7 +998,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
 
   Expected<PtxCfg> cfg = buildCfg(kernel, path);
   if (!cfg) return locatePtxError(std::move(cfg).takeError(), inputs->ptx, path);
-  if (Expected<void> hints = checkHintLines(*module, kernel, out.name, o, path); !hints) return std::move(hints).takeError();
+  for (std::string& n : hintLineNotes(*module, kernel, out.name, o, path)) out.notes.push_back(std::move(n));
   const WarpInterpreter interpreter(*module, kernel, *cfg, io, path);
 
   // Execute the sampled warps of block 0 and average.

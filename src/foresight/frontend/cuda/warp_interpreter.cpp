@@ -58,10 +58,13 @@ enum class PtxOp : std::uint8_t {
   kCvt,
   kCvta,
   kDiv,
+  kEx2,
   kExit,
   kFence,
+  kFma,
   kLd,
   kLdu,
+  kLg2,
   kMad,
   kMad24,
   kMax,
@@ -76,14 +79,19 @@ enum class PtxOp : std::uint8_t {
   kOr,
   kPmevent,
   kPrefetch,
+  kRcp,
   kRed,
   kRem,
   kRet,
+  kRsqrt,
   kSelp,
   kSetp,
   kShfl,
   kShl,
   kShr,
+  kSin,
+  kCos,
+  kSqrt,
   kSt,
   kSub,
   kTrap,
@@ -119,10 +127,14 @@ PtxOp decodeOp(const std::string& base) {
       {"cvt", PtxOp::kCvt},
       {"cvta", PtxOp::kCvta},
       {"div", PtxOp::kDiv},
+      {"cos", PtxOp::kCos},
+      {"ex2", PtxOp::kEx2},
       {"exit", PtxOp::kExit},
       {"fence", PtxOp::kFence},
+      {"fma", PtxOp::kFma},
       {"ld", PtxOp::kLd},
       {"ldu", PtxOp::kLdu},
+      {"lg2", PtxOp::kLg2},
       {"mad", PtxOp::kMad},
       {"mad24", PtxOp::kMad24},
       {"max", PtxOp::kMax},
@@ -137,14 +149,18 @@ PtxOp decodeOp(const std::string& base) {
       {"or", PtxOp::kOr},
       {"pmevent", PtxOp::kPmevent},
       {"prefetch", PtxOp::kPrefetch},
+      {"rcp", PtxOp::kRcp},
       {"red", PtxOp::kRed},
       {"rem", PtxOp::kRem},
       {"ret", PtxOp::kRet},
+      {"rsqrt", PtxOp::kRsqrt},
       {"selp", PtxOp::kSelp},
       {"setp", PtxOp::kSetp},
       {"shfl", PtxOp::kShfl},
       {"shl", PtxOp::kShl},
       {"shr", PtxOp::kShr},
+      {"sin", PtxOp::kSin},
+      {"sqrt", PtxOp::kSqrt},
       {"st", PtxOp::kSt},
       {"sub", PtxOp::kSub},
       {"trap", PtxOp::kTrap},
@@ -162,6 +178,151 @@ long long asInt(std::uint64_t bits, PtxType t) {
   std::uint64_t v = bits & m;
   if (t.kind == 's' && ((v >> (t.bits - 1)) & 1)) v |= ~m;
   return static_cast<long long>(v);
+}
+
+/// A floating-point register's value: f32 in the low 32 bits, f64 in all 64.
+double floatOf(std::uint64_t bits, int width) {
+  return width == 64 ? std::bit_cast<double>(bits) : static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+}
+
+/// The bits of `v` as a `width`-bit float (rounded to nearest for f32).
+std::uint64_t floatBits(double v, int width) {
+  return width == 64 ? std::bit_cast<std::uint64_t>(v) : std::bit_cast<std::uint32_t>(static_cast<float>(v));
+}
+
+/// PTX's float-to-integral rounding modifier (.rni nearest even, .rzi toward zero, .rmi down,
+/// .rpi up) applied to `x`; `fallback` when the instruction has none.
+double roundIntegral(const std::vector<std::string>& mods, double x, char fallback) {
+  char mode = fallback;
+  for (const std::string& m : mods) {
+    if (m == "rni") mode = 'n';
+    if (m == "rzi") mode = 'z';
+    if (m == "rmi") mode = 'm';
+    if (m == "rpi") mode = 'p';
+  }
+  switch (mode) {
+    case 'z': return std::trunc(x);
+    case 'm': return std::floor(x);
+    case 'p': return std::ceil(x);
+    case 'n': return std::nearbyint(x);
+    default: return x;
+  }
+}
+
+/// A PTX float comparison (setp.CMP.f32/f64): the ordered ones are false on NaN, the unordered
+/// (…u) true, num/nan test for NaN; nullopt for an unknown operator.
+std::optional<bool> compareFloats(const std::string& cmp, double x, double y) {
+  const bool unordered = std::isnan(x) || std::isnan(y);
+  if (cmp == "num") return !unordered;
+  if (cmp == "nan") return unordered;
+  const bool u = cmp.size() == 3 && cmp.back() == 'u';
+  const std::string c = u ? cmp.substr(0, 2) : cmp;
+  if (unordered) return u;
+  if (c == "eq") return x == y;
+  if (c == "ne") return x != y;
+  if (c == "lt") return x < y;
+  if (c == "le") return x <= y;
+  if (c == "gt") return x > y;
+  if (c == "ge") return x >= y;
+  return std::nullopt;
+}
+
+bool hasModifier(const PtxInstruction& i, const char* m) { return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end(); }
+
+/// cvt between floats (.rni/.rzi/.rmi/.rpi round to an integral value; f64 → f32 to nearest),
+/// from float to integer (rounded as the modifier says, saturated to the type, NaN as 0) and
+/// from integer to float (.rn nearest, .rz/.rm/.rp directed): the destination's bits.
+std::uint64_t convertFloat(const PtxInstruction& inst, std::uint64_t bits, PtxType dt, PtxType st) {
+  if (st.kind == 'f') {
+    double x = floatOf(bits, st.bits);
+    if (dt.kind == 'f') {
+      x = roundIntegral(inst.mods, x, '-');
+      if (hasModifier(inst, "sat")) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+      return floatBits(x, dt.bits);
+    }
+    if (std::isnan(x)) return 0;
+    x = roundIntegral(inst.mods, x, 'z');
+    const int b = std::clamp(dt.bits, 8, 64);
+    if (dt.kind == 's') {
+      const double lo = -std::ldexp(1.0, b - 1), hi = std::ldexp(1.0, b - 1);
+      if (x <= lo) return static_cast<std::uint64_t>(static_cast<long long>(lo)) & maskBits(b);
+      if (x >= hi) return maskBits(b - 1);
+      return static_cast<std::uint64_t>(static_cast<long long>(x)) & maskBits(b);
+    }
+    if (x <= 0) return 0;
+    if (x >= std::ldexp(1.0, b)) return maskBits(b);
+    return static_cast<std::uint64_t>(x);
+  }
+  const bool isSigned = st.kind == 's';
+  const long long v = asInt(bits, st);
+  const std::uint64_t u = bits & maskBits(st.bits);
+  if (dt.bits == 64) return floatBits(isSigned ? static_cast<double>(v) : static_cast<double>(u), 64);
+  const long double exact = isSigned ? static_cast<long double>(v) : static_cast<long double>(u);
+  float f = static_cast<float>(exact);  // nearest, ties to even
+  if (hasModifier(inst, "rp") && static_cast<long double>(f) < exact) f = std::nextafter(f, INFINITY);
+  if (hasModifier(inst, "rm") && static_cast<long double>(f) > exact) f = std::nextafter(f, -INFINITY);
+  if (hasModifier(inst, "rz") && std::fabs(static_cast<long double>(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
+  return std::bit_cast<std::uint32_t>(f);
+}
+
+/// A float arithmetic instruction on known operands (f32 computed in single precision, f64 in
+/// double; round to nearest; .sat clamps to [0, 1]; .ftz flushes subnormal f32 inputs and
+/// results to zero): the result's bits.
+std::uint64_t floatOp(const PtxInstruction& inst, PtxOp op, int width, std::uint64_t ab, std::uint64_t bb, std::uint64_t cb) {
+  const bool ftz = hasModifier(inst, "ftz");
+  if (width == 32) {
+    auto in = [&](std::uint64_t bits) {
+      const float f = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+      return ftz && std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
+    };
+    const float a = in(ab), b = in(bb), c = in(cb);
+    float r = 0;
+    switch (op) {
+      case PtxOp::kAdd: r = a + b; break;
+      case PtxOp::kSub: r = a - b; break;
+      case PtxOp::kMul: r = a * b; break;
+      case PtxOp::kMad: case PtxOp::kFma: r = std::fma(a, b, c); break;
+      case PtxOp::kDiv: r = a / b; break;
+      case PtxOp::kMin: r = std::fmin(a, b); break;
+      case PtxOp::kMax: r = std::fmax(a, b); break;
+      case PtxOp::kAbs: r = std::fabs(a); break;
+      case PtxOp::kNeg: r = -a; break;
+      case PtxOp::kSqrt: r = std::sqrt(a); break;
+      case PtxOp::kRsqrt: r = 1.0f / std::sqrt(a); break;
+      case PtxOp::kRcp: r = 1.0f / a; break;
+      case PtxOp::kEx2: r = std::exp2(a); break;
+      case PtxOp::kLg2: r = std::log2(a); break;
+      case PtxOp::kSin: r = std::sin(a); break;
+      case PtxOp::kCos: r = std::cos(a); break;
+      default: break;
+    }
+    if (hasModifier(inst, "sat")) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+    if (ftz && std::fpclassify(r) == FP_SUBNORMAL) r = std::copysign(0.0f, r);
+    return std::bit_cast<std::uint32_t>(r);
+  }
+  const double a = std::bit_cast<double>(ab), b = std::bit_cast<double>(bb), c = std::bit_cast<double>(cb);
+  double r = 0;
+  switch (op) {
+    case PtxOp::kAdd: r = a + b; break;
+    case PtxOp::kSub: r = a - b; break;
+    case PtxOp::kMul: r = a * b; break;
+    case PtxOp::kMad: case PtxOp::kFma: r = std::fma(a, b, c); break;
+    case PtxOp::kDiv: r = a / b; break;
+    case PtxOp::kMin: r = std::fmin(a, b); break;
+    case PtxOp::kMax: r = std::fmax(a, b); break;
+    case PtxOp::kAbs: r = std::fabs(a); break;
+    case PtxOp::kNeg: r = -a; break;
+    case PtxOp::kSqrt: r = std::sqrt(a); break;
+    case PtxOp::kRsqrt: r = 1.0 / std::sqrt(a); break;
+    case PtxOp::kRcp: r = 1.0 / a; break;
+    case PtxOp::kEx2: r = std::exp2(a); break;
+    case PtxOp::kLg2: r = std::log2(a); break;
+    case PtxOp::kSin: r = std::sin(a); break;
+    case PtxOp::kCos: r = std::cos(a); break;
+    default: break;
+  }
+  if (hasModifier(inst, "sat")) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+  return std::bit_cast<std::uint64_t>(r);
 }
 
 /// The allocation a value points into: the synthetic base of the pointer parameter whose window
@@ -744,7 +905,12 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         const Lane a = read(ops[1], lane), b = read(ops[2], lane);
         Lane r{0, firstOrigin({a.origin, b.origin})};
         if (isFloat) {
-          if (r.origin == kKnown) r.origin = kFromOther;
+          if (r.origin == kKnown) {
+            const std::optional<bool> v = t.bits >= 32 ? compareFloats(cmp, floatOf(a.bits, t.bits), floatOf(b.bits, t.bits))
+                                                       : std::nullopt;
+            if (v) r.bits = *v ? 1 : 0;
+            else r.origin = kFromOther;
+          }
         } else if (r.origin == kKnown) {
           const long long x = asInt(a.bits, t), y = asInt(b.bits, t);
           const std::uint64_t ux = a.bits & maskBits(t.bits), uy = b.bits & maskBits(t.bits);
@@ -880,14 +1046,43 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     if (op == PtxOp::kCvt) {
       const PtxType dt = types.empty() ? t : types.front();
       const PtxType sTy = types.size() > 1 ? types[1] : dt;
+      const bool floats = dt.kind == 'f' || sTy.kind == 'f';
+      // f16/bf16 and other widths are not tracked.
+      const bool tracked = !floats || ((dt.kind != 'f' || dt.bits >= 32) && (sTy.kind != 'f' || sTy.bits >= 32));
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
         const Lane a = read(ops[1], lane);
-        if (dt.kind == 'f' || sTy.kind == 'f' || a.origin != kKnown) {
+        if (a.origin != kKnown || !tracked) {
           write(ops[0], lane, {0, a.origin != kKnown ? a.origin : kFromOther}, dt.bits);
-        } else {
+        } else if (!floats) {
           write(ops[0], lane, {static_cast<std::uint64_t>(asInt(a.bits, sTy)), kKnown}, dt.bits);
+        } else {
+          write(ops[0], lane, {convertFloat(inst, a.bits, dt, sTy), kKnown}, dt.bits);
         }
+      }
+      return {};
+    }
+    static const std::set<PtxOp> kFloatOps = {PtxOp::kAdd, PtxOp::kSub, PtxOp::kMul, PtxOp::kMad, PtxOp::kFma, PtxOp::kDiv,
+                                              PtxOp::kMin, PtxOp::kMax, PtxOp::kAbs, PtxOp::kNeg, PtxOp::kSqrt, PtxOp::kRsqrt,
+                                              PtxOp::kRcp, PtxOp::kEx2, PtxOp::kLg2, PtxOp::kSin, PtxOp::kCos};
+    if (isFloat && t.bits >= 32 && kFloatOps.count(op)) {
+      // Known inputs give the result the GPU computes (IEEE, round to nearest; the approximate
+      // functions as their correctly rounded values), so that a branch or a trip count decided
+      // by float arguments resolves (`if (powf(scale, e) > 100.0f)`, `steps = scale * 4`).
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(mask >> lane & 1)) continue;
+        const Lane a = read(ops[1], lane);
+        const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
+        const Lane c = ops.size() > 3 ? read(ops[3], lane) : Lane{};
+        const int o = firstOrigin({a.origin, b.origin, c.origin});
+        if (o != kKnown) {
+          write(ops[0], lane, {0, o}, t.bits);
+          continue;
+        }
+        write(ops[0], lane, {floatOp(inst, op, t.bits, a.bits, b.bits, c.bits), kKnown}, t.bits);
+      }
+      if (ex.logging()) {  // float results are not affine in their bits: equal in every folded iteration, or no fold
+        noteNonAffine(index, ops[0].kind == PtxOperand::Kind::Register ? ops[0].reg : -1, mask);
       }
       return {};
     }
