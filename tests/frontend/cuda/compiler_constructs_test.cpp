@@ -175,7 +175,7 @@ TEST(PtxCalls, RecursionRunsExactlyWithinTheExpansionDepth) {
   ASSERT_TRUE(k.sass.has_value());
   EXPECT_EQ(k.sass->dynamicStatus,
             "kernel 'recursion': the branch at recursion.cu:4 depends on values the SASS run does not track; give the "
-            "probability that the branch is taken with --branch recursion.cu:4=P")
+            "probability that its `if` runs the body with --branch recursion.cu:4=P")
       << k.sass->dynamicStatus;
 }
 

@@ -1056,19 +1056,18 @@ TEST(CudaFrontendSass, UnhintedDataDependentBranchIsAnError) {
 TEST(CudaFrontendSass, DataDependentExitFollowsTheBranchHint) {
   // data_exit.cu line 9, `if (m) { ... }` around the whole body: the PTX branches to the exit
   // block (`@%p2 bra $L__BB0_3`), ptxas exits (`@!P0 EXIT` at /*00d0*/). The hint is the
-  // probability of that branch, so P = 0 runs the body in both: SASS /*0000*/–/*01f0*/, 32
-  // instructions; P = 1 leaves at /*00d0*/: 14. (Before, the SASS run treated the EXIT as an
-  // if-converted body instruction and ran it in 1 − P of the lanes: 14 for P = 0.)
+  // probability that the `if` runs its body, so the exit skips it: P = 1 runs the body in both
+  // runs, SASS /*0000*/–/*01f0*/, 32 instructions; P = 0 leaves at /*00d0*/: 14.
   auto run = [](double p) {
     return analyse("data_exit.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90", {}, true,
                    {{"data_exit.cu", 9, p}});
   };
-  Expected<CudaProgram> body = run(0.0);
+  Expected<CudaProgram> body = run(1.0);
   ASSERT_TRUE(body) << body.error().format();
   EXPECT_EQ(body->isa, "sass (memory from ptx)");
   EXPECT_DOUBLE_EQ(*body->kernels[0].sass->dynamicInstructionsPerWarp, 32);
   EXPECT_DOUBLE_EQ(irCount(body->kernels[0].ir), 32);
-  Expected<CudaProgram> none = run(1.0);
+  Expected<CudaProgram> none = run(0.0);
   ASSERT_TRUE(none) << none.error().format();
   EXPECT_DOUBLE_EQ(*none->kernels[0].sass->dynamicInstructionsPerWarp, 14);
   // Without the hint the branch is an error at its line, never an exit of every lane.
@@ -1082,17 +1081,18 @@ TEST(CudaFrontend, ReusedRegisterIsNoLoopSeed) {
   // it later reuses for the `for`'s start (line 14), which seeds the induction variable of the
   // loop hinted on line 15. Only the load that reaches the loop is a bound load: the mask's
   // value stays data-dependent, so `--branch …:12=P` decides the predicated EXIT in the SASS
-  // too. P = 1: every lane leaves at the exit, 16 SASS instructions (as before the loop: 189
-  // with P = 0, the body run 6 times); the PTX run 21 (99).
+  // too. P = 0 (no lane runs the `if`'s body): every lane leaves at the exit, 16 SASS
+  // instructions (as before the loop: 189 with P = 1, the loop run 6 times, the inner `if`'s
+  // body never); the PTX run 21 (99).
   auto run = [](double p) {
     return analyse("frontier_reuse.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90",
-                   {{"frontier_reuse.cu", 15, 6}}, true, {{"frontier_reuse.cu", 12, p}, {"frontier_reuse.cu", 18, 1.0}});
+                   {{"frontier_reuse.cu", 15, 6}}, true, {{"frontier_reuse.cu", 12, p}, {"frontier_reuse.cu", 18, 0.0}});
   };
-  Expected<CudaProgram> none = run(1.0);
+  Expected<CudaProgram> none = run(0.0);
   ASSERT_TRUE(none) << none.error().format();
   EXPECT_DOUBLE_EQ(*none->kernels[0].sass->dynamicInstructionsPerWarp, 16);
   EXPECT_DOUBLE_EQ(none->kernels[0].dynamicInstructionsPerWarp, 21);
-  Expected<CudaProgram> all = run(0.0);
+  Expected<CudaProgram> all = run(1.0);
   ASSERT_TRUE(all) << all.error().format();
   EXPECT_DOUBLE_EQ(*all->kernels[0].sass->dynamicInstructionsPerWarp, 189);
   EXPECT_DOUBLE_EQ(all->kernels[0].dynamicInstructionsPerWarp, 99);
@@ -1114,7 +1114,7 @@ TEST(CudaFrontend, EveryUnhintedBranchInOneError) {
   EXPECT_EQ(m.find("--trip frontier_edges.cu:11"), std::string::npos) << m;
   // With the two ifs hinted, the loop alone is left: the one-branch message.
   Expected<CudaProgram> q = analyse("frontier_edges.cu", "", l, "sm_90", {}, false,
-                                    {{"frontier_edges.cu", 11, 0.0}, {"frontier_edges.cu", 14, 0.5}});
+                                    {{"frontier_edges.cu", 11, 1.0}, {"frontier_edges.cu", 14, 0.5}});
   ASSERT_FALSE(q);
   EXPECT_EQ(q.error().line, 12);
   EXPECT_EQ(q.error().message,

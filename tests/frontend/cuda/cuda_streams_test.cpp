@@ -238,11 +238,11 @@ DynamicInstruction predicatedStore(double hint, const char* source = "predicated
 TEST(CudaStreams, BranchHintDecidesAnIfConvertedStore) {
   // `if (v == 123.33) a[t] = v;` (line 10): the PTX branches over the store (`@%p2 bra`, p2 =
   // v != 123.33), the SASS predicates it (`@!P0 STG.E.64`, guard from the loaded v). A hint P is
-  // the probability that the branch over the body is taken, so the predicated store runs in
-  // 1 − P of the lanes. P = 1: no lane stores (activeMask 0: the memory engine counts no
-  // request). P = 0: every lane stores a[t], t = 2·256 + 32 + lane, at base(0) + 8t.
-  EXPECT_EQ(predicatedStore(1.0).activeMask, 0u);
-  const DynamicInstruction all = predicatedStore(0.0);
+  // the probability that the `if` runs its body, so the predicated store runs in P of the
+  // lanes. P = 0: no lane stores (activeMask 0: the memory engine counts no request). P = 1:
+  // every lane stores a[t], t = 2·256 + 32 + lane, at base(0) + 8t.
+  EXPECT_EQ(predicatedStore(0.0).activeMask, 0u);
+  const DynamicInstruction all = predicatedStore(1.0);
   EXPECT_EQ(all.activeMask, 0xffffffffu);
   ASSERT_EQ(all.laneAddresses.size(), 32u);
   for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(all.laneAddresses[lane], (1LL << 40) + 8LL * (2 * 256 + 32 + lane));
@@ -277,7 +277,7 @@ TEST(CudaStreams, StartPlusCountTripHintGivesEveryRecordNEdges) {
     for (long long n : {6LL, 12LL}) {
       Expected<CudaProgram> p = analyse(c.source, "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}), "sm_90",
                                         {{c.source, c.loopLine, n}}, true,
-                                        {{c.source, c.ifLine, 0.0}, {c.source, c.innerIfLine, 1.0}});
+                                        {{c.source, c.ifLine, 1.0}, {c.source, c.innerIfLine, 0.0}});
       ASSERT_TRUE(p) << p.error().format();
       const KernelIR& ir = p->kernels[0].ir;
       Expected<std::vector<DynamicInstruction>> s = ir.streams->stream(0, 1);

@@ -119,8 +119,8 @@ TEST(WarpExecutor, UnhintedBranchIsOneErrorWithItsFixAfterTheDefault) {
   Expected<WarpTrace> t = toy.run({}, {});
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().message,
-            "kernel 'toy': the branch at toy.cu:2 depends on values loaded from memory; give the probability that the "
-            "branch is taken with --branch toy.cu:2=P");
+            "kernel 'toy': the branch at toy.cu:2 depends on values loaded from memory; give the probability that its "
+            "`if` runs the body with --branch toy.cu:2=P");
   EXPECT_EQ(t.error().file, "toy.cu");
   EXPECT_EQ(t.error().line, 2);
 }
@@ -141,7 +141,7 @@ TEST(WarpExecutor, EveryUnhintedBranchInOneErrorEachWithItsOption) {
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().message,
             "kernel 'toy': 2 branches depend on data the launch does not give: (1) the branch at toy.cu:2 depends on "
-            "values loaded from memory; give the probability that the branch is taken with --branch toy.cu:2=P; (2) "
+            "values loaded from memory; give the probability that its `if` runs the body with --branch toy.cu:2=P; (2) "
             "the branch at toy.cu:6 depends on values loaded from memory; give the loop's trip count with --trip "
             "toy.cu:6=N");
   EXPECT_EQ(t.error().line, 2);
@@ -191,6 +191,35 @@ TEST(WarpExecutor, DataDependentExitIsABranchToTheEnd) {
   Expected<WarpTrace> unhinted = toy.run({}, {});
   ASSERT_FALSE(unhinted);
   EXPECT_EQ(unhinted.error().line, 2);
+}
+
+TEST(WarpExecutor, SourceLevelHintIsTheShareThatRunsTheIfsBody) {
+  // `if (c) { body }` read from the source (IfBody::kStatement): P = 0.25 runs the body in 8
+  // lanes, so the compiled branch over it (to the join point) is taken by 24.
+  Toy toy = ifBody();
+  BranchHint h{"toy.cu", 2, 0.25, IfBody::kStatement};
+  Expected<WarpTrace> t = toy.run({}, {h});
+  ASSERT_TRUE(t) << t.error().format();
+  EXPECT_EQ(t->instructions[2].activeLanes, 8);
+  // A predicated body instruction runs in P of the undecided lanes.
+  Toy predicated({{kOther, Guard::kNone, 1}, {kOther, Guard::kUnknown, 2}, {kExit, Guard::kNone, 3}});
+  ASSERT_TRUE(predicated.run({}, {h}));
+  EXPECT_EQ(predicated.executed.at(1), std::make_pair(0x000000ffu, 0u));
+  // An exit ahead of a statement body skips it: 24 lanes leave, 8 run on; `if (c) return;`
+  // (IfBody::kReturn) is the exit itself: 8 leave, 24 run on.
+  Toy exits({{kOther, Guard::kNone, 1}, {kExit, Guard::kUnknown, 2}, {kOther, Guard::kNone, 3}, {kExit, Guard::kNone, 4}});
+  Expected<WarpTrace> skip = exits.run({}, {h});
+  ASSERT_TRUE(skip);
+  EXPECT_EQ(skip->instructions[2].activeLanes, 8);
+  Expected<WarpTrace> ret = exits.run({}, {{"toy.cu", 2, 0.25, IfBody::kReturn}});
+  ASSERT_TRUE(ret);
+  EXPECT_EQ(ret->instructions[2].activeLanes, 24);
+  // `if (c) return;` as a branch to an exit block (line 2 → instruction 3): the branch is the
+  // body, taken by P = 0.25 of the lanes; the 24 others run instruction 2.
+  Toy early({{kOther, Guard::kNone, 1}, {kBranch, Guard::kUnknown, 2, 3}, {kOther, Guard::kNone, 3}, {kExit, Guard::kNone, 4}});
+  Expected<WarpTrace> e = early.run({}, {{"toy.cu", 2, 0.25, IfBody::kReturn}});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->instructions[2].activeLanes, 24);
 }
 
 TEST(WarpExecutor, LibraryBranchTakesTheDefaultWithANote) {

@@ -24,6 +24,7 @@
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/frontend/cuda/register_banks.h"
 #include "foresight/frontend/cuda/sass_interpreter.h"
+#include "foresight/frontend/cuda/source_if.h"
 #include "foresight/frontend/cuda/sass_parser.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
 #include "foresight/support/edit_distance.h"
@@ -688,6 +689,36 @@ Expected<void> compileOptionsUnused(const CudaOptions& o, const std::string& pat
   return {};
 }
 
+/// The branch hints with what the `if` on each hinted line runs (source_if.h), read from the
+/// source file the line table names (the input's own source, an included file, or a file next
+/// to the input); IfBody::kNone when the source cannot be read.
+std::vector<BranchHint> withIfBodies(std::vector<BranchHint> hints, const PtxModule& module, const Inputs& in, const std::string& path,
+                                     Toolchain& tc) {
+  std::map<std::string, std::optional<std::string>> texts;  // source path → its text
+  const auto textOf = [&](const std::string& file) -> const std::optional<std::string>& {
+    auto [it, fresh] = texts.emplace(file, std::nullopt);
+    if (!fresh) return it->second;
+    if (!in.sourcePath.empty() && fs::path(in.sourcePath).lexically_normal() == fs::path(file).lexically_normal()) {
+      it->second = in.source;
+    } else if (Expected<std::string> t = tc.readFile(file)) {
+      it->second = std::move(*t);
+    } else if (Expected<std::string> next = tc.readFile((fs::path(path).parent_path() / fs::path(file).filename()).string())) {
+      it->second = std::move(*next);
+    }
+    return it->second;
+  };
+  for (BranchHint& h : hints) {
+    std::string file;
+    for (const auto& [index, name] : module.files) {
+      if (endsWithPath(name, h.file)) file = name;
+    }
+    if (file.empty() && endsWithPath(in.sourcePath, h.file)) file = in.sourcePath;
+    if (file.empty()) continue;
+    if (const std::optional<std::string>& text = textOf(file)) h.body = ifBodyAt(*text, h.line);
+  }
+  return hints;
+}
+
 Expected<Inputs> obtainInputs(const std::string& path, const CudaOptions& o, Toolchain& tc) {
   Inputs in;
   in.arch = o.arch;
@@ -941,7 +972,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   io.launch = o.launch;
   io.trips = o.trips;
   io.foldLoops = o.foldLoops;
-  io.branches = o.branches;
+  io.branches = withIfBodies(o.branches, *module, *inputs, path, tc);
   io.kernelName = out.name;
   io.maxInstructionsPerWarp = o.maxInstructionsPerWarp;
   for (size_t i = 0; i < kernel.params.size(); ++i) {
@@ -1227,7 +1258,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           so.pointerParams = io.pointerParams;
           so.trips = o.trips;
           so.foldLoops = o.foldLoops;
-          so.branches = o.branches;
+          so.branches = io.branches;
           so.recordAddresses = true;
           so.maxInstructions = o.maxInstructionsPerWarp;
           double total = 0;

@@ -23,14 +23,16 @@
 ///
 /// The rules are the same for both instruction sets (docs/input-cuda.md#options):
 /// - a branch on unknown data takes a `--trip` hint on its line (a loop test stays in its loop
-///   N times), else a `--branch` probability (an error when the branch decides a loop), else
-///   library code's default (a loop is left, any other branch falls through); with no hint the
-///   run goes on as library code does and ends in one error naming every such branch with the
-///   option that decides it;
+///   N times), else a `--branch` probability (an error when the branch decides a loop): the
+///   share P of the lanes that run the body of the `if` on that line, mapped onto the compiled
+///   branch by takenShare() (BranchHint::body), else library code's default (a loop is left,
+///   any other branch falls through); with no hint the run goes on as library code does and
+///   ends in one error naming every such branch with the option that decides it;
 /// - an exit or return on unknown data is resolved the same way;
-/// - any other instruction whose guard is unknown (an if-converted body) runs in the share
-///   1 − P of those lanes that the `--branch …=P` hint on its line gives; without a hint, in all
-///   of them, with its results there unknown;
+/// - any other instruction whose guard is unknown (an if-converted body) runs in the share P
+///   of those lanes that the `--branch …=P` hint on its line gives (1 − P where no `if` starts
+///   on the line: P is then the compiled branch's, over the body); without a hint, in all of
+///   them, with its results there unknown;
 /// - the stream records an instruction with the lanes that execute it (guard true or
 ///   undecided; for a branch or exit, before the hint decides), and the per-instruction
 ///   `activeLanes` counts the warp's active lanes at it.
@@ -182,7 +184,10 @@ class WarpExecution {
     return setup_.untracked;
   }
   template <class Isa>
-  [[nodiscard]] Expected<void> resolve(Isa& isa, int block, int index, int origin, std::uint32_t unknown, std::uint32_t& taken);
+  [[nodiscard]] Expected<void> resolve(Isa& isa, int block, int index, int origin, std::uint32_t unknown, std::uint32_t& taken,
+                                       bool exit);
+  template <class Isa>
+  [[nodiscard]] double takenShare(Isa& isa, int block, const BranchHint& h, bool exit) const;
   [[nodiscard]] Error unresolvedError() const;
 
   /// The state at one visit of a loop header (what folding compares and advances).
@@ -221,8 +226,33 @@ class WarpExecution {
   std::vector<Unresolved> unresolved_;
 };
 
+/// The share of the undecided lanes that take the compiled branch (or exit) under `--branch
+/// …=P`, the probability that the `if` on that line runs its body. The body is the branch's
+/// side that is not the join point (the fall-through when neither or both are: nvcc lays the
+/// then-part out after the branch); a jump body (`if (c) return;`) is the side that leaves the
+/// kernel (the taken side when neither or both do), `continue`/`goto` the taken side; an exit
+/// skips a statement body and is a `return` body. Without an `if` on the line, P is the share
+/// that takes the compiled branch.
 template <class Isa>
-Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin, std::uint32_t unknown, std::uint32_t& taken) {
+double WarpExecution::takenShare(Isa& isa, int block, const BranchHint& h, bool exit) const {
+  const double p = h.takenProbability;
+  if (h.body == IfBody::kNone) return p;
+  if (exit) return h.body == IfBody::kStatement ? 1 - p : p;
+  const PtxCfg& cfg = *setup_.cfg;
+  const PtxBlock& b = cfg.blocks[static_cast<size_t>(block)];
+  const auto leaves = [&](int to) { return to >= 0 && isa.flow(cfg.blocks[static_cast<size_t>(to)].first) == Flow::kExit; };
+  bool bodyTaken = true;
+  if (h.body == IfBody::kReturn) {
+    if (leaves(b.taken) != leaves(b.fallthrough)) bodyTaken = leaves(b.taken);
+  } else if (h.body == IfBody::kStatement) {
+    bodyTaken = b.taken != b.ipdom && b.fallthrough == b.ipdom;
+  }
+  return bodyTaken ? p : 1 - p;
+}
+
+template <class Isa>
+Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin, std::uint32_t unknown, std::uint32_t& taken,
+                                      bool exit) {
   const PtxCfg& cfg = *setup_.cfg;
   ++resolved_;
   const SourceLocation at = isa.locate(index);
@@ -246,7 +276,7 @@ Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin
                            " decides a loop; give its trip count with --trip " + at.where + "=N instead of --branch",
                        at.errorFile, at.line);
     }
-    taken |= probabilityLanes(unknown, h->takenProbability);
+    taken |= probabilityLanes(unknown, takenShare(isa, block, *h, exit));
     hinted(index, "probability " + std::to_string(h->takenProbability));
     return {};
   }
@@ -268,7 +298,7 @@ inline Error WarpExecution::unresolvedError() const {
     if (u.origin > 0) return originText(u.origin);
     return originText(u.origin) + "; give " +
            (u.loop ? "the loop's trip count with --trip " + u.where + "=N"
-                   : "the probability that the branch is taken with --branch " + u.where + "=P");
+                   : "the probability that its `if` runs the body with --branch " + u.where + "=P");
   };
   const Unresolved& first = unresolved_.front();
   const std::string& kernel = setup_.kernelName;
@@ -426,12 +456,12 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
       std::uint32_t undecided = 0;
       std::uint32_t lanes = guard.on | guard.unknown;  // the lanes that execute it
       if (guard.unknown && flow == Flow::kOther) {
-        // An if-converted body: the hint on its line is the probability P that the branch over
-        // the body is taken (as in the branching form, `if (c) body` = `@!c bra skip`), so it
-        // runs in a share 1 − P of the undecided lanes; without a hint, in all of them.
+        // An if-converted body: the hint on its line is the probability P that the `if` runs
+        // its body, so it runs in a share P of the undecided lanes (1 − P when no `if` starts on
+        // the line: P is the compiled branch's, over the body); without a hint, in all of them.
         const SourceLocation at = isa.locate(i);
         if (const BranchHint* h = branchHintAt(*setup_.branches, at.path, at.line)) {
-          on |= probabilityLanes(guard.unknown, 1.0 - h->takenProbability);
+          on |= probabilityLanes(guard.unknown, h->body == IfBody::kNone ? 1.0 - h->takenProbability : h->takenProbability);
           lanes = on;
           hinted(i, "probability " + std::to_string(h->takenProbability) + " (predicated body)");
         } else {
@@ -444,7 +474,7 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
         isBranch = true;
         taken = on;
         if (guard.unknown) {
-          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, taken); !r) return std::move(r).takeError();
+          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, taken, false); !r) return std::move(r).takeError();
         }
         continue;
       }
@@ -452,7 +482,7 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
         // A data-dependent exit is a branch to the kernel's end: resolved like one, never run in
         // every undecided lane.
         if (guard.unknown) {
-          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, on); !r) return std::move(r).takeError();
+          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, on, true); !r) return std::move(r).takeError();
         }
         exitNow |= on;
         continue;

@@ -265,63 +265,45 @@ std::uint64_t convertFloat(const PtxInstruction& inst, std::uint64_t bits, PtxTy
   return std::bit_cast<std::uint32_t>(f);
 }
 
+/// One float arithmetic operation in T's precision (round to nearest).
+template <class T>
+T floatResult(PtxOp op, T a, T b, T c) {
+  switch (op) {
+    case PtxOp::kAdd: return a + b;
+    case PtxOp::kSub: return a - b;
+    case PtxOp::kMul: return a * b;
+    case PtxOp::kMad: case PtxOp::kFma: return std::fma(a, b, c);
+    case PtxOp::kDiv: return a / b;
+    case PtxOp::kMin: return std::fmin(a, b);
+    case PtxOp::kMax: return std::fmax(a, b);
+    case PtxOp::kAbs: return std::fabs(a);
+    case PtxOp::kNeg: return -a;
+    case PtxOp::kSqrt: return std::sqrt(a);
+    case PtxOp::kRsqrt: return T(1) / std::sqrt(a);
+    case PtxOp::kRcp: return T(1) / a;
+    case PtxOp::kEx2: return std::exp2(a);
+    case PtxOp::kLg2: return std::log2(a);
+    case PtxOp::kSin: return std::sin(a);
+    case PtxOp::kCos: return std::cos(a);
+    default: return T(0);
+  }
+}
+
 /// A float arithmetic instruction on known operands (f32 computed in single precision, f64 in
 /// double; round to nearest; .sat clamps to [0, 1]; .ftz flushes subnormal f32 inputs and
 /// results to zero): the result's bits.
 std::uint64_t floatOp(const PtxInstruction& inst, PtxOp op, int width, std::uint64_t ab, std::uint64_t bb, std::uint64_t cb) {
-  const bool ftz = hasModifier(inst, "ftz");
+  const bool sat = hasModifier(inst, "sat");
   if (width == 32) {
-    auto in = [&](std::uint64_t bits) {
-      const float f = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-      return ftz && std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
-    };
-    const float a = in(ab), b = in(bb), c = in(cb);
-    float r = 0;
-    switch (op) {
-      case PtxOp::kAdd: r = a + b; break;
-      case PtxOp::kSub: r = a - b; break;
-      case PtxOp::kMul: r = a * b; break;
-      case PtxOp::kMad: case PtxOp::kFma: r = std::fma(a, b, c); break;
-      case PtxOp::kDiv: r = a / b; break;
-      case PtxOp::kMin: r = std::fmin(a, b); break;
-      case PtxOp::kMax: r = std::fmax(a, b); break;
-      case PtxOp::kAbs: r = std::fabs(a); break;
-      case PtxOp::kNeg: r = -a; break;
-      case PtxOp::kSqrt: r = std::sqrt(a); break;
-      case PtxOp::kRsqrt: r = 1.0f / std::sqrt(a); break;
-      case PtxOp::kRcp: r = 1.0f / a; break;
-      case PtxOp::kEx2: r = std::exp2(a); break;
-      case PtxOp::kLg2: r = std::log2(a); break;
-      case PtxOp::kSin: r = std::sin(a); break;
-      case PtxOp::kCos: r = std::cos(a); break;
-      default: break;
-    }
-    if (hasModifier(inst, "sat")) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-    if (ftz && std::fpclassify(r) == FP_SUBNORMAL) r = std::copysign(0.0f, r);
+    const bool ftz = hasModifier(inst, "ftz");
+    auto flush = [&](float f) { return ftz && std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; };
+    auto in = [&](std::uint64_t bits) { return flush(std::bit_cast<float>(static_cast<std::uint32_t>(bits))); };
+    float r = flush(floatResult(op, in(ab), in(bb), in(cb)));
+    if (sat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
     return std::bit_cast<std::uint32_t>(r);
   }
-  const double a = std::bit_cast<double>(ab), b = std::bit_cast<double>(bb), c = std::bit_cast<double>(cb);
-  double r = 0;
-  switch (op) {
-    case PtxOp::kAdd: r = a + b; break;
-    case PtxOp::kSub: r = a - b; break;
-    case PtxOp::kMul: r = a * b; break;
-    case PtxOp::kMad: case PtxOp::kFma: r = std::fma(a, b, c); break;
-    case PtxOp::kDiv: r = a / b; break;
-    case PtxOp::kMin: r = std::fmin(a, b); break;
-    case PtxOp::kMax: r = std::fmax(a, b); break;
-    case PtxOp::kAbs: r = std::fabs(a); break;
-    case PtxOp::kNeg: r = -a; break;
-    case PtxOp::kSqrt: r = std::sqrt(a); break;
-    case PtxOp::kRsqrt: r = 1.0 / std::sqrt(a); break;
-    case PtxOp::kRcp: r = 1.0 / a; break;
-    case PtxOp::kEx2: r = std::exp2(a); break;
-    case PtxOp::kLg2: r = std::log2(a); break;
-    case PtxOp::kSin: r = std::sin(a); break;
-    case PtxOp::kCos: r = std::cos(a); break;
-    default: break;
-  }
-  if (hasModifier(inst, "sat")) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+  double r = floatResult(op, std::bit_cast<double>(ab), std::bit_cast<double>(bb), std::bit_cast<double>(cb));
+  if (sat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
   return std::bit_cast<std::uint64_t>(r);
 }
 

@@ -36,11 +36,18 @@ struct TripHint {
   long long trips = 0;
 };
 
-/// A branch probability given by the user for a source line: `--branch FILE:LINE=P`.
+/// What the `if` on a hinted line runs as its body (source_if.h): how `--branch` maps onto the
+/// compiled branch. kNone: no `if` starts on the line (a branch of library code inlined there,
+/// a `?:`, or no source): P is the probability that the compiled branch is taken.
+enum class IfBody : std::uint8_t { kNone, kStatement, kReturn, kBreak, kContinue };
+
+/// A branch probability given by the user for a source line: `--branch FILE:LINE=P`, the share
+/// of the undecided lanes that run the body of the `if` on that line.
 struct BranchHint {
   std::string file;
   int line = 0;
-  double takenProbability = 0.5;  ///< fraction of lanes that take the branch
+  double takenProbability = 0.5;  ///< the share of lanes that run the `if`'s body (kNone: that take the branch)
+  IfBody body = IfBody::kNone;    ///< set by the frontend from the source
 };
 
 /// True when `path` ends with the path `name` at a '/' boundary ("a/b/x.cu" ends with "x.cu"
