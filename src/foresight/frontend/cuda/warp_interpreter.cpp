@@ -736,6 +736,19 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     ex.addNonAffine(h);
   };
 
+  // The up to three source operands of an arithmetic instruction for `lane`, and the origin
+  // of the first unknown one (kKnown when all are known).
+  struct Sources {
+    Lane a, b, c;
+    int origin;
+  };
+  auto sources = [&](const std::vector<PtxOperand>& ops, int lane) {
+    const Lane a = read(ops[1], lane);
+    const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
+    const Lane c = ops.size() > 3 ? read(ops[3], lane) : Lane{};
+    return Sources{a, b, c, firstOrigin({a.origin, b.origin, c.origin})};
+  };
+
   // Executes one non-branch instruction for the lanes in `mask`.
   auto execute = [&](int index, std::uint32_t mask) -> Expected<void> {
     const PtxInstruction& inst = kernel_.instructions[index];
@@ -1053,15 +1066,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       // by float arguments resolves (`if (powf(scale, e) > 100.0f)`, `steps = scale * 4`).
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
-        const Lane a = read(ops[1], lane);
-        const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
-        const Lane c = ops.size() > 3 ? read(ops[3], lane) : Lane{};
-        const int o = firstOrigin({a.origin, b.origin, c.origin});
-        if (o != kKnown) {
-          write(ops[0], lane, {0, o}, t.bits);
-          continue;
-        }
-        write(ops[0], lane, {floatOp(inst, op, t.bits, a.bits, b.bits, c.bits), kKnown}, t.bits);
+        const auto [a, b, c, o] = sources(ops, lane);
+        write(ops[0], lane, o != kKnown ? Lane{0, o} : Lane{floatOp(inst, op, t.bits, a.bits, b.bits, c.bits), kKnown}, t.bits);
       }
       if (ex.logging()) {  // float results are not affine in their bits: equal in every folded iteration, or no fold
         noteNonAffine(index, ops[0].kind == PtxOperand::Kind::Register ? ops[0].reg : -1, mask);
@@ -1078,10 +1084,7 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       const int outBits = wide ? t.bits * 2 : t.bits;
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
-        const Lane a = read(ops[1], lane);
-        const Lane b = ops.size() > 2 ? read(ops[2], lane) : Lane{};
-        const Lane c = ops.size() > 3 ? read(ops[3], lane) : Lane{};
-        const int o = firstOrigin({a.origin, b.origin, c.origin});
+        const auto [a, b, c, o] = sources(ops, lane);
         if (o != kKnown) {
           // Pointer arithmetic on unknown data stays in the pointer's allocation: the pointer is
           // an addend (add: either operand; sub: the first; mad: the third).
