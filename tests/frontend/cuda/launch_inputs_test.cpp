@@ -92,6 +92,24 @@ TEST(LaunchInputs, FloatArgumentsDecideBranchesAndTripCounts) {
     ASSERT_EQ(ir.loops.size(), 2u);
     EXPECT_DOUBLE_EQ(ir.loops[0].tripCount, c.main) << c.scale;
     EXPECT_DOUBLE_EQ(ir.loops[1].tripCount, c.rest) << c.scale;
+    // The SASS run computes the floats too (FMUL, FFMA, FSETP, FRND, MUFU, F2I on |x| and
+    // decimal immediates): its count is available and its IR loads x[i + k] (line 13) once per
+    // step, 4·main + rest, however ptxas unrolls the loop.
+    Expected<CudaProgram> sass = analyse("float_args.cu", "", launch({4, 1, 1}, {128, 1, 1},
+                                                                     {{"n", 512}, {"scale", ArgValue::fromReal(c.scale)},
+                                                                      {"e", ArgValue::fromReal(c.e)}}),
+                                         "sm_90", {}, true);
+    ASSERT_TRUE(sass) << sass.error().format();
+    ASSERT_TRUE(sass->kernels.at(0).sass.has_value());
+    EXPECT_EQ(sass->kernels.at(0).sass->dynamicStatus, "");
+    EXPECT_EQ(sass->isa, "sass (memory from ptx)");
+    double loads = 0;
+    for (const BasicBlock& b : sass->kernels.at(0).ir.blocks) {
+      for (const Instruction& i : b.instructions) {
+        if (i.sourceLine == 13 && i.memory && !i.memory->isStore) loads += b.executionsPerWarp;
+      }
+    }
+    EXPECT_DOUBLE_EQ(loads, 4 * c.main + c.rest) << c.scale;
   }
   // Without them, one error names the argument for both.
   Expected<CudaProgram> missing = analyse("float_args.cu", "", launch({4, 1, 1}, {128, 1, 1}, {{"n", 512}}));

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <limits>
 #include <map>
 #include <cstdlib>
 #include <memory>
@@ -15,6 +17,7 @@
 #include <cstdint>
 
 #include "foresight/frontend/cuda/bound_loads.h"
+#include "foresight/frontend/cuda/float_compare.h"
 #include "foresight/frontend/cuda/loop_folding.h"
 #include "foresight/frontend/cuda/ptx_cfg.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
@@ -107,6 +110,12 @@ enum class Op : std::uint8_t {
   kEXIT,
   kFSEL,
   kF2I,
+  kFADD,
+  kFFMA,
+  kFMNMX,
+  kFMUL,
+  kFRND,
+  kFSETP,
   kHFMA2,
   kI2F,
   kIABS,
@@ -191,6 +200,12 @@ const std::map<std::string, Op>& opTable() {
       {"FSEL", Op::kFSEL},
       {"F2I", Op::kF2I},
       {"F2IP", Op::kF2I},
+      {"FADD", Op::kFADD},
+      {"FFMA", Op::kFFMA},
+      {"FMNMX", Op::kFMNMX},
+      {"FMUL", Op::kFMUL},
+      {"FRND", Op::kFRND},
+      {"FSETP", Op::kFSETP},
       {"HFMA2", Op::kHFMA2},
       {"I2F", Op::kI2F},
       {"I2FP", Op::kI2F},
@@ -296,6 +311,35 @@ std::optional<std::uint16_t> halfBits(const std::string& text) {
   const double frac = (mantissa * 2 - 1) * 1024;
   if (frac != std::floor(frac)) return std::nullopt;
   return static_cast<std::uint16_t>(sign | e << 10 | static_cast<std::uint16_t>(frac));
+}
+
+/// `r BOP c` for ISETP/FSETP (r known when `known`), short-circuiting on a decisive known side.
+V combinePredicate(bool known, bool r, V c, Bop bop) {
+  if (bop == Bop::kAnd) {
+    if ((c.known && !c.v) || (known && !r)) return {0, true};
+    return {1, known && c.known};
+  }
+  if (bop == Bop::kOr) {
+    if ((c.known && c.v) || (known && r)) return {1, true};
+    return {0, known && c.known};
+  }
+  if (bop == Bop::kXor) return {(r ? 1u : 0u) ^ c.v, known && c.known};
+  return {r ? 1u : 0u, known};
+}
+
+/// A float immediate as nvdisasm prints it ("0.5", "-24", "1.1754943508222875e-38", "+INF",
+/// "-QNAN"); nullopt when the text is not a number.
+std::optional<float> floatImmediate(std::string text) {
+  text = trim(text);
+  if (!text.empty() && text[0] == '+') text.erase(0, 1);
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string body = negative ? text.substr(1) : text;
+  if (body == "INF") return negative ? -INFINITY : INFINITY;
+  if (body == "QNAN" || body == "NAN") return std::numeric_limits<float>::quiet_NaN();
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+  return static_cast<float>(v);
 }
 
 }  // namespace
@@ -522,16 +566,84 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     // reciprocal (MUFU.RCP), converts back (F2I.U32.TRUNC) and corrects the quotient with
     // integer steps. The correction is exact for any reciprocal within an ulp, so the correctly
     // rounded 1/x stands in for the hardware's approximation and the quotient comes out exact.
+    // F32 arithmetic on known values, as the PTX run computes it (IEEE, to nearest; MUFU's
+    // approximations as the correctly rounded functions; .FTZ, .SAT): float arguments decide
+    // branches and trip counts here too. Operands may be -x, |x|, -|x|; immediates are decimal.
+    if (op == Op::kFADD || op == Op::kFMUL || op == Op::kFFMA || op == Op::kFMNMX || op == Op::kFRND || op == Op::kFSEL ||
+        op == Op::kFSETP || op == Op::kMUFU) {
+      auto f = [&](size_t k) -> std::optional<float> {
+        if (k >= ops.size()) return std::nullopt;
+        const SassOperand& o = ops[k];
+        if (o.kind == SassOperand::Kind::Immediate) return floatImmediate(o.text);
+        const V v = readAt(o, lane, 0, 0, std::string::npos);  // the bits, without integer modifiers
+        if (!v.known) return std::nullopt;
+        float x = std::bit_cast<float>(v.v);
+        if (o.text.find('|') != std::string::npos) x = std::fabs(x);
+        if (!o.text.empty() && o.text[0] == '-') x = -x;
+        return x;
+      };
+      const bool ftz = hasMod(in, "FTZ");
+      const auto out = [&](std::optional<float> r) {
+        if (!r) return write(ops[0], lane, V{});
+        float x = *r;
+        if (ftz && std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0f, x);
+        if (hasMod(in, "SAT")) x = std::isnan(x) ? 0.0f : std::clamp(x, 0.0f, 1.0f);
+        write(ops[0], lane, V{std::bit_cast<std::uint32_t>(x), true});
+      };
+      const std::optional<float> a = f(1), b = f(2);
+      switch (op) {
+        case Op::kFADD: return out(a && b ? std::optional<float>(*a + *b) : std::nullopt);
+        case Op::kFMUL: return out(a && b ? std::optional<float>(*a * *b) : std::nullopt);
+        case Op::kFFMA: {
+          const std::optional<float> c = f(3);
+          return out(a && b && c ? std::optional<float>(std::fma(*a, *b, *c)) : std::nullopt);
+        }
+        case Op::kFMNMX: {
+          const V p = src(3);
+          return out(a && b && p.known ? std::optional<float>(p.v ? std::fmin(*a, *b) : std::fmax(*a, *b)) : std::nullopt);
+        }
+        case Op::kFRND: {
+          if (!a) return out(std::nullopt);
+          const float r = hasMod(in, "TRUNC") ? std::trunc(*a) : hasMod(in, "FLOOR") ? std::floor(*a)
+                          : hasMod(in, "CEIL") ? std::ceil(*a) : std::nearbyint(*a);
+          return out(r);
+        }
+        case Op::kFSEL: {
+          const V p = src(3);
+          if (!p.known) return out(std::nullopt);
+          return out(p.v ? a : b);
+        }
+        case Op::kMUFU: {
+          if (!a) return unknownOutputs();
+          if (mods & kModRCP) return out(1.0f / *a);
+          if (hasMod(in, "EX2")) return out(std::exp2(*a));
+          if (hasMod(in, "LG2")) return out(std::log2(*a));
+          if (hasMod(in, "RSQ")) return out(1.0f / std::sqrt(*a));
+          if (hasMod(in, "SQRT")) return out(std::sqrt(*a));
+          if (hasMod(in, "SIN")) return out(std::sin(*a));
+          if (hasMod(in, "COS")) return out(std::cos(*a));
+          return unknownOutputs();
+        }
+        default: {  // FSETP.CMP.BOP p, q, a, b, c: p = cmp(a, b) BOP c, q = !cmp(a, b) BOP c
+          if (in.mods.size() < 2 || ops.size() < 5) return unknownOutputs();
+          std::string cmp = in.mods[0];
+          for (char& ch : cmp) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          const std::optional<float> x = f(2), y = f(3);
+          bool known = false, r = false;
+          if (x && y) {
+            if (const std::optional<bool> v = compareFloats(cmp, *x, *y)) known = true, r = *v;
+          }
+          const V c = src(4);
+          write(ops[0], lane, combinePredicate(known, r, c, decoded[index].bop));
+          return write(ops[1], lane, combinePredicate(known, !r, c, decoded[index].bop));
+        }
+      }
+    }
     if (op == Op::kI2F || op == Op::kF2I) {
       const V a = src(1);
       if (!a.known || ops.size() < 2) return unknownOutputs();
       const std::optional<std::uint32_t> r = op == Op::kI2F ? intToFloatBits(in, a.v) : floatToIntBits(in, a.v);
       return r ? write(ops[0], lane, V{*r, true}) : unknownOutputs();
-    }
-    if (op == Op::kMUFU) {
-      const V a = src(1);
-      if (!a.known || ops.size() < 2 || !(mods & kModRCP)) return unknownOutputs();
-      return write(ops[0], lane, V{std::bit_cast<std::uint32_t>(1.0f / std::bit_cast<float>(a.v)), true});
     }
     if (op == Op::kLDC || op == Op::kULDC) {
       if (ops.size() < 2 || ops[1].kind != SassOperand::Kind::Constant) return unknownOutputs();
@@ -705,7 +817,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
       return write(ops[0], lane, V{static_cast<std::uint32_t>(hi ? r >> 32 : r), true});
     }
-    if (op == Op::kSEL || op == Op::kUSEL || op == Op::kFSEL) {
+    if (op == Op::kSEL || op == Op::kUSEL) {
       const V a = src(1), b = src(2), p = src(3);
       if (!p.known) return write(ops[0], lane, V{});
       return write(ops[0], lane, p.v ? a : b);
@@ -727,17 +839,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         if (ex && x == y) r = low.v != 0;
         else r = cmp == Cmp::kLt ? x < y : cmp == Cmp::kLe ? x <= y : cmp == Cmp::kGt ? x > y : cmp == Cmp::kGe ? x >= y : cmp == Cmp::kEq ? x == y : x != y;
       }
-      V out{r ? 1u : 0u, known};
-      if (bop == Bop::kAnd) {
-        if ((c.known && !c.v) || (known && !r)) out = {0, true};
-        else out = {1, known && c.known};
-      } else if (bop == Bop::kOr) {
-        if ((c.known && c.v) || (known && r)) out = {1, true};
-        else out = {0, known && c.known};
-      } else if (bop == Bop::kXor) {
-        out = {(r ? 1u : 0u) ^ c.v, known && c.known};
-      }
-      return write(ops[0], lane, out);
+      return write(ops[0], lane, combinePredicate(known, r, c, bop));
     }
     if (op == Op::kIABS) {
       const V a = src(1);

@@ -6,6 +6,7 @@
 /// memory/bank_conflicts.h).
 #include "foresight/frontend/cuda/warp_interpreter.h"
 #include "foresight/frontend/cuda/bound_loads.h"
+#include "foresight/frontend/cuda/float_compare.h"
 #include "foresight/support/strings.h"
 
 #include "foresight/frontend/cuda/loop_folding.h"
@@ -207,24 +208,6 @@ double roundIntegral(const std::vector<std::string>& mods, double x, char fallba
     case 'n': return std::nearbyint(x);
     default: return x;
   }
-}
-
-/// A PTX float comparison (setp.CMP.f32/f64): the ordered ones are false on NaN, the unordered
-/// (…u) true, num/nan test for NaN; nullopt for an unknown operator.
-std::optional<bool> compareFloats(const std::string& cmp, double x, double y) {
-  const bool unordered = std::isnan(x) || std::isnan(y);
-  if (cmp == "num") return !unordered;
-  if (cmp == "nan") return unordered;
-  const bool u = cmp.size() == 3 && cmp.back() == 'u';
-  const std::string c = u ? cmp.substr(0, 2) : cmp;
-  if (unordered) return u;
-  if (c == "eq") return x == y;
-  if (c == "ne") return x != y;
-  if (c == "lt") return x < y;
-  if (c == "le") return x <= y;
-  if (c == "gt") return x > y;
-  if (c == "ge") return x >= y;
-  return std::nullopt;
 }
 
 bool hasModifier(const PtxInstruction& i, const char* m) { return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end(); }
