@@ -24,9 +24,9 @@
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/frontend/cuda/register_banks.h"
 #include "foresight/frontend/cuda/sass_interpreter.h"
-#include "foresight/frontend/cuda/source_if.h"
 #include "foresight/frontend/cuda/sass_parser.h"
 #include "foresight/frontend/cuda/sass_ptx_map.h"
+#include "foresight/frontend/cuda/source_if.h"
 #include "foresight/support/edit_distance.h"
 
 namespace foresight::cuda {

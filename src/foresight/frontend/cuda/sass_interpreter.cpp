@@ -5,16 +5,16 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
-#include <bit>
-#include <cmath>
-#include <cstdint>
 
 #include "foresight/frontend/cuda/bound_loads.h"
 #include "foresight/frontend/cuda/float_compare.h"

@@ -5,12 +5,6 @@
 /// per-instruction memory statistics (sectors via memory/coalescing.h, wavefronts via
 /// memory/bank_conflicts.h).
 #include "foresight/frontend/cuda/warp_interpreter.h"
-#include "foresight/frontend/cuda/bound_loads.h"
-#include "foresight/frontend/cuda/float_compare.h"
-#include "foresight/support/strings.h"
-
-#include "foresight/frontend/cuda/loop_folding.h"
-#include "foresight/frontend/cuda/warp_executor.h"
 
 #include <algorithm>
 #include <array>
@@ -18,8 +12,13 @@
 #include <cmath>
 #include <set>
 
+#include "foresight/frontend/cuda/bound_loads.h"
+#include "foresight/frontend/cuda/float_compare.h"
+#include "foresight/frontend/cuda/loop_folding.h"
+#include "foresight/frontend/cuda/warp_executor.h"
 #include "foresight/memory/bank_conflicts.h"
 #include "foresight/memory/coalescing.h"
+#include "foresight/support/strings.h"
 
 namespace foresight::cuda {
 
