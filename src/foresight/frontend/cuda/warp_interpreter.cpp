@@ -209,7 +209,9 @@ double roundIntegral(const std::vector<std::string>& mods, double x, char fallba
   }
 }
 
-bool hasModifier(const PtxInstruction& i, const char* m) { return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end(); }
+bool hasMod(const PtxInstruction& i, const char* m) {
+  return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end();
+}
 
 /// cvt between floats (.rni/.rzi/.rmi/.rpi round to an integral value; f64 → f32 to nearest),
 /// from float to integer (rounded as the modifier says, saturated to the type, NaN as 0) and
@@ -219,7 +221,7 @@ std::uint64_t convertFloat(const PtxInstruction& inst, std::uint64_t bits, PtxTy
     double x = floatOf(bits, st.bits);
     if (dt.kind == 'f') {
       x = roundIntegral(inst.mods, x, '-');
-      if (hasModifier(inst, "sat")) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+      if (hasMod(inst, "sat")) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
       return floatBits(x, dt.bits);
     }
     if (std::isnan(x)) return 0;
@@ -241,9 +243,9 @@ std::uint64_t convertFloat(const PtxInstruction& inst, std::uint64_t bits, PtxTy
   if (dt.bits == 64) return floatBits(isSigned ? static_cast<double>(v) : static_cast<double>(u), 64);
   const long double exact = isSigned ? static_cast<long double>(v) : static_cast<long double>(u);
   float f = static_cast<float>(exact);  // nearest, ties to even
-  if (hasModifier(inst, "rp") && static_cast<long double>(f) < exact) f = std::nextafter(f, INFINITY);
-  if (hasModifier(inst, "rm") && static_cast<long double>(f) > exact) f = std::nextafter(f, -INFINITY);
-  if (hasModifier(inst, "rz") && std::fabs(static_cast<long double>(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
+  if (hasMod(inst, "rp") && static_cast<long double>(f) < exact) f = std::nextafter(f, INFINITY);
+  if (hasMod(inst, "rm") && static_cast<long double>(f) > exact) f = std::nextafter(f, -INFINITY);
+  if (hasMod(inst, "rz") && std::fabs(static_cast<long double>(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
   return std::bit_cast<std::uint32_t>(f);
 }
 
@@ -275,9 +277,9 @@ T floatResult(PtxOp op, T a, T b, T c) {
 /// double; round to nearest; .sat clamps to [0, 1]; .ftz flushes subnormal f32 inputs and
 /// results to zero): the result's bits.
 std::uint64_t floatOp(const PtxInstruction& inst, PtxOp op, int width, std::uint64_t ab, std::uint64_t bb, std::uint64_t cb) {
-  const bool sat = hasModifier(inst, "sat");
+  const bool sat = hasMod(inst, "sat");
   if (width == 32) {
-    const bool ftz = hasModifier(inst, "ftz");
+    const bool ftz = hasMod(inst, "ftz");
     auto flush = [&](float f) { return ftz && std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; };
     auto in = [&](std::uint64_t bits) { return flush(std::bit_cast<float>(static_cast<std::uint32_t>(bits))); };
     float r = flush(floatResult(op, in(ab), in(bb), in(cb)));
@@ -305,9 +307,6 @@ int firstOrigin(std::initializer_list<int> origins) {
   return kKnown;
 }
 
-bool hasMod(const PtxInstruction& i, const char* m) {
-  return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end();
-}
 
 /// The run-time state of one warp.
 struct WarpState {
