@@ -133,7 +133,7 @@ template <class FlowF, class GuardF, class LocateF, class ExecuteF, class SaveF,
 /// One warp's execution over an instruction set (see the file comment).
 class WarpExecution {
  public:
-  WarpExecution(ExecutionSetup setup, size_t instructions) : setup_(std::move(setup)) {
+  WarpExecution(ExecutionSetup setup, size_t instructions) : setup_(std::move(setup)), locations_(instructions) {
     trace_.blockExecutions.assign(setup_.cfg->blocks.size(), 0);
     trace_.edges.assign(setup_.cfg->blocks.size(), {});
     trace_.instructions.assign(instructions, {});
@@ -185,9 +185,16 @@ class WarpExecution {
   }
   template <class Isa>
   [[nodiscard]] Expected<void> resolve(Isa& isa, int block, int index, int origin, std::uint32_t unknown, std::uint32_t& taken,
-                                       bool exit);
+                                       Flow flow);
   template <class Isa>
-  [[nodiscard]] double takenShare(Isa& isa, int block, const BranchHint& h, bool exit) const;
+  [[nodiscard]] double takenShare(Isa& isa, int block, const BranchHint& h, Flow flow) const;
+  /// isa.locate(i), made once per instruction (resolutions repeat in every loop iteration).
+  template <class Isa>
+  [[nodiscard]] const SourceLocation& location(Isa& isa, int i) {
+    std::optional<SourceLocation>& l = locations_[static_cast<size_t>(i)];
+    if (!l) l = isa.locate(i);
+    return *l;
+  }
   [[nodiscard]] Error unresolvedError() const;
 
   /// The state at one visit of a loop header (what folding compares and advances).
@@ -224,20 +231,23 @@ class WarpExecution {
   std::uint64_t nonAffine_ = 0;
   std::map<int, long long> stayCounts_;  ///< per branch: stays of a trip-hinted loop test
   std::vector<Unresolved> unresolved_;
+  std::vector<std::optional<SourceLocation>> locations_;  ///< per instruction, once located
 };
 
-/// The share of the undecided lanes that take the compiled branch (or exit) under `--branch
-/// …=P`, the probability that the `if` on that line runs its body. The body is the branch's
-/// side that is not the join point (the fall-through when neither or both are: nvcc lays the
-/// then-part out after the branch); a jump body (`if (c) return;`) is the side that leaves the
-/// kernel (the taken side when neither or both do), `continue`/`goto` the taken side; an exit
-/// skips a statement body and is a `return` body. Without an `if` on the line, P is the share
-/// that takes the compiled branch.
+/// The share of the undecided lanes that take the compiled branch, leave at the exit, or run
+/// the predicated instruction (`flow` kBranch, kExit, kOther) under `--branch …=P`, the
+/// probability that the `if` on that line runs its body. The body is the branch's side that is
+/// not the join point (the fall-through when neither or both are: nvcc lays the then-part out
+/// after the branch); a jump body (`if (c) return;`) is the side that leaves the kernel (the
+/// taken side when neither or both do), `continue`/`goto` the taken side; an exit skips a
+/// statement body and is a `return` body; a predicated instruction is the body. Without an
+/// `if` on the line, P is the share that takes the compiled branch (over a predicated body).
 template <class Isa>
-double WarpExecution::takenShare(Isa& isa, int block, const BranchHint& h, bool exit) const {
+double WarpExecution::takenShare(Isa& isa, int block, const BranchHint& h, Flow flow) const {
   const double p = h.takenProbability;
+  if (flow == Flow::kOther) return h.body == IfBody::kNone ? 1 - p : p;
   if (h.body == IfBody::kNone) return p;
-  if (exit) return h.body == IfBody::kStatement ? 1 - p : p;
+  if (flow == Flow::kExit) return h.body == IfBody::kStatement ? 1 - p : p;
   const PtxCfg& cfg = *setup_.cfg;
   const PtxBlock& b = cfg.blocks[static_cast<size_t>(block)];
   const auto leaves = [&](int to) { return to >= 0 && isa.flow(cfg.blocks[static_cast<size_t>(to)].first) == Flow::kExit; };
@@ -252,10 +262,10 @@ double WarpExecution::takenShare(Isa& isa, int block, const BranchHint& h, bool 
 
 template <class Isa>
 Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin, std::uint32_t unknown, std::uint32_t& taken,
-                                      bool exit) {
+                                      Flow flow) {
   const PtxCfg& cfg = *setup_.cfg;
   ++resolved_;
-  const SourceLocation at = isa.locate(index);
+  const SourceLocation& at = location(isa, index);
   if (at.library) {
     // Library code the user did not write and cannot hint: a loop is left after one pass, any
     // other branch falls through.
@@ -276,7 +286,7 @@ Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin
                            " decides a loop; give its trip count with --trip " + at.where + "=N instead of --branch",
                        at.errorFile, at.line);
     }
-    taken |= probabilityLanes(unknown, takenShare(isa, block, *h, exit));
+    taken |= probabilityLanes(unknown, takenShare(isa, block, *h, flow));
     hinted(index, "probability " + std::to_string(h->takenProbability));
     return {};
   }
@@ -284,7 +294,7 @@ Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin
   // the option that resolves it, and go on as library code does.
   if (std::none_of(unresolved_.begin(), unresolved_.end(), [&](const Unresolved& u) { return u.where == at.where; })) {
     const auto lineOf = [&](int k) {
-      const SourceLocation x = isa.locate(k);
+      const SourceLocation& x = location(isa, k);
       return x.path == at.path ? x.line : -1;
     };
     unresolved_.push_back({at.where, at.errorFile, at.line, origin, lineTestsLoop(cfg, at.line, lineOf)});
@@ -446,7 +456,7 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
       s.activeLanes += std::popcount(m);
       ++trace_.dynamicInstructions;
       if (++executed_ > setup_.maxInstructions) {  // executed, not folded: folds terminate
-        const SourceLocation at = isa.locate(i);
+        const SourceLocation& at = location(isa, i);
         return makeError("kernel '" + setup_.kernelName + "': one warp executes more than " +
                              std::to_string(setup_.maxInstructions) + " instructions (loop at " + at.where +
                              " may not terminate for this launch)",
@@ -459,9 +469,9 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
         // An if-converted body: the hint on its line is the probability P that the `if` runs
         // its body, so it runs in a share P of the undecided lanes (1 − P when no `if` starts on
         // the line: P is the compiled branch's, over the body); without a hint, in all of them.
-        const SourceLocation at = isa.locate(i);
+        const SourceLocation& at = location(isa, i);
         if (const BranchHint* h = branchHintAt(*setup_.branches, at.path, at.line)) {
-          on |= probabilityLanes(guard.unknown, h->body == IfBody::kNone ? 1.0 - h->takenProbability : h->takenProbability);
+          on |= probabilityLanes(guard.unknown, takenShare(isa, pc, *h, flow));
           lanes = on;
           hinted(i, "probability " + std::to_string(h->takenProbability) + " (predicated body)");
         } else {
@@ -474,7 +484,7 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
         isBranch = true;
         taken = on;
         if (guard.unknown) {
-          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, taken, false); !r) return std::move(r).takeError();
+          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, taken, flow); !r) return std::move(r).takeError();
         }
         continue;
       }
@@ -482,7 +492,7 @@ Expected<WarpTrace> WarpExecution::run(Isa& isa) {
         // A data-dependent exit is a branch to the kernel's end: resolved like one, never run in
         // every undecided lane.
         if (guard.unknown) {
-          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, on, true); !r) return std::move(r).takeError();
+          if (Expected<void> r = resolve(isa, pc, i, guard.origin, guard.unknown, on, flow); !r) return std::move(r).takeError();
         }
         exitNow |= on;
         continue;
