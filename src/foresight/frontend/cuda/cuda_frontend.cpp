@@ -356,12 +356,7 @@ std::vector<std::string> hintLineNotes(const PtxModule& module, const PtxKernel&
                     ")");
   };
   for (const TripHint& h : o.trips) check("--trip", h.file, h.line, std::to_string(h.trips));
-  for (const BranchHint& h : o.branches) {
-    std::string p = std::to_string(h.takenProbability);
-    while (p.size() > 1 && p.back() == '0') p.pop_back();
-    if (!p.empty() && p.back() == '.') p.pop_back();
-    check("--branch", h.file, h.line, p);
-  }
+  for (const BranchHint& h : o.branches) check("--branch", h.file, h.line, fmt::format("{:g}", h.takenProbability));
   return notes;
 }
 
