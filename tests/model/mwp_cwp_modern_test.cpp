@@ -156,6 +156,57 @@ TEST(MwpCwpModern, IndependentLoadsFromRegisterDependences) {
   EXPECT_DOUBLE_EQ(independentLoadsPerWarp(KernelIR{}), 1.0);
 }
 
+/// One load site of a period test: `sectors`, of which `l1` and `l2` hit.
+SiteTraffic loadSite(int block, int index, double sectors, double l1, double l2) {
+  SiteTraffic st;
+  st.block = block;
+  st.index = index;
+  st.sectors = sectors;
+  st.l1Hits = l1;
+  st.l2Hits = l2;
+  return st;
+}
+
+TEST(MwpCwpModern, PeriodWaitsForItsSlowestLoad) {
+  // PolyBench correlation's std_kernel: per iteration a warp loads data[i][j] (4 sectors, DRAM)
+  // and mean[j] (4 sectors, L1 hits) before it uses either: one period of two loads.
+  KernelIR ir;
+  BasicBlock b;
+  b.executionsPerWarp = 2048;
+  for (int i = 0; i < 2; ++i) {
+    Instruction ld = inst(InstrClass::Ldst, "LDG.E", {10 + i}, {i});
+    ld.memory = MemoryAccess{};
+    b.instructions.push_back(ld);
+  }
+  b.instructions.push_back(inst(InstrClass::Fp32, "FADD", {12}, {10, 11}));
+  ir.blocks.push_back(b);
+  const std::vector<LoadGroup> groups = loadGroups(ir);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].loads, (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}}));
+  EXPECT_DOUBLE_EQ(groups[0].executions, 2048);
+  const std::array<double, 3> lat{34, 350, 834};  // L1, L2, DRAM
+  MemoryTraffic tr;
+  tr.sites = {loadSite(0, 0, 4, 0, 0), loadSite(0, 1, 4, 4, 0)};
+  // The mean of the two loads is (834 + 34) / 2 = 434; the period waits for the DRAM load: 834.
+  EXPECT_DOUBLE_EQ(periodWaitCycles(groups, tr, lat), 400);
+  // Mixes: load A 50 % L1 / 50 % DRAM, load B all L2, 8 and 24 sectors. Comonotone: P(period <=
+  // L1) = min(0.5, 0) = 0, P(<= L2) = min(0.5, 1) = 0.5, so the period is 0.5 x 350 + 0.5 x 834
+  // = 592; the loads' sector-weighted mean (8 x 434 + 24 x 350) / 32 = 371; wait 592 - 371 = 221.
+  tr.sites = {loadSite(0, 0, 8, 4, 0), loadSite(0, 1, 24, 0, 24)};
+  EXPECT_NEAR(periodWaitCycles(groups, tr, lat), 221, 1e-9);
+  // Both loads with the same mix: the period is the mix, nothing to wait beyond it.
+  tr.sites = {loadSite(0, 0, 8, 4, 2), loadSite(0, 1, 16, 8, 4)};
+  EXPECT_NEAR(periodWaitCycles(groups, tr, lat), 0, 1e-9);
+  // A store site at the same place, or no site, is left out: one load, nothing to wait.
+  tr.sites = {loadSite(0, 0, 4, 0, 0)};
+  EXPECT_DOUBLE_EQ(periodWaitCycles(groups, tr, lat), 0);
+  // Two periods of one load each (the second load reads the first's result): no wait.
+  ir.blocks[0].instructions[1].src = {10};
+  tr.sites = {loadSite(0, 0, 4, 0, 0), loadSite(0, 1, 4, 4, 0)};
+  EXPECT_EQ(loadGroups(ir).size(), 2u);
+  EXPECT_DOUBLE_EQ(periodWaitCycles(loadGroups(ir), tr, lat), 0);
+}
+
 TEST(MwpCwpModern, HandNumbersAtEightAndSixtyFourWarps) {
   const Gpu gpu = sweepGpu();
   Prediction p8, p64;

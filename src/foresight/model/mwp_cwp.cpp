@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace foresight {
@@ -41,6 +42,7 @@ struct ModernTerms {
   double fL1 = 0, fL2 = 0, fDram = 0;               // shares of load sectors
   double sectorsPerRequest = 0, sectorSerialization = 0;
   double wavefrontsPerRequest = 0;                  // L1 passes (distinct lines) per load request
+  double periodWait = 0;                            // Period_wait: the slowest load's extra wait
   double loadLatency = 0;                           // Mem_L
   double dramBw = 0, l2Bw = 0, l1Bw = 0;            // achievable GB/s for the launch's mix
   double dramService = 0, l2Service = 0, l1Service = 0;  // cycles per warp on one SM
@@ -88,7 +90,8 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
     const double l1PerSmPerCycle = l1->bandwidth->value / clock / gpu.smCount.value;
     t.sectorSerialization = std::max(0.0, t.wavefrontsPerRequest - 1) * lineBytes / l1PerSmPerCycle;
   }
-  t.loadLatency = t.fL1 * t.l1Latency + t.fL2 * t.l2Latency + t.fDram * t.dramLatency + t.sectorSerialization;
+  t.periodWait = periodWaitCycles(mm.loadGroups, tr, {t.l1Latency, t.l2Latency, t.dramLatency});
+  t.loadLatency = t.fL1 * t.l1Latency + t.fL2 * t.l2Latency + t.fDram * t.dramLatency + t.sectorSerialization + t.periodWait;
   if (totalWarps <= 0) return t;
   const double dramRead = tr.dramReadSectors * sb / totalWarps, dramWrite = tr.dramWriteSectors * sb / totalWarps;
   const double l2Read = (tr.loadSectors - tr.l1HitSectors) * sb / totalWarps, l2Write = tr.storeSectors * sb / totalWarps;
@@ -354,17 +357,20 @@ PipeBusy busiestPipe(const KernelIR& ir, const Gpu& gpu) {
   return busiestOf(counts, gpu);
 }
 
-double independentLoadsPerWarp(const KernelIR& ir) {
-  double loads = 0, groups = 0;
-  for (const BasicBlock& b : ir.blocks) {
+std::vector<LoadGroup> loadGroups(const KernelIR& ir) {
+  std::vector<LoadGroup> groups;
+  for (size_t bi = 0; bi < ir.blocks.size(); ++bi) {
+    const BasicBlock& b = ir.blocks[bi];
     std::vector<int> pending;  // registers written by the open group's loads
-    double open = 0;           // loads in the open group
+    LoadGroup open;
+    open.executions = b.executionsPerWarp;
     auto close = [&] {
-      if (open > 0) groups += b.executionsPerWarp;
-      open = 0;
+      if (!open.loads.empty()) groups.push_back(open);
+      open.loads.clear();
       pending.clear();
     };
-    for (const Instruction& in : b.instructions) {
+    for (size_t ii = 0; ii < b.instructions.size(); ++ii) {
+      const Instruction& in = b.instructions[ii];
       const bool reads = std::any_of(in.src.begin(), in.src.end(), [&](int reg) {
         return std::find(pending.begin(), pending.end(), reg) != pending.end();
       });
@@ -373,13 +379,62 @@ double independentLoadsPerWarp(const KernelIR& ir) {
       const MemorySpace sp = in.memory->space;
       if (sp != MemorySpace::Global && sp != MemorySpace::Local && sp != MemorySpace::Texture) continue;
       if (in.memory->isStore) continue;
-      open += 1;
-      loads += b.executionsPerWarp;
+      open.loads.emplace_back(static_cast<int>(bi), static_cast<int>(ii));
       pending.insert(pending.end(), in.dst.begin(), in.dst.end());
     }
     close();
   }
+  return groups;
+}
+
+double independentLoadsPerWarp(const KernelIR& ir) {
+  double loads = 0, groups = 0;
+  for (const LoadGroup& g : loadGroups(ir)) {
+    loads += static_cast<double>(g.loads.size()) * g.executions;
+    groups += g.executions;
+  }
   return groups > 0 ? std::max(1.0, loads / groups) : 1.0;
+}
+
+double periodWaitCycles(const std::vector<LoadGroup>& groups, const MemoryTraffic& traffic,
+                        const std::array<double, 3>& latencies) {
+  std::map<std::pair<int, int>, const SiteTraffic*> siteAt;
+  for (const SiteTraffic& st : traffic.sites) {
+    if (!st.isStore && st.sectors > 0) siteAt[{st.block, st.index}] = &st;
+  }
+  // The levels from the fastest: a load's CDF at level j is its share served by levels 0..j.
+  std::array<int, 3> order{0, 1, 2};
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return latencies[a] < latencies[b]; });
+  double excess = 0, weight = 0;
+  for (const LoadGroup& g : groups) {
+    std::array<double, 3> slowest{1, 1, 1};  // min over the loads of P(load <= level j), j sorted
+    double sectors = 0, meanSum = 0;
+    for (const std::pair<int, int>& at : g.loads) {
+      const auto it = siteAt.find(at);
+      if (it == siteAt.end()) continue;
+      const SiteTraffic& st = *it->second;
+      const double l1 = std::clamp(st.l1Hits / st.sectors, 0.0, 1.0);
+      const double l2 = std::clamp(st.l2Hits / st.sectors, 0.0, 1.0 - l1);
+      const std::array<double, 3> share{l1, l2, 1.0 - l1 - l2};
+      double cdf = 0, mean = 0;
+      for (size_t j = 0; j < 3; ++j) {
+        cdf += share[order[j]];
+        slowest[j] = std::min(slowest[j], j + 1 == 3 ? 1.0 : cdf);
+        mean += share[order[j]] * latencies[order[j]];
+      }
+      sectors += st.sectors;
+      meanSum += st.sectors * mean;
+    }
+    if (sectors <= 0) continue;
+    double period = 0, below = 0;
+    for (size_t j = 0; j < 3; ++j) {
+      period += (slowest[j] - below) * latencies[order[j]];
+      below = slowest[j];
+    }
+    excess += sectors * period - meanSum;
+    weight += sectors;
+  }
+  return weight > 0 ? std::max(0.0, excess / weight) : 0.0;
 }
 
 MwpCwpResult evaluateCGPredict(const MwpCwpInputs& in) {
@@ -642,6 +697,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     add("f_DRAM", terms.fDram, "share of load sectors read from DRAM");
     add("L1_wavefronts", terms.wavefrontsPerRequest, "L1 passes per load request (distinct lines)");
     add("Sector_serialization", terms.sectorSerialization, "cycles for a request's extra L1 passes");
+    add("Period_wait", terms.periodWait, "cycles a memory period waits for its slowest load beyond the mean");
     add("DRAM_BW", terms.dramBw, "achievable GB/s for the launch's read/write mix");
     add("L2_BW", terms.l2Bw, "achievable GB/s for the launch's read/write mix");
     add("DRAM_service", terms.dramService, "cycles per warp on one SM's share of DRAM");

@@ -12,6 +12,10 @@
 ///   Exec = 11.68 M cycles + Synch_cost 0.33 M → 8.90 ms.
 #pragma once
 
+#include <array>
+#include <utility>
+#include <vector>
+
 #include "foresight/gpu/gpu.h"
 #include "foresight/ir/kernel_ir.h"
 #include "foresight/ir/launch.h"
@@ -101,11 +105,30 @@ struct MwpCwpResult {
 /// larger of its issue time and its bandwidth time.
 [[nodiscard]] MwpCwpResult evaluateModern(const MwpCwpInputs& in);
 
-/// Loads a warp issues before it first uses a loaded value, from the IR's register dependences:
-/// in each block, a group of global/local/texture loads closes at the first instruction that reads
-/// a register one of them wrote (or at the block's end); stores join the open group without
-/// closing it. The average group size weighted by executions per warp; 1 without loads.
+/// The loads of one memory period: a group of independent loads of one basic block.
+struct LoadGroup {
+  std::vector<std::pair<int, int>> loads;  ///< (basic block, instruction index) of each load
+  double executions = 0;                   ///< how often a warp runs it (the block's executions)
+};
+
+/// A warp's memory periods, from the IR's register dependences: in each block, a group of
+/// global/local/texture loads closes at the first instruction that reads a register one of them
+/// wrote (or at the block's end); stores join the open group without closing it.
+[[nodiscard]] std::vector<LoadGroup> loadGroups(const KernelIR& ir);
+
+/// Loads a warp issues before it first uses a loaded value: the average size of loadGroups(ir)
+/// weighted by executions per warp; 1 without loads.
 [[nodiscard]] double independentLoadsPerWarp(const KernelIR& ir);
+
+/// Not in the papers: the cycles a memory period waits for its slowest load beyond the mean
+/// latency of its loads, averaged over the periods as Mem_L averages the loads (by sectors). A
+/// load's latency is its site's mix of `latencies` (L1, L2, DRAM: the site's shares of hit and
+/// missed sectors in `traffic`); the loads of one period are taken to hit and miss together
+/// (comonotone), so the period's expected latency is that of the pointwise slowest mix:
+/// P(period <= level) = min over its loads of P(load <= level). 0 when every period's loads
+/// share one mix (one load per period included); loads without a site in `traffic` are left out.
+[[nodiscard]] double periodWaitCycles(const std::vector<LoadGroup>& groups, const MemoryTraffic& traffic,
+                                      const std::array<double, 3>& latencies);
 
 /// Cycles one warp needs to issue its instructions when it runs alone: over every block, the
 /// executions per warp times the block's in-order issue time, each instruction issuing
@@ -145,6 +168,7 @@ struct ModernMemoryInputs {
   double independentLoads = 1;
   double warpIssueCycles = 0;  ///< warpIssueCycles(ir): a lone warp's issue time, 0 = unknown
   PipeBusy pipe;               ///< busiestPipe(ir); 0 cycles = derive it from the workload
+  std::vector<LoadGroup> loadGroups;  ///< loadGroups(ir): the periods' loads (Period_wait)
 };
 
 /// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the
