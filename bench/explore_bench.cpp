@@ -67,6 +67,9 @@ void predictExperiment(benchmark::State& state, const std::string& manifestPath)
     }
     state.counters["load_ms"] = load;
     state.counters["predict_ms"] = pred;
+    // The speed target is per kernel: an experiment with several launches predicts each.
+    state.counters["launches"] = static_cast<double>(e->launches.size());
+    state.counters["ms_per_launch"] = (load + pred) / static_cast<double>(e->launches.size());
   }
 }
 
