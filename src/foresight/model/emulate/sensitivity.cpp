@@ -77,6 +77,14 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   // Region drill-down of the significant parameters (not the launch overhead).
   const std::vector<std::string>& regions = emulation.builder().regionNames();
   if (options.regions && !report.clearWinner && regions.size() > 1) {
+    // Up to four significant parameters, each in every region: independent runs, spread over
+    // the cores like the runs above, reported in (parameter, region) order.
+    struct RegionRun {
+      const Elasticity* entry;
+      const PerturbedParam* param;
+      int region;
+    };
+    std::vector<RegionRun> runs;
     int done = 0;
     for (const Elasticity& entry : report.entries) {
       if (entry.elasticity < options.significant || entry.unit == "launch" || done >= 4) continue;
@@ -84,11 +92,14 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
       const auto it = std::find_if(params.begin(), params.end(), [&](const PerturbedParam& p) {
         return p.name == entry.unit && p.gap == (entry.parameter == BoundMode::Throughput);
       });
-      for (int r = 0; r < static_cast<int>(regions.size()); ++r) {
-        Expected<double> e = elasticity(*it, r);
-        if (!e) return std::move(e).takeError();
-        report.regional.push_back({entry.unit, entry.resource, entry.parameter, *e, regions[r]});
-      }
+      for (int r = 0; r < static_cast<int>(regions.size()); ++r) runs.push_back({&entry, &*it, r});
+    }
+    std::vector<Expected<double>> regional(runs.size(), Expected<double>(0.0));
+    parallelFor(runs.size(), [&](std::size_t i) { regional[i] = elasticity(*runs[i].param, runs[i].region); });
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (!regional[i]) return std::move(regional[i]).takeError();
+      const Elasticity& entry = *runs[i].entry;
+      report.regional.push_back({entry.unit, entry.resource, entry.parameter, *regional[i], regions[runs[i].region]});
     }
   }
 
