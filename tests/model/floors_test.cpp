@@ -227,6 +227,29 @@ TEST(PhysicalFloors, BarriersTakeTheBarrierUnitsCycles) {
 /// Summary inputs: the per-class split of compInsts (compByClass) and all instructions.
 /// 100 blocks x 128 threads = 400 warps; per thread 10 tensor instructions, 90 other, 20 memory:
 ///   tensor: 400 x 10 x 8 / 528 = 60.606 cycles; issue: 400 x 120 / 528 = 90.909 cycles.
+/// Block dispatch: 1000 blocks on 132 SMs; the busiest SM gets ceil(1000 / 132) = 8. Its first
+/// starts with the launch and the 7 others 157 cycles apart: 7 x 157 = 1099 cycles = 0.732667 us
+/// at 1.5 GHz. 132 blocks (one per SM) and a GPU without the key: no floor.
+TEST(PhysicalFloors, BlockDispatchSpacesTheBusiestSmsBlocks) {
+  Gpu gpu = handGpu();
+  gpu.blockDispatchCycles = Param<double>{157};
+  KernelInput k;
+  k.ir.name = "tiny";
+  Launch l;
+  l.grid.x = 1000;
+  l.block.x = 32;
+  const PhysicalFloors f = computeFloors(k, l, gpu, MemoryTraffic{});
+  EXPECT_DOUBLE_EQ(f.blocksPerSm, 8);
+  EXPECT_NEAR(f.dispatchSeconds * 1e6, 0.732667, 1e-6);
+  EXPECT_EQ(f.largest().first, "block-dispatch");
+  EXPECT_EQ(floorResource("block-dispatch"), Resource::Parallelism);
+  l.grid.x = 132;
+  EXPECT_EQ(computeFloors(k, l, gpu, MemoryTraffic{}).dispatchSeconds, 0);
+  l.grid.x = 1000;
+  gpu.blockDispatchCycles.reset();
+  EXPECT_EQ(computeFloors(k, l, gpu, MemoryTraffic{}).dispatchSeconds, 0);
+}
+
 TEST(PhysicalFloors, SummaryInputsUseTheWorkloadSummary) {
   const Gpu gpu = handGpu();
   KernelInput k;

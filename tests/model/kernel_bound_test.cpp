@@ -125,7 +125,11 @@ TEST(KernelBound, MatrixInstructionsCountTheirPipeWork) {
   hmma.pipeWork = 0.5;
   b.instructions = {hmma};
   k.ir.blocks.push_back(b);
-  Expected<KernelBound> r = kernelBound(k, oneWarpPerBlock(528), gpu);
+  // One block of 4 warps per SM (4 one-warp blocks per SM would wait for the block dispatch:
+  // 3 × 157 = 471 cycles).
+  Launch launch = oneWarpPerBlock(132);
+  launch.block.x = 128;
+  Expected<KernelBound> r = kernelBound(k, launch, gpu);
   ASSERT_TRUE(r) << r.error().format();
   // 528 warps × 100 HMMA × 0.5 units × gap 8 / 528 schedulers = 400 cycles (issue: 100).
   EXPECT_NEAR(r->floors.pipeSeconds[static_cast<int>(InstrClass::Tensor)] * 1.98e9, 400, 1e-6);

@@ -48,6 +48,7 @@ Gpu sweepGpu() {
   gpu.mwpCwp.issueCycles.value = 0.25;
   gpu.launchOverheadUs.reset();     // the launch test below sets its own
   gpu.blockOverheadCycles.reset();  // so does the block-overhead test
+  gpu.blockDispatchCycles.reset();  // and the block-dispatch test
   for (MemoryLevel& m : gpu.memory) {
     m.readBandwidth.reset();
     m.writeBandwidth.reset();
@@ -381,6 +382,35 @@ TEST(MwpCwpModern, TheBlockOverheadBoundsAWaveWithFewWarps) {
   const auto [t64, b64] = runSweepPoint(64, gpu, &p64);
   EXPECT_NEAR(t64 * 1e6, 273.1265, 1e-3);
   EXPECT_EQ(p64.bound.resource, Resource::Dram);
+}
+
+/// The block dispatch: 10,000 blocks of one warp, each one FFMA and an EXIT, on 100 SMs with a
+/// 200-cycle dispatch: the busiest SM gets ceil(10,000 / 100) = 100 blocks, so Exec = 100 x 200
+/// = 20,000 cycles (the warps' own issue: 2 cycles x 100 blocks, far less) = 13.3333 us at
+/// 1.5 GHz, bound by parallelism (throughput). Without the key the time is the issue time.
+TEST(MwpCwpModern, TheBlockDispatchBoundsManyShortBlocks) {
+  KernelInput k;
+  k.ir.name = "tiny";
+  BasicBlock b;
+  b.executionsPerWarp = 1;
+  b.instructions = {inst(InstrClass::Fp32, "FFMA", {1}, {1}), inst(InstrClass::Control, "EXIT", {}, {})};
+  k.ir.blocks = {b};
+  Gpu gpu = sweepGpu();
+  gpu.blockDispatchCycles = Param<double>{200};
+  Launch l;
+  l.grid.x = 10000;
+  l.block.x = 32;
+  Expected<Prediction> p = predict(k, l, gpu, modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->value("Exec_cycles")->value, 20000.0, 1e-9);
+  EXPECT_NEAR(p->value("Block_dispatch")->value, 200.0, 1e-9);
+  EXPECT_NEAR(p->seconds * 1e6, 13.3333, 1e-4);
+  EXPECT_EQ(p->bound.resource, Resource::Parallelism);
+  EXPECT_EQ(p->bound.mode, BoundMode::Throughput);
+  gpu.blockDispatchCycles.reset();
+  Expected<Prediction> q = predict(k, l, gpu, modern());
+  ASSERT_TRUE(q.ok()) << q.error().format();
+  EXPECT_LT(q->value("Exec_cycles")->value, 1000.0);
 }
 
 /// The launch overhead is added once to the time: the lone FFMA chain above (16,385 cycles)

@@ -74,6 +74,19 @@ STREAM = [
      "     1024      110592  100.0 %  |  GB/s:        1880       1769       1732       1759       1696       1680"),
 ]
 
+# --- gpu-benches gpu-small-kernels: SCALE over doubles, back-to-back launches, grid n / BLOCK + 1 --
+# h200.txt at commit c35574e, where main.cu sweeps BLOCK = 32, 64, ..., 1024 (six columns, GB/s of
+# one launch = 2 x n x 8 B / time) and n in 6 % steps (the line number follows from the step).
+SMALL_PATH = "gpu-small-kernels/h200.txt"
+SMALL_COMMIT = "c35574e6eaed6c619220d60a2db3b6e3c39297bf"
+SMALL_COPIED = "2026-11-29"
+SMALL_DEVICE = "NVIDIA H200 (file gpu-small-kernels/h200.txt)"
+SMALL_BLOCKS = [32, 64, 128, 256, 512, 1024]
+SMALL = [(56, "100784  1574kB    381    485    566    612    608    603  "),
+         (96, "1036569  16196kB    759   1366   2284   3169   3191   3164  "),
+         (120, "4196976  65577kB    821   1578   2890   2959   2889   2763  "),
+         (145, "18012850  281450kB    844   1672   3234   3282   3217   3085  ")]
+
 # --- mixbench: Tesla K20c, single precision, 4096 blocks of 256, COMP 8192 ----------------------
 MIX_PATH = "results/CUDA/TeslaK20c.txt"
 MIX_COMMIT = "e4a8afb09ec58cc901cbaea4092dc07ec99d3e6c"
@@ -132,8 +145,8 @@ LAPLACE = [
 
 
 def record(gpu_file, experiment, variant, device, source, path, commit, line, row, value, unit,
-           derivation, ms, clock=None):
-    rec = {"experiment": experiment, "variant": variant, "gpu": device, "date": COPIED,
+           derivation, ms, clock=None, copied=COPIED):
+    rec = {"experiment": experiment, "variant": variant, "gpu": device, "date": copied,
            "check": "none", "samples_ms": [ms], "source": source, "source_path": path,
            "source_commit": commit, "source_line": line, "source_row": row,
            "published": {"value": value, "unit": unit}, "derivation": derivation}
@@ -162,6 +175,16 @@ def points():
             out.append(record(gpu, "gpu_stream", variant, device, GB, path, commit, line, row, gbs,
                               "GB/s",
                               f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)", ms))
+    for line, row in SMALL:
+        fields = row.split()
+        n = int(fields[0])
+        values = [int(v) for v in fields[2:]]
+        assert len(values) == len(SMALL_BLOCKS), row
+        for block, gbs in zip(SMALL_BLOCKS, values):
+            ms = 2 * n * 8 / (gbs * 1e9) * 1e3
+            out.append(record("h200", f"small_scale_n{n}", f"b{block}", SMALL_DEVICE, GB, SMALL_PATH,
+                              SMALL_COMMIT, line, row, gbs, "GB/s",
+                              f"t = 2 arrays x {n} doubles x 8 B / ({gbs} GB/s)", ms, copied=SMALL_COPIED))
     for i, row in enumerate(MIX_ROWS):
         ratio, sp_ms = row.split(",")[0].strip(), row.split(",")[1].strip()
         compute = int(ratio.split("/")[0])
@@ -192,6 +215,15 @@ def check_rows():
             gfs = int(re.search(r"(\d+) GF/s", row).group(1))
             assert flb == (2 + 2 * its) / 8, row
             assert abs(gbs * flb - gfs) <= 0.5 * flb + 1, row
+    for line, row in SMALL:
+        # The line number follows from main.cu's size loop (4096, then + 6 % rounded down), and
+        # the kB column is 2 x n x 8 B / 1024 rounded down.
+        n, kb = int(row.split()[0]), int(row.split()[1][:-2])
+        d, k = 4096, 1
+        while d < n:
+            d, k = d + max(1, int(d * 0.06)), k + 1
+        assert d == n and k == line, row
+        assert kb == n * 16 // 1024, row
     for k, row in enumerate(MIX_ROWS):
         t, gf, gb = (float(x) for x in row.split(",")[1:4])
         assert abs(k / 32 * 2 * 8192 * 4 * 2**20 / t * 1e-6 - gf) <= 0.01 + gf * 1e-4, row

@@ -198,6 +198,9 @@ struct Gpu {
   /// and retiring it (a block of a few instructions and one store lives this long plus its
   /// instructions); absent = unknown (0).
   std::optional<Param<double>> blockOverheadCycles;
+  /// Cycles between two blocks the SM's block dispatch can start: however short its blocks, an
+  /// SM receives at most one every this many cycles; absent = unknown (no limit).
+  std::optional<Param<double>> blockDispatchCycles;
   GpuLimits limits;
   /// Indexed by InstrClass; empty for a class the GPU has no unit for (fp64 on CC 1.0, tensor
   /// before Volta). fp32, int, sfu, ldst and control are always present.

@@ -261,6 +261,7 @@ const std::vector<GpuField<Gpu>>& smFields() {
       paramKey<&Gpu::issueWidth, Dim::IssueRate, kPositive>("issue_width"),
       paramKey<&Gpu::launchOverheadUs, Dim::Duration>("launch_overhead"),
       paramKey<&Gpu::blockOverheadCycles, Dim::Cycles>("block_overhead"),
+      paramKey<&Gpu::blockDispatchCycles, Dim::Cycles, kPositive>("block_dispatch"),
   };
   return fields;
 }

@@ -37,7 +37,8 @@ struct GpuField {
 
 /// `[gpu]`: name, full_name, architecture, compute_capability.
 [[nodiscard]] const std::vector<GpuField<Gpu>>& gpuSectionFields();
-/// `[sm]`: count, clock, warp_size, schedulers, issue_width, launch_overhead, block_overhead.
+/// `[sm]`: count, clock, warp_size, schedulers, issue_width, launch_overhead, block_overhead,
+/// block_dispatch.
 [[nodiscard]] const std::vector<GpuField<Gpu>>& smFields();
 /// `[limits]`.
 [[nodiscard]] const std::vector<GpuField<GpuLimits>>& limitFields();

@@ -23,6 +23,7 @@ std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
   out.emplace_back("atomics", atomicSeconds);
   out.emplace_back("partial-writes", partialWriteSeconds);
   out.emplace_back("barriers", barrierSeconds);
+  out.emplace_back("block-dispatch", dispatchSeconds);
   return out;
 }
 
@@ -31,6 +32,7 @@ Resource floorResource(std::string_view name) {
   if (name == "sgemm-mix") return Resource::Fp32;
   if (name == "atomics" || name == "partial-writes") return Resource::L2;
   if (name == "barriers") return Resource::Barrier;
+  if (name == "block-dispatch") return Resource::Parallelism;
   return parseResource(name).value_or(Resource::Issue);  // dram, shared, issue and the pipes
 }
 
@@ -137,6 +139,11 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     const double chainCycles = f.barriersPerWarp * gpu.barrier->aloneCycles(warpsPerBlock);
     f.barrierSeconds = std::max(unitCycles, chainCycles) / clockHz;
   }
+  if (gpu.blockDispatchCycles && clockHz > 0) {
+    f.blocksPerSm = std::ceil(static_cast<double>(launch.blocks()) / gpu.smCount.value);
+    // The SM's first block starts with the launch: the dispatch spaces the others.
+    f.dispatchSeconds = (f.blocksPerSm - 1) * gpu.blockDispatchCycles->value / clockHz;
+  }
   f.compulsoryBytes = traffic.compulsoryBytes();
   const MemoryLevel* dram = gpu.memoryForResource("dram");
   if (dram && dram->bandwidth && dram->bandwidth->value > 0) f.dramSeconds = f.compulsoryBytes / (dram->bandwidth->value * 1e9);
@@ -169,6 +176,9 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
   if (f.barriersPerWarp > 0 && gpu.barrier) {
     add("floor_barriers_us", f.barrierSeconds * 1e6,
         "block barriers x the barrier unit's cycles per barrier / SMs, or one block's barriers in a row");
+  }
+  if (f.dispatchSeconds > 0) {
+    add("floor_block_dispatch_us", f.dispatchSeconds * 1e6, "blocks of the busiest SM after its first x the SM's cycles between two block starts");
   }
   if (f.mixThroughput > 0) {
     add("floor_sgemm_mix_us", f.mixSeconds * 1e6,

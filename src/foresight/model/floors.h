@@ -22,7 +22,9 @@
 ///    (MemoryTraffic::partialStoreSectors) x the L2's time per sector read-modify-write;
 ///  - barriers (GPUs with `[barrier]`): the block barriers of the launch x the cycles each keeps
 ///    the SM's barrier unit busy (`block + arrival x warps per block`) / SMs, or one block's own
-///    barriers one after another (`latency + arrival x warps` each), whichever is longer.
+///    barriers one after another (`latency + arrival x warps` each), whichever is longer;
+///  - block dispatch (GPUs with `[sm] block_dispatch`): the blocks of the busiest SM after its
+///    first, ceil(blocks / SMs) − 1, x the cycles between two blocks the SM can start.
 /// Matrix instructions count their pipe work (Instruction::pipeWork), not 1.
 /// Every prediction goes through applyFloors() (predict() and explain): a raw time below the
 /// largest floor is raised to it, with a warning that names the floor and the model's raw time.
@@ -73,9 +75,12 @@ struct PhysicalFloors {
   double partialWriteSeconds = 0;
   double barriersPerWarp = 0;    ///< block barriers each warp (and so each block) passes
   double barrierSeconds = 0;
+  double blocksPerSm = 0;        ///< blocks of the busiest SM: ceil(blocks / SMs)
+  double dispatchSeconds = 0;
 
   /// Every floor by name, in report order: "dram", the pipes of kFloorPipes, "issue", "ldst",
-  /// "shared", "sgemm-mix", "atomics", "partial-writes", "barriers" (0 where nothing bounds).
+  /// "shared", "sgemm-mix", "atomics", "partial-writes", "barriers", "block-dispatch" (0 where
+  /// nothing bounds).
   [[nodiscard]] std::vector<std::pair<std::string, double>> named() const;
   /// The largest floor and its name; {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;
@@ -95,7 +100,7 @@ void applyFloors(Prediction& p, const PhysicalFloors& floors, const Gpu& gpu);
 
 /// The resource a floor (a name of PhysicalFloors::named()) charges: "dram" → dram, a pipe → its
 /// resource, "issue" → issue, "ldst" → l1, "shared" → shared, "sgemm-mix" → fp32, "atomics" →
-/// l2, "barriers" → barrier.
+/// l2, "barriers" → barrier, "block-dispatch" → parallelism.
 [[nodiscard]] Resource floorResource(std::string_view name);
 
 /// computeFloors() with `known` traffic, or the memory engine's analysis of the launch.

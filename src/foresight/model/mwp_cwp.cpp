@@ -221,6 +221,19 @@ MwpCwpResult applyBlockFloor(MwpCwpResult r, const MwpCwpInputs& in) {
   return r;
 }
 
+/// Not in the papers: an SM starts a new block at most every Block_dispatch cycles, so a launch
+/// of many short blocks lasts at least the busiest SM's blocks, ceil(Blocks / Active_SMs), times
+/// that (gpu-benches' gpu-small-kernels: a one-warp SCALE block per 157 cycles per SM on an H200,
+/// whatever the size, docs/gpu-presets.md). It binds where blocks are shorter than that per slot.
+MwpCwpResult applyDispatchFloor(MwpCwpResult r, const MwpCwpInputs& in) {
+  if (in.blockDispatchCycles <= 0 || in.activeSms <= 0) return r;
+  if (raiseExec(r, std::ceil(in.blocks / in.activeSms) * in.blockDispatchCycles, in)) {
+    r.dispatchBound = true;
+    r.blockBound = r.warpIssueBound = false;
+  }
+  return r;
+}
+
 /// Not in the papers: a measured kernel time includes its launch (the GPU's launch overhead,
 /// as the emulator adds it); it dominates kernels of a few microseconds.
 MwpCwpResult addLaunch(MwpCwpResult r, const MwpCwpInputs& in) {
@@ -253,7 +266,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
     r.execCycles = std::max(issue, bandwidth) * r.rep;
     r.totalCycles = r.execCycles;
     r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-    return addLaunch(applyBlockFloor(applyWarpIssueFloor(r, in), in), in);
+    return addLaunch(applyDispatchFloor(applyBlockFloor(applyWarpIssueFloor(r, in), in), in), in);
   }
   r.memL = r.memLCoal = in.loadLatency;
   // Little's law: a level serving one SM's share of its achievable bandwidth completes one
@@ -273,9 +286,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   // resident blocks, so a drain of MWP - 1 departures is the SM's, paid once per wave and not once
   // per block; and a barrier waits for a drain only after a memory period, so at most
   // Mem_periods of a warp's barriers pay one.
-  return addLaunch(
-      applyBlockFloor(applyWarpIssueFloor(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in), in),
-      in);
+  return addLaunch(applyDispatchFloor(applyBlockFloor(applyWarpIssueFloor(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in), in), in), in);
 }
 
 double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency) {
@@ -647,6 +658,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     in.pipeCycles = pipe.cycles;
     if (gpu.launchOverheadUs) in.launchCycles = gpu.launchOverheadUs->value * 1e3 * gpu.clockGhz.value;
     if (gpu.blockOverheadCycles) in.blockOverheadCycles = gpu.blockOverheadCycles->value;
+    if (gpu.blockDispatchCycles) in.blockDispatchCycles = gpu.blockDispatchCycles->value;
     r = evaluateModern(in);
   } else {
     r = evaluateHongKim(in);
@@ -660,7 +672,11 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     p.bound.resource = terms.bottleneck;  // the level whose achievable bandwidth sets Departure_delay
     if (r.memPeriods <= 0) p.boundExplanation = "no loads: the stores' bandwidth exceeds the issue time";
   }
-  if (md && r.blockBound) {
+  if (md && r.dispatchBound) {
+    p.bound = {Resource::Parallelism, BoundMode::Throughput};
+    p.boundExplanation = "block dispatch: the SM starts a new block every Block_dispatch cycles, and these blocks "
+                         "finish sooner (fewer, larger blocks, or more work per thread, amortize it)";
+  } else if (md && r.blockBound) {
     p.bound = {Resource::Parallelism, BoundMode::Latency};
     p.boundExplanation = "each wave of blocks lasts its warps' latency path plus the GPU's block overhead "
                          "(dispatch and retirement): too few warps per block slot to cover it";
@@ -724,6 +740,9 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     add("Block_overhead", in.blockOverheadCycles,
         r.blockBound ? "cycles per wave of block dispatch and retirement: with the warps' path, bounds the time"
                      : "cycles per wave of block dispatch and retirement");
+    add("Block_dispatch", in.blockDispatchCycles,
+        r.dispatchBound ? "cycles between two block starts on an SM: the busiest SM's blocks x this bound the time"
+                        : "cycles between two block starts on an SM");
   }
   if (cg && (r.smemLoadCycles > 0 || r.smemCycles > 0)) {
     add("smem_load_cycles", r.smemLoadCycles, "global->shared load cycles per thread (Eq. 19)");

@@ -60,6 +60,7 @@ struct MwpCwpInputs {
   double pipeCycles = 0;        ///< SM cycles the busiest pipe spends on one warp's instructions
   double launchCycles = 0;      ///< the GPU's launch overhead, cycles, added to the time
   double blockOverheadCycles = 0;  ///< the GPU's block overhead: a wave lasts at least a warp's path + this
+  double blockDispatchCycles = 0;  ///< the GPU's block dispatch: an SM starts a block at most this often
 };
 
 /// The equations' outputs, named as in the papers.
@@ -87,6 +88,7 @@ struct MwpCwpResult {
   bool warpIssueBound = false;   ///< modern: a lone warp's issue time set Exec_cycles
   double launchCycles = 0;       ///< modern: launch overhead in Total_cycles
   bool blockBound = false;       ///< modern: a warp's path + the block overhead set Exec_cycles
+  bool dispatchBound = false;    ///< modern: the block dispatch of the busiest SM set Exec_cycles
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;

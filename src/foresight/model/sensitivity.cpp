@@ -129,6 +129,10 @@ std::vector<GpuTimingParameter> gpuTimingParameters(const Gpu& gpu) {
                      if (g.blockOverheadCycles) g.blockOverheadCycles->value *= f;
                    }});
   }
+  if (gpu.blockDispatchCycles) {
+    out.push_back({"dispatch", Resource::Parallelism, BoundMode::Throughput, false,
+                   [](Gpu& g, double f) { g.blockDispatchCycles->value *= f; }});
+  }
   return out;
 }
 

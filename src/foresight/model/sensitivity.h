@@ -87,7 +87,7 @@ void rankElasticities(SensitivityReport& report, const SensitivityOptions& optio
 /// overhead is multiplied by f, a gap too (a bandwidth or issue width is divided by it). The
 /// [mwp_cwp] section's values move with the parameter they are a form of.
 struct GpuTimingParameter {
-  std::string unit;      ///< "fp32", "issue", "dram", "barrier", "launch", ...
+  std::string unit;      ///< "fp32", "issue", "dram", "barrier", "launch", "dispatch", ...
   Resource resource;
   BoundMode mode;        ///< Latency: a latency or overhead; Throughput: a gap
   bool memoryLevel;      ///< a level of the memory hierarchy (`[memory.*]`), not a pipeline
@@ -95,7 +95,7 @@ struct GpuTimingParameter {
 };
 /// Every timing parameter `gpu` describes, in a fixed order: each pipeline's latency and gap, the
 /// issue gap, each memory level's latency (with its far latency) and gap (its bandwidths), the
-/// barrier, the launch and block overheads.
+/// barrier, the launch and block overheads, the block dispatch.
 [[nodiscard]] std::vector<GpuTimingParameter> gpuTimingParameters(const Gpu& gpu);
 
 /// `model` with the memory engine's traffic of the launch set (`emulate.memory`), analysed here

@@ -139,8 +139,11 @@ std::shared_ptr<const ReportPart> valuesPart(std::shared_ptr<const Prediction> p
       "values",
       [p](std::ostream& os) {
         os << "model values\n";
+        // One column for the numbers: the names' width, at least 20.
+        size_t width = 20;
+        for (const NamedValue& v : p->values) width = std::max(width, v.name.size());
         for (const NamedValue& v : p->values) {
-          os << fmt::format("  {:<20} {:>14}  {}\n", v.name, numberText(v.value), v.note);
+          os << fmt::format("  {:<{}} {:>14}  {}\n", v.name, width, numberText(v.value), v.note);
         }
       },
       [p] {
