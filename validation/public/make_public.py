@@ -87,6 +87,25 @@ SMALL = [(56, "100784  1574kB    381    485    566    612    608    603  "),
          (120, "4196976  65577kB    821   1578   2890   2959   2889   2763  "),
          (145, "18012850  281450kB    844   1672   3234   3282   3217   3085  ")]
 
+# --- gpu-benches gpu-l2-cache: 100,000 blocks of 1024 threads over R chunks of 512 KiB ----------
+# h200.txt at commit 3088b33. The kernel is main.cu's at that commit (N = 64: the printed 512 kB
+# per block, 32 pairs of doubles); the block count is 100,000, which the file's own exec-time
+# column shows (4 ms at 13526.6 GB/s for 1536 kB; main.cu's 200,000 would print 8 ms). One
+# launch takes 100,000 x 524,288 B / (GB/s). Working sets from 1.5 MiB to 4.7 GiB.
+L2_PATH = "gpu-l2-cache/h200.txt"
+L2_COMMIT = "3088b3337998d1d9fff53c7af665f587af83a178"
+L2_COPIED = "2026-11-29"
+L2_DEVICE = "NVIDIA H200 (file gpu-l2-cache/h200.txt)"
+L2_BLOCKS = 100000
+L2_ROWS = [(2, "       512 kB      1536 kB         4ms       1.0%   13526.6 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (19, "       512 kB     10240 kB         5ms       0.1%   10084.5 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (32, "       512 kB     30720 kB         5ms       0.9%    9769.1 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (36, "       512 kB     44032 kB         6ms       1.1%    9105.3 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (37, "       512 kB     48128 kB         7ms       0.6%    7542.5 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (39, "       512 kB     57856 kB        10ms       0.3%    5053.8 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (45, "       512 kB    100352 kB        13ms       0.0%    3903.5 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
+           (86, "       512 kB   4881920 kB        13ms       0.1%    3888.2 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s ")]
+
 # --- mixbench: Tesla K20c, single precision, 4096 blocks of 256, COMP 8192 ----------------------
 MIX_PATH = "results/CUDA/TeslaK20c.txt"
 MIX_COMMIT = "e4a8afb09ec58cc901cbaea4092dc07ec99d3e6c"
@@ -185,6 +204,12 @@ def points():
             out.append(record("h200", f"small_scale_n{n}", f"b{block}", SMALL_DEVICE, GB, SMALL_PATH,
                               SMALL_COMMIT, line, row, gbs, "GB/s",
                               f"t = 2 arrays x {n} doubles x 8 B / ({gbs} GB/s)", ms, copied=SMALL_COPIED))
+    for line, row in L2_ROWS:
+        fields = row.split()
+        kb, gbs = int(fields[2]), float(fields[6])
+        ms = L2_BLOCKS * 524288 / (gbs * 1e9) * 1e3
+        out.append(record("h200", "l2_sweep", f"ws{kb}k", L2_DEVICE, GB, L2_PATH, L2_COMMIT, line, row, gbs,
+                          "GB/s", f"t = {L2_BLOCKS} blocks x 524288 B / ({gbs} GB/s)", ms, copied=L2_COPIED))
     for i, row in enumerate(MIX_ROWS):
         ratio, sp_ms = row.split(",")[0].strip(), row.split(",")[1].strip()
         compute = int(ratio.split("/")[0])
@@ -224,6 +249,17 @@ def check_rows():
             d, k = d + max(1, int(d * 0.06)), k + 1
         assert d == n and k == line, row
         assert kb == n * 16 // 1024, row
+    for line, row in L2_ROWS:
+        # Line = 2 + the step of main.cu's blockRun loop (3, then + max(1, 10 %) truncated) whose
+        # R x 512 kB is the row's data set; the exec time (rounded ms) follows from 100,000 blocks.
+        fields = row.split()
+        assert fields[0] == "512" and fields[1] == "kB", row
+        kb, ms, gbs = int(fields[2]), int(fields[4][:-2]), float(fields[6])
+        r, k = 3, 2
+        while r * 512 < kb:
+            r, k = int(r + max(1.0, r * 0.1)), k + 1
+        assert r * 512 == kb and k == line, row
+        assert round(L2_BLOCKS * 524288 / gbs / 1e6) == ms, row
     for k, row in enumerate(MIX_ROWS):
         t, gf, gb = (float(x) for x in row.split(",")[1:4])
         assert abs(k / 32 * 2 * 8192 * 4 * 2**20 / t * 1e-6 - gf) <= 0.01 + gf * 1e-4, row

@@ -1006,16 +1006,19 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const RegionSampler sampler(collectRate);
     spread.reserve(sampleCapacity(spreadExpected));
     for (int k = 0; k < wanted; ++k) {
-      // Origins spread over the grid (golden-ratio steps in x against even steps in y, so they
-      // do not all fall in one column of a 2-D grid).
+      // Origins spread over the grid by golden-ratio steps (against even steps in y, so that
+      // they do not all fall in one column of a 2-D grid). Even steps in a 1-D grid alias with
+      // periodic data (`blockIdx.x % R`): blocks 12,500 apart all read chunk 0 or 100 of R = 200,
+      // and the clusters took 100 MB read once per 200 blocks for data all of them share.
       const double u = static_cast<double>(k) / wanted;
+      const double golden = std::fmod(0.5 + k * 0.6180339887498949, 1.0);
       std::array<long long, 3> c{0, 0, 0};
       if (twoD) {
-        c[0] = static_cast<long long>(std::fmod(0.5 + k * 0.6180339887498949, 1.0) * static_cast<double>(launch.grid.x));
+        c[0] = static_cast<long long>(golden * static_cast<double>(launch.grid.x));
         c[1] = static_cast<long long>(u * static_cast<double>(launch.grid.y));
         c[2] = 0;
       } else {
-        c = coords(static_cast<long long>(u * static_cast<double>(blocks)));
+        c = coords(static_cast<long long>(golden * static_cast<double>(blocks)));
       }
       c[0] = std::clamp<long long>(c[0], 0, launch.grid.x - clusterX);
       c[1] = std::clamp<long long>(c[1], 0, launch.grid.y - clusterY);
