@@ -243,6 +243,12 @@ MwpCwpResult addLaunch(MwpCwpResult r, const MwpCwpInputs& in) {
   return r;
 }
 
+/// What the modern variant adds to Hong & Kim's execution time, in order: the lone warp's issue
+/// chain, the block slots' turnover, the block dispatch, then the launch.
+MwpCwpResult finishModern(MwpCwpResult r, const MwpCwpInputs& in) {
+  return addLaunch(applyDispatchFloor(applyBlockFloor(applyWarpIssueFloor(std::move(r), in), in), in), in);
+}
+
 }  // namespace
 
 MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
@@ -266,7 +272,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
     r.execCycles = std::max(issue, bandwidth) * r.rep;
     r.totalCycles = r.execCycles;
     r.seconds = r.totalCycles / (in.clockGhz * 1e9);
-    return addLaunch(applyDispatchFloor(applyBlockFloor(applyWarpIssueFloor(r, in), in), in), in);
+    return finishModern(r, in);
   }
   r.memL = r.memLCoal = in.loadLatency;
   // Little's law: a level serving one SM's share of its achievable bandwidth completes one
@@ -286,7 +292,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   // resident blocks, so a drain of MWP - 1 departures is the SM's, paid once per wave and not once
   // per block; and a barrier waits for a drain only after a memory period, so at most
   // Mem_periods of a warp's barriers pay one.
-  return addLaunch(applyDispatchFloor(applyBlockFloor(applyWarpIssueFloor(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in), in), in), in);
+  return finishModern(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in);
 }
 
 double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency) {
@@ -674,8 +680,8 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
   }
   if (md && r.dispatchBound) {
     p.bound = {Resource::Parallelism, BoundMode::Throughput};
-    p.boundExplanation = "block dispatch: the SM starts a new block every Block_dispatch cycles, and these blocks "
-                         "finish sooner (fewer, larger blocks, or more work per thread, amortize it)";
+    p.boundExplanation = "block dispatch: an SM starts a new block at most every Block_dispatch cycles, and these "
+                         "blocks take less than that per slot (fewer, larger blocks or more work per thread amortize it)";
   } else if (md && r.blockBound) {
     p.bound = {Resource::Parallelism, BoundMode::Latency};
     p.boundExplanation = "each wave of blocks lasts its warps' latency path plus the GPU's block overhead "
