@@ -141,7 +141,7 @@ std::pair<double, double> runSweepPoint(int w, const Gpu& gpu, Prediction* out =
 }
 
 TEST(MwpCwpModern, IndependentLoadsFromRegisterDependences) {
-  EXPECT_DOUBLE_EQ(independentLoadsPerWarp(streamKernel().ir), 4.0);
+  EXPECT_DOUBLE_EQ(independentLoads(loadGroups(streamKernel().ir)), 4.0);
   // A pointer chase: each load's address is the previous load's result.
   KernelIR chase;
   BasicBlock b;
@@ -153,8 +153,8 @@ TEST(MwpCwpModern, IndependentLoadsFromRegisterDependences) {
     b.instructions.push_back(ld);
   }
   chase.blocks.push_back(b);
-  EXPECT_DOUBLE_EQ(independentLoadsPerWarp(chase), 1.0);
-  EXPECT_DOUBLE_EQ(independentLoadsPerWarp(KernelIR{}), 1.0);
+  EXPECT_DOUBLE_EQ(independentLoads(loadGroups(chase)), 1.0);
+  EXPECT_DOUBLE_EQ(independentLoads(loadGroups(KernelIR{})), 1.0);
 }
 
 /// One load site of a period test: `sectors`, of which `l1` and `l2` hit.

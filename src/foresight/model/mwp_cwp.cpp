@@ -64,7 +64,7 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
                    : t.dramLatency;
   t.l1Latency = l1 ? l1->latency.value : t.l2Latency;
   t.loadRequests = totalWarps > 0 ? tr.loadRequests / totalWarps : 0;
-  t.independentLoads = mm.independentLoads;
+  t.independentLoads = independentLoads(mm.loadGroups);
   const double clock = gpu.clockGhz.value;
   // Bytes per cycle one SM gets from a level of `gbs` GB/s shared by the active SMs.
   const auto perSm = [&](double gbs) { return gbs / clock / activeSms; };
@@ -404,13 +404,13 @@ std::vector<LoadGroup> loadGroups(const KernelIR& ir) {
   return groups;
 }
 
-double independentLoadsPerWarp(const KernelIR& ir) {
-  double loads = 0, groups = 0;
-  for (const LoadGroup& g : loadGroups(ir)) {
+double independentLoads(const std::vector<LoadGroup>& groups) {
+  double loads = 0, periods = 0;
+  for (const LoadGroup& g : groups) {
     loads += static_cast<double>(g.loads.size()) * g.executions;
-    groups += g.executions;
+    periods += g.executions;
   }
-  return groups > 0 ? std::max(1.0, loads / groups) : 1.0;
+  return periods > 0 ? std::max(1.0, loads / periods) : 1.0;
 }
 
 double periodWaitCycles(const std::vector<LoadGroup>& groups, const MemoryTraffic& traffic,

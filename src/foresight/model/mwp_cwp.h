@@ -118,9 +118,9 @@ struct LoadGroup {
 /// wrote (or at the block's end); stores join the open group without closing it.
 [[nodiscard]] std::vector<LoadGroup> loadGroups(const KernelIR& ir);
 
-/// Loads a warp issues before it first uses a loaded value: the average size of loadGroups(ir)
-/// weighted by executions per warp; 1 without loads.
-[[nodiscard]] double independentLoadsPerWarp(const KernelIR& ir);
+/// Loads a warp issues before it first uses a loaded value: the average size of the groups
+/// (loadGroups()) weighted by executions per warp; 1 without loads.
+[[nodiscard]] double independentLoads(const std::vector<LoadGroup>& groups);
 
 /// Not in the papers: the cycles a memory period waits for its slowest load beyond the mean
 /// latency of its loads, averaged over the periods as Mem_L averages the loads (by sectors). A
@@ -164,13 +164,12 @@ struct PipeBusy {
                                 std::string* explanation);
 
 /// What the modern variant reads beyond the workload: the memory engine's traffic of the launch
-/// and the independent loads per warp.
+/// and a warp's memory periods (independent loads, Period_wait).
 struct ModernMemoryInputs {
   MemoryTraffic traffic;
-  double independentLoads = 1;
+  std::vector<LoadGroup> loadGroups;  ///< loadGroups(ir); none: one load per period
   double warpIssueCycles = 0;  ///< warpIssueCycles(ir): a lone warp's issue time, 0 = unknown
   PipeBusy pipe;               ///< busiestPipe(ir); 0 cycles = derive it from the workload
-  std::vector<LoadGroup> loadGroups;  ///< loadGroups(ir): the periods' loads (Period_wait)
 };
 
 /// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the

@@ -35,10 +35,10 @@ Expected<Prediction> predictWithMwpCwp(const KernelInput& kernel, const Launch& 
   if (!traffic) return std::move(traffic).takeError();
   const MemoryLevel* shared = gpu.memoryLevel("shared");
   const Pipeline* sfu = gpu.pipeline(InstrClass::Sfu);
-  const ModernMemoryInputs modern{**traffic, independentLoadsPerWarp(kernel.ir),
+  const ModernMemoryInputs modern{**traffic, loadGroups(kernel.ir),
                                   warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0,
                                                   sfu ? sfu->latency.value : 0),
-                                  busiestPipe(kernel.ir, gpu), loadGroups(kernel.ir)};
+                                  busiestPipe(kernel.ir, gpu)};
   return predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
 }
 
