@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Speed of `explain` (issue 11): the frontend's warp runs, the emulation with its sensitivity
-/// and what-if re-runs, as tools/foresight/commands/explain.cpp does them.
+/// Speed of `explain` (issue 11): the frontend's warp runs and everything explainKernel() does
+/// (the emulation with its sensitivity and what-if re-runs, the timing model's own analyses,
+/// roofline, occupancy curve and fixes), as tools/foresight/commands/explain.cpp runs them.
 ///
 /// - BM_ExplainTripCount/n: `explain` of matmul_naive from the stored sm_90 PTX
 ///   (tests/frontend/cuda/fixtures/matmul.sm_90.ptx) with one 16x16 block and n = 256 … 2560000:
@@ -21,17 +22,11 @@
 ///   median kernel at <= 100 ms. Run with --benchmark_filter=Corpus where nvcc is installed.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <chrono>
-#include <filesystem>
 
-#include "foresight/advise/whatif.h"
-#include "foresight/frontend/cuda/cuda_frontend.h"
-#include "foresight/frontend/cuda/fixture_toolchain.h"
+#include "foresight/advise/explain.h"
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
-#include "foresight/model/emulate/emulate_model.h"
-#include "foresight/model/emulate/sensitivity.h"
 #include "foresight/support/heap.h"
 #include "foresight/validation/manifest.h"
 #include "foresight/validation/validate.h"
@@ -45,40 +40,18 @@ using namespace foresight;
 /// The heap as the CLI's main() sets it up (support/heap.h), before any benchmark runs.
 [[maybe_unused]] const bool kHeapTuned = (tuneHeapForAnalysis(), true);
 
-/// Wall time of explain's phases, summed over the launches of one benchmark iteration
-/// (reported as counters: where the time goes).
-struct PhaseTimes {
-  double create = 0, sensitivity = 0, whatif = 0;
-};
-
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// What `explain` computes for one launch; errors as a message.
-std::string explainOnce(const KernelInput& kernel, const Launch& launch, const Gpu& gpu, PhaseTimes* phases = nullptr) {
-  PhaseTimes local;
-  PhaseTimes& pt = phases ? *phases : local;
-  auto start = std::chrono::steady_clock::now();
-  EmulateOptions eo;
-  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(kernel, launch, gpu, eo);
-  if (!e) return e.error().message;
-  pt.create += msSince(start);
-  start = std::chrono::steady_clock::now();
-  Expected<emu::KernelTiming> t = e->run();
-  if (!t) return t.error().message;
-  SensitivityOptions so;
-  so.central = true;
-  so.fit = true;
-  Expected<SensitivityReport> s = analyzeSensitivity(*e, so);
-  if (!s) return s.error().message;
-  pt.sensitivity += msSince(start);
-  start = std::chrono::steady_clock::now();
-  const Prediction p = emu::makeEmulatePrediction(*e, *t, *s, gpu, eo);
-  Expected<std::vector<WhatIfResult>> w = analyzeWhatIf(*e, kernel, p.cycles);
-  if (!w) return w.error().message;
-  pt.whatif += msSince(start);
-  benchmark::DoNotOptimize(p);
+/// What `explain` computes for one launch of a loaded kernel (explainKernel(), with the options
+/// `foresight explain` resolves for the input's kind by default); errors as a message.
+std::string explainOnce(const KernelInput& kernel, const Launch& launch, const Gpu& gpu, InputKind kind) {
+  Expected<ExplainOptions> o = explainOptions(ModelNames{}, kind, &gpu);
+  if (!o) return o.error().message;
+  Expected<ExplainResult> r = explainKernel(kernel, launch, gpu, *o);
+  if (!r) return r.error().message;
+  benchmark::DoNotOptimize(r->prediction.seconds);
   return {};
 }
 
@@ -101,7 +74,7 @@ void explainFixture(benchmark::State& state, const std::string& fixture, const s
       state.SkipWithError(k.error().message.c_str());
       break;
     }
-    if (std::string err = explainOnce(**k, launch, gpu); !err.empty()) {
+    if (std::string err = explainOnce(**k, launch, gpu, inputKindOf(path)); !err.empty()) {
       state.SkipWithError(err.c_str());
       break;
     }
