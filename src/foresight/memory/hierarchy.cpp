@@ -10,6 +10,7 @@
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -32,6 +33,9 @@ namespace {
 
 /// Grids of at most this many blocks are analysed block by block, exactly.
 constexpr long long kExactBlocks = 8;
+/// Accesses and lane addresses of the blocks fetched for a sampled grid kept at most (32 MiB of
+/// addresses); beyond, the oldest are evicted and fetched again if visited again.
+constexpr long long kKeptBlockItems = 1LL << 22;
 /// The unit of `per` consecutive sectors that `sector` lies in (rounding down for negative
 /// sector numbers too).
 long long unitOf(long long sector, long long per) {
@@ -194,6 +198,12 @@ struct SampleTally {
 
   void generated(bool store, size_t n) { (store ? storeAll : loadAll) += static_cast<double>(n); }
   void kept(bool store) { ++(store ? storeKept : loadKept); }
+  void add(const SampleTally& o) {
+    loadAll += o.loadAll;
+    loadKept += o.loadKept;
+    storeAll += o.storeAll;
+    storeKept += o.storeKept;
+  }
   /// kept / generated; the nominal rate when nothing was generated or kept.
   [[nodiscard]] double rate(double nominal) const { return ratio(loadKept + storeKept, loadAll + storeAll, nominal); }
   /// Share of the distinct sectors that are written, each class scaled by its own actual rate.
@@ -224,6 +234,9 @@ class BlockStreams {
   Expected<const std::vector<WarpAccesses>*> exact(long long block) {
     auto it = exact_.find(block);
     if (it != exact_.end()) return &it->second;
+    // A block fetched again after its eviction runs the same again; the frontend's cost is
+    // counted once (the views size their samples by it).
+    const bool first = fetched_.insert(block).second;
     std::vector<WarpAccesses> warps(static_cast<size_t>(warps_));
     StreamSampling sampling;
     sampling.budget = kWarpInstructions;
@@ -231,7 +244,7 @@ class BlockStreams {
     for (int w = 0; w < warps_; ++w) {
       Expected<SampledStream> s = ir_.streams->sampled(block, w, sampling);
       if (!s) return std::move(s).takeError();
-      instructionsFetched_ += static_cast<long long>(s->instructions.size());
+      if (first) instructionsFetched_ += static_cast<long long>(s->instructions.size());
       const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
       windowed_ = windowed_ || windowed;
       // Each instruction's site (-1: none, or predicated off in every lane: it issues but
@@ -279,8 +292,8 @@ class BlockStreams {
         }
       }
     }
-    ++exactFetched_;
-    return &exact_.emplace(block, std::move(warps)).first->second;
+    if (first) ++exactFetched_;
+    return keep(block, std::move(warps));
   }
 
   /// Decides whether affine extrapolation holds: fetches the base blocks — the middle of the
@@ -289,6 +302,13 @@ class BlockStreams {
   /// the extrapolated ones (same sites and lanes for ≥ 99 % of the common prefix, lengths
   /// within 20 %: grid-stride loops give edge blocks one iteration more or less).
   Expected<bool> prepareAffine() {
+    Expected<bool> affine = decideAffine();
+    evictable_ = true;  // the blocks fetched so far (base and check blocks) stay
+    return affine;
+  }
+
+ private:
+  Expected<bool> decideAffine() {
     const Dim3 g = launch_.grid;
     if (launch_.blocks() <= kExactBlocks) {
       // Every block runs exactly; block 0 is the base that sizes the samples (baseAccesses()).
@@ -343,6 +363,7 @@ class BlockStreams {
     return affine_;
   }
 
+ public:
   /// Calls `visit(warp, i, accessesOfWarp, access, sectors)` for the accesses of block (x, y, z), warp by warp
   /// in stream order, that `want(warp, i, accessesOfWarp)` selects: `sectors` are the sectors
   /// its lanes touch (ascending, distinct), null when its addresses are unknown. Extrapolated blocks are not
@@ -413,6 +434,8 @@ class BlockStreams {
   bool byteHulls(const Dim3& grid, std::vector<std::pair<long long, long long>>& hull) {
     hull.assign(siteWidth_.size(), {LLONG_MAX, LLONG_MIN});
     if (windowed_) return false;
+    // Without extrapolation only a grid that ran whole has hulls (checked before the scan).
+    if (!affine_ && (launch_.blocks() > kExactBlocks || static_cast<long long>(exact_.size()) != launch_.blocks())) return false;
     auto widen = [&](const WarpAccess& a, long long lo, long long hi) {
       auto& h = hull[static_cast<size_t>(a.site)];
       h.first = std::min(h.first, lo);
@@ -474,6 +497,20 @@ class BlockStreams {
   [[nodiscard]] int exactFetched() const { return exactFetched_; }
   /// Dynamic instructions the frontend ran for the exact blocks so far (its cost).
   [[nodiscard]] long long instructionsFetched() const { return instructionsFetched_; }
+  /// Whether every access a visit can yield has known lanes and a whole weight: what the views
+  /// add up per access is then a whole number, so sums over blocks are exact in any grouping.
+  /// Only meaningful when fetchesNothing() (every visited block is a kept one, or the base
+  /// block shifted).
+  [[nodiscard]] bool integralWeights() const {
+    for (const auto& [block, warps] : exact_) {
+      for (const WarpAccesses& w : warps) {
+        for (const WarpAccess& a : w) {
+          if (a.lanes.empty() || a.weight != std::floor(a.weight)) return false;
+        }
+      }
+    }
+    return true;
+  }
   /// Accesses of the base block (the size of one block's sample).
   [[nodiscard]] long long baseAccesses() const {
     long long n = 0;
@@ -484,6 +521,30 @@ class BlockStreams {
   }
 
  private:
+  /// Stores a fetched block's accesses. Those of grids analysed from a sample of blocks stay
+  /// within kKeptBlockItems (the oldest evicted first; the base and check blocks always stay): a
+  /// block is rarely visited twice, and keeping every one made long warps' lane addresses
+  /// (matmul_naive_1d: 1 M per block) grow to hundreds of MB, first-touched page by page.
+  const std::vector<WarpAccesses>* keep(long long block, std::vector<WarpAccesses> warps) {
+    long long items = 0;
+    for (const WarpAccesses& w : warps) {
+      for (const WarpAccess& a : w) items += 1 + static_cast<long long>(a.lanes.size());
+    }
+    if (evictable_ && launch_.blocks() > kExactBlocks) {
+      while (!evictOrder_.empty() && keptItems_ + items > kKeptBlockItems) {
+        auto old = exact_.find(evictOrder_.front());
+        for (const WarpAccesses& w : old->second) {
+          for (const WarpAccess& a : w) keptItems_ -= 1 + static_cast<long long>(a.lanes.size());
+        }
+        exact_.erase(old);
+        evictOrder_.pop_front();
+      }
+      evictOrder_.push_back(block);
+      keptItems_ += items;
+    }
+    return &exact_.emplace(block, std::move(warps)).first->second;
+  }
+
   /// The accesses of block (x, y, z): the base block's, to be shifted to `coord` (its offset from
   /// the base block) when extrapolation holds there (`shifted`), else the block's exact run.
   Expected<const std::vector<WarpAccesses>*> sourceOf(long long x, long long y, long long z, long long coord[3],
@@ -601,6 +662,10 @@ class BlockStreams {
   int warps_;
   const std::map<std::pair<int, int>, int>& siteOf_;
   std::map<long long, std::vector<WarpAccesses>> exact_;
+  std::set<long long> fetched_;      ///< every block exact() ran, kept or not
+  std::deque<long long> evictOrder_;  ///< kept blocks that may be evicted, oldest first
+  long long keptItems_ = 0;           ///< accesses and lane addresses of the evictable kept blocks
+  bool evictable_ = false;            ///< blocks fetched from now on may be evicted (prepareAffine())
   const std::vector<WarpAccesses>* base_[4] = {nullptr, nullptr, nullptr, nullptr};
   std::vector<int> siteBuf_;  ///< exact(): the site of each instruction of a warp's stream
   long long origin_[3] = {0, 0, 0};
@@ -800,6 +865,20 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     explicit SiteTotals(size_t n)
         : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0),
           extent(n, {LLONG_MAX, LLONG_MIN}), firstHalfExtent(n, {LLONG_MAX, LLONG_MIN}) {}
+    /// Adds the totals of later blocks (exact when every term is whole: integralWeights()).
+    void add(const SiteTotals& o) {
+      for (size_t s = 0; s < requests.size(); ++s) {
+        requests[s] += o.requests[s];
+        sectors[s] += o.sectors[s];
+        unknown[s] += o.unknown[s];
+        wavefronts[s] += o.wavefronts[s];
+        partial[s] += o.partial[s];
+        for (auto [mine, theirs] : {std::pair{&extent[s], &o.extent[s]}, std::pair{&firstHalfExtent[s], &o.firstHalfExtent[s]}}) {
+          mine->first = std::min(mine->first, theirs->first);
+          mine->second = std::max(mine->second, theirs->second);
+        }
+      }
+    }
   };
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // the sampler keeps (RegionSampler): a block of wave v runs from v to v + 1, its warps'
@@ -951,12 +1030,41 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   ReuseResult r;
   std::optional<ReuseResult> rf;
   auto windowView = [&]() -> Expected<void> {
-    int warpCounter = 0;
     const RegionSampler windowSampler(rate);
+    // The blocks [from, to) of the window, in launch order, into `out`, `totals` and `tally`.
+    auto collectBlocks = [&](long long from, long long to, std::vector<Timed>& out, SiteTotals& totals,
+                             SampleTally& tally) -> Expected<void> {
+      int warpCounter = static_cast<int>(from * warpsPerBlock);
+      for (long long b = from; b < to; ++b) {
+        const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
+        Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, windowSampler, out, totals, tally);
+        if (!ok) return std::move(ok).takeError();
+      }
+      return {};
+    };
     timed.reserve(sampleCapacity(expected));
-    for (long long b = 0; b < windowBlocks; ++b) {
-      const double wave = std::floor(static_cast<double>(b) / static_cast<double>(resident));
-      Expected<void> ok = collect(coords(b), 0, warpCounter, wave, b < half, windowSampler, timed, window, windowTally);
+    // The window is most of the engine's work. When its blocks need no fetching and every term
+    // it adds up is whole (so that the sums do not depend on their grouping), its two halves
+    // are collected side by side and joined in launch order: the same accesses, order and sums.
+    if (streams.fetchesNothing() && streams.integralWeights() && windowBlocks >= 2 * kExactBlocks) {
+      const long long mid = windowBlocks / 2;
+      std::vector<Timed> later;
+      later.reserve(sampleCapacity(expected / 2));
+      SiteTotals laterTotals(sites.size());
+      SampleTally laterTally;
+      Expected<void> done[2] = {Expected<void>{}, Expected<void>{}};
+      parallelFor(2, [&](std::size_t k) {
+        done[k] = k == 0 ? collectBlocks(0, mid, timed, window, windowTally)
+                         : collectBlocks(mid, windowBlocks, later, laterTotals, laterTally);
+      });
+      for (Expected<void>& d : done) {
+        if (!d) return std::move(d).takeError();
+      }
+      timed.insert(timed.end(), std::make_move_iterator(later.begin()), std::make_move_iterator(later.end()));
+      window.add(laterTotals);
+      windowTally.add(laterTally);
+    } else {
+      Expected<void> ok = collectBlocks(0, windowBlocks, timed, window, windowTally);
       if (!ok) return std::move(ok).takeError();
     }
     sortByTime(timed);
@@ -966,8 +1074,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
     windowRate = windowTally.rate(rate);
     const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
-    r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
-    if (fetch > 1) rf = analyzeFetched(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
+    // The sector-level and the fetch-level analyses read the same stream: side by side.
+    parallelFor(fetch > 1 ? 2 : 1, [&](std::size_t k) {
+      if (k == 0) r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
+      else rf = analyzeFetched(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
+    });
     return {};
   };
 
@@ -1039,9 +1150,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double spreadRate = collected.rate(collectRate);
     const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * spreadRate;
     const SamplePopulation spreadPopulation{static_cast<double>(sampled), static_cast<double>(clusters)};
-    ReuseResult sr = analyzeReuse(sstream, spreadPopulation, capacity);
+    ReuseResult sr;
     std::optional<ReuseResult> srf;
-    if (fetch > 1) srf = analyzeFetched(sstream, spreadPopulation, capacity, fetch);
+    parallelFor(fetch > 1 ? 2 : 1, [&](std::size_t k) {
+      if (k == 0) sr = analyzeReuse(sstream, spreadPopulation, capacity);
+      else srf = analyzeFetched(sstream, spreadPopulation, capacity, fetch);
+    });
     for (size_t i = 0; i < sstream.size(); ++i) {
       if (spread[i].warm) continue;
       const size_t site = static_cast<size_t>(sstream[i].site);
