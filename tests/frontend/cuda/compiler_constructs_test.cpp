@@ -290,5 +290,46 @@ TEST(AtomicContention, SassReductionOfAnInlinedAtomicKeepsItsArray) {
   EXPECT_EQ(red[0]->memory->allocation->bytes, 8);
 }
 
+TEST(SassRun, PreparedOnceRunsLikeAFreshRun) {
+  // A counted loop (R16 = 0 … 16 by 1): 1 MOV + 16 × (IADD3, ISETP, BRA) + EXIT = 50 dynamic
+  // instructions per warp, whether each run prepares the function itself or shares one
+  // preparation (what the stream source does for all of a launch's warps).
+  const char* text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "        /*0000*/                   MOV R16, RZ ;\n"
+      ".L_x_1:\n"
+      "        /*0010*/                   IADD3 R16, R16, 0x1, RZ ;\n"
+      "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R16, 0x10, PT ;\n"
+      "        /*0030*/              @!P0 BRA `(.L_x_1) ;\n"
+      "        /*0040*/                   EXIT ;\n";
+  Expected<SassListing> l = parseSass(text, "t.sass");
+  ASSERT_TRUE(l) << l.error().format();
+  const SassFunction& fn = l->functions.at(0);
+  CubinKernel layout;
+  SassRunOptions o;
+  o.layout = &layout;
+  o.launch = launch({2, 1, 1}, {64, 1, 1}, {});
+  o.foldLoops = false;
+  Expected<std::shared_ptr<const SassPrepared>> prepared = prepareSassRun(fn, o);
+  ASSERT_TRUE(prepared) << prepared.error().format();
+  for (int warp = 0; warp < 2; ++warp) {
+    Expected<SassWarpCount> fresh = runSassWarp(fn, o, 1, warp);
+    Expected<SassWarpCount> shared = runSassWarp(fn, o, 1, warp, prepared->get());
+    ASSERT_TRUE(fresh) << fresh.error().format();
+    ASSERT_TRUE(shared) << shared.error().format();
+    EXPECT_EQ(fresh->dynamicInstructions, 50);
+    EXPECT_EQ(shared->dynamicInstructions, 50);
+    EXPECT_EQ(shared->blockExecutions, fresh->blockExecutions);
+    EXPECT_EQ(shared->cfg.blocks.size(), fresh->cfg.blocks.size());
+  }
+  // What the preparation refuses, every run refuses the same way.
+  SassFunction broken = fn;
+  broken.instructions[3].target = ".L_nowhere";
+  Expected<std::shared_ptr<const SassPrepared>> refused = prepareSassRun(broken, o);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("unknown label '.L_nowhere'"), std::string::npos);
+  EXPECT_FALSE(runSassWarp(broken, o, 0, 0));
+}
+
 }  // namespace
 }  // namespace foresight::cuda

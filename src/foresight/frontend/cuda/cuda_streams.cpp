@@ -30,6 +30,7 @@ CudaStreamSource::CudaStreamSource(SassFunction fn, CubinKernel layout, SassRunO
       locations_(std::move(locations)) {
   options_.layout = layout_.get();
   options_.recordStream = true;
+  if (Expected<std::shared_ptr<const SassPrepared>> p = prepareSassRun(*sass_, options_)) prepared_ = std::move(*p);
 }
 
 namespace {
@@ -71,7 +72,7 @@ Expected<std::shared_ptr<const SassWarpCount>> CudaStreamSource::sassRun(long lo
     std::lock_guard<std::mutex> lock(runs_->mutex);
     if (auto it = runs_->runs.find({block, warp}); it != runs_->runs.end()) return it->second;
   }
-  Expected<SassWarpCount> run = runSassWarp(*sass_, options_, block, warp);
+  Expected<SassWarpCount> run = runSassWarp(*sass_, options_, block, warp, prepared_.get());
   if (!run) return std::move(run).takeError();
   auto shared = std::make_shared<const SassWarpCount>(std::move(*run));
   long long items = static_cast<long long>(shared->stream.size());
@@ -149,6 +150,9 @@ Expected<SampledStream> CudaStreamSource::sampled(long long block, int warp, con
   SampledStream out;
   out.fullLength = static_cast<double>(n);
   out.windows = systematicWindows(n, sampling);
+  size_t kept = 0;
+  for (const StreamWindow& w : out.windows) kept += w.end - w.begin;
+  out.instructions.reserve(kept);
   for (const StreamWindow& w : out.windows) {
     const long long start = static_cast<long long>(w.origin);
     Expected<void> ok = expandInto(expander, start, start + static_cast<long long>(w.end - w.begin), out.instructions);

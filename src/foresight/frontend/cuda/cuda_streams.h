@@ -53,6 +53,8 @@ class CudaStreamSource final : public WarpStreamSource {
   std::shared_ptr<const SassFunction> sass_;
   std::shared_ptr<const CubinKernel> layout_;
   SassRunOptions options_;
+  /// Shared by every SASS run (null when preparing failed: each run then reports why).
+  std::shared_ptr<const SassPrepared> prepared_;
   std::vector<std::pair<int, int>> locations_;
   struct RunCache {
     std::mutex mutex;

@@ -349,11 +349,20 @@ bool isSassAtomic(const SassInstruction& i) {
   return m == "ATOM" || m == "ATOMG" || m == "ATOMS" || m == "RED" || m == "REDG";
 }
 
-Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& o, long long blockIndex, int warp) {
-  if (!o.layout) return makeError("the SASS count needs the cubin's parameter layout");
+/// What a SASS run needs of the function and the options that no block or warp changes.
+struct SassPrepared {
+  std::vector<Decoded> decoded;  ///< per instruction
+  PtxCfg cfg;
+  /// Loads that produce a hinted loop's bounds (bound_loads.h): instruction → (trip, per element).
+  std::map<int, std::pair<long long, bool>> boundLoads;
+};
+
+Expected<std::shared_ptr<const SassPrepared>> prepareSassRun(const SassFunction& fn, const SassRunOptions& o) {
   const std::vector<SassInstruction>& code = fn.instructions;
   const int n = static_cast<int>(code.size());
-  std::vector<Decoded> decoded(n);
+  auto prepared = std::make_shared<SassPrepared>();
+  std::vector<Decoded>& decoded = prepared->decoded;
+  decoded.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) decoded[i] = decode(code[i]);
   auto indexOf = [&](const std::string& label) -> int {
     auto it = fn.labels.find(label);
@@ -372,7 +381,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       leader[t] = 1;
     }
   }
-  PtxCfg cfg = linkCfg(leader, [&](int i) {
+  PtxCfg& cfg = prepared->cfg;
+  cfg = linkCfg(leader, [&](int i) {
     const SassInstruction& last = code[i];
     const bool guarded = last.guard >= 0 && last.guard != 7;
     if (last.mnemonic == "BRA" && !hasMod(last, "DIV")) return BlockEnd{BlockEnd::Kind::kBranch, indexOf(last.target), guarded};
@@ -381,7 +391,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   });
 
   // Loads that produce a hinted loop's bounds (bound_loads.h), from each instruction's facts.
-  std::map<int, std::pair<long long, bool>> boundLoads;
   if (!o.trips.empty()) {
     std::vector<BoundLoadFacts> facts(static_cast<size_t>(n));
     const auto reg = [](const SassOperand& op) {
@@ -427,8 +436,26 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         }
       }
     }
-    boundLoads = findBoundLoads(cfg, facts, o.trips);
+    prepared->boundLoads = findBoundLoads(cfg, facts, o.trips);
   }
+  return std::shared_ptr<const SassPrepared>(std::move(prepared));
+}
+
+Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& o, long long blockIndex, int warp,
+                                    const SassPrepared* prepared) {
+  if (!o.layout) return makeError("the SASS count needs the cubin's parameter layout");
+  std::shared_ptr<const SassPrepared> own;
+  if (!prepared) {
+    Expected<std::shared_ptr<const SassPrepared>> p = prepareSassRun(fn, o);
+    if (!p) return std::move(p).takeError();
+    own = std::move(*p);
+    prepared = own.get();
+  }
+  const std::vector<SassInstruction>& code = fn.instructions;
+  const int n = static_cast<int>(code.size());
+  const std::vector<Decoded>& decoded = prepared->decoded;
+  const PtxCfg& cfg = prepared->cfg;
+  const std::map<int, std::pair<long long, bool>>& boundLoads = prepared->boundLoads;
 
   // Launch values.
   const Launch& L = o.launch;
@@ -1104,7 +1131,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   if (!trace) return std::move(trace).takeError();
   SassWarpCount out;
   static_cast<WarpTrace&>(out) = std::move(*trace);
-  out.cfg = std::move(cfg);
+  out.cfg = cfg;
   return out;
 }
 

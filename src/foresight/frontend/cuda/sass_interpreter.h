@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,8 +66,18 @@ struct SassWarpCount : WarpTrace {
 /// address serialize (accessUnits).
 [[nodiscard]] bool isSassAtomic(const SassInstruction& i);
 
-/// Runs warp `warp` of block `block` (linear) of `fn`.
+/// What every run of one function with one set of options shares: the decoded instructions,
+/// the basic blocks and the loads that feed hinted trip counts.
+struct SassPrepared;
+
+/// Prepares runs of `fn` with `options` (errors: a listing that is not contiguous, a branch to an
+/// unknown label).
+[[nodiscard]] Expected<std::shared_ptr<const SassPrepared>> prepareSassRun(const SassFunction& fn,
+                                                                          const SassRunOptions& options);
+
+/// Runs warp `warp` of block `block` (linear) of `fn`, from `prepared` (prepareSassRun() of the
+/// same function and options) when given, else preparing it.
 [[nodiscard]] Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions& options,
-                                                  long long block, int warp);
+                                                  long long block, int warp, const SassPrepared* prepared = nullptr);
 
 }  // namespace foresight::cuda
