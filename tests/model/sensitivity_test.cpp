@@ -41,6 +41,24 @@ TEST(Sensitivity, MethodOnKnownFunctions) {
   EXPECT_FALSE(elasticityOf(failing, o).ok());
 }
 
+TEST(Sensitivity, StepsRunApartCombineAsElasticityOf) {
+  // The steps a caller runs one by one (the emulate sensitivity spreads them over the cores)
+  // and their combination: relative(d) = d + d² gives the same slopes as above.
+  SensitivityOptions o;
+  const std::vector<double> steps = elasticitySteps(o);
+  ASSERT_EQ(steps, (std::vector<double>{-0.2, -0.1, 0.1, 0.2}));
+  std::vector<double> relatives;
+  for (double d : steps) relatives.push_back(d + d * d);
+  EXPECT_NEAR(elasticityFrom(steps, relatives, o), 1.0, 1e-12);
+  // Σ d·r / Σ d² with r = 0.5·d except +0.2 → 0.3: (0.02 + 0.005 + 0.005 + 0.06) / 0.1 = 0.9.
+  EXPECT_NEAR(elasticityFrom(steps, {-0.1, -0.05, 0.05, 0.3}, o), 0.9, 1e-12);
+  o.fit = false;
+  EXPECT_EQ(elasticitySteps(o), (std::vector<double>{-0.1, 0.1}));
+  o.central = false;
+  EXPECT_EQ(elasticitySteps(o), (std::vector<double>{0.1}));
+  EXPECT_NEAR(elasticityFrom({0.1}, {0.11}, o), 1.1, 1e-12);
+}
+
 TEST(Sensitivity, RankingSumsOrdersAndWarns) {
   SensitivityReport r;
   r.entries = {{"dram", Resource::Dram, BoundMode::Latency, 0.2, ""}, {"issue", Resource::Issue, BoundMode::Throughput, 0.5, ""}};

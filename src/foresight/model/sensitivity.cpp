@@ -28,22 +28,32 @@ std::string sensitivityMethod(const SensitivityOptions& options) {
   return m;
 }
 
-Expected<double> elasticityOf(const std::function<Expected<double>(double)>& relative, const SensitivityOptions& options) {
-  if (!options.central) {
-    Expected<double> up = relative(options.step);
-    if (!up) return up;
-    return *up / options.step;
-  }
-  std::vector<double> steps = {-options.step, options.step};
-  if (options.fit) steps = {-2 * options.step, -options.step, options.step, 2 * options.step};
+std::vector<double> elasticitySteps(const SensitivityOptions& options) {
+  if (!options.central) return {options.step};
+  if (options.fit) return {-2 * options.step, -options.step, options.step, 2 * options.step};
+  return {-options.step, options.step};
+}
+
+double elasticityFrom(const std::vector<double>& steps, const std::vector<double>& relatives,
+                      const SensitivityOptions& options) {
+  if (!options.central) return relatives.front() / options.step;
   double num = 0, den = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    num += steps[i] * relatives[i];
+    den += steps[i] * steps[i];
+  }
+  return num / den;
+}
+
+Expected<double> elasticityOf(const std::function<Expected<double>(double)>& relative, const SensitivityOptions& options) {
+  const std::vector<double> steps = elasticitySteps(options);
+  std::vector<double> relatives;
   for (double d : steps) {
     Expected<double> r = relative(d);
     if (!r) return r;
-    num += d * *r;
-    den += d * d;
+    relatives.push_back(*r);
   }
-  return num / den;
+  return elasticityFrom(steps, relatives, options);
 }
 
 void rankElasticities(SensitivityReport& report, const SensitivityOptions& options, const std::string& cause) {

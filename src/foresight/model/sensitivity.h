@@ -78,6 +78,12 @@ struct SensitivityReport {
 [[nodiscard]] Expected<double> elasticityOf(const std::function<Expected<double>(double)>& relative,
                                             const SensitivityOptions& options);
 
+/// The steps d elasticityOf() takes, in order; and the elasticity from the relative changes at
+/// them (`relatives[i]` at `steps[i]`), for callers that run the steps apart.
+[[nodiscard]] std::vector<double> elasticitySteps(const SensitivityOptions& options);
+[[nodiscard]] double elasticityFrom(const std::vector<double>& steps, const std::vector<double>& relatives,
+                                    const SensitivityOptions& options);
+
 /// Orders `report.entries` (largest first), sums them, names the bound (the largest) and whether
 /// it stands out (`tieRatio`), and warns when the sum is off 1 by more than `sumTolerance`;
 /// `cause` says why a model's sum can be off ("the emulated schedule changes discontinuously").

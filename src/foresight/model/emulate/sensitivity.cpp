@@ -46,27 +46,51 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   if (emulation.issueGap() > 0) params.push_back({emu::kIssueUnit, true, "issue", Resource::Issue});
   if (base->launchOverhead > 0) params.push_back({emu::kLaunchUnit, false, "launch", Resource::Parallelism});
 
-  auto elasticity = [&](const PerturbedParam& p, int region) -> Expected<double> {
-    // The launch overhead is added to T after the emulation (KernelEmulation::run), so a
-    // perturbed run repeats the base schedule: T(1 + d) − T = d × overhead for every step, and
-    // every method's slope is overhead / T, computed without emulating.
-    if (p.unit == emu::kLaunchUnit) return base->launchOverhead / base->cycles;
-    emu::Perturbation pert;
-    pert.unit = p.unit;
-    pert.gap = p.gap;
-    pert.region = region;
-    return elasticityOf(
-        [&](double d) -> Expected<double> {
-          pert.factor = 1 + d;
-          Expected<emu::KernelTiming> t = emulation.run(pert);
-          if (!t) return std::move(t).takeError();
-          return (t->cycles - base->cycles) / base->cycles;
-        },
-        options);
+  // Elasticities of (parameter, region) pairs (region -1: all). Every perturbed run is
+  // independent: one job per pair and step (elasticitySteps()), spread over the cores, each
+  // pair's relative changes then combined in step order (elasticityFrom()).
+  const std::vector<double> steps = elasticitySteps(options);
+  using Pair = std::pair<const PerturbedParam*, int>;
+  auto elasticities = [&](const std::vector<Pair>& pairs) {
+    const size_t n = steps.size();
+    std::vector<Expected<double>> relative(pairs.size() * n, Expected<double>(0.0));
+    parallelFor(relative.size(), [&](std::size_t k) {
+      const PerturbedParam& p = *pairs[k / n].first;
+      if (p.unit == emu::kLaunchUnit) return;
+      emu::Perturbation pert;
+      pert.unit = p.unit;
+      pert.gap = p.gap;
+      pert.region = pairs[k / n].second;
+      pert.factor = 1 + steps[k % n];
+      Expected<emu::KernelTiming> t = emulation.run(pert);
+      if (!t) {
+        relative[k] = std::move(t).takeError();
+        return;
+      }
+      relative[k] = (t->cycles - base->cycles) / base->cycles;
+    });
+    std::vector<Expected<double>> out;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      // The launch overhead is added to T after the emulation (KernelEmulation::run), so a
+      // perturbed run repeats the base schedule: T(1 + d) − T = d × overhead for every step, and
+      // every method's slope is overhead / T, computed without emulating.
+      if (pairs[i].first->unit == emu::kLaunchUnit) {
+        out.emplace_back(base->launchOverhead / base->cycles);
+        continue;
+      }
+      std::vector<double> r;
+      for (size_t j = 0; j < n && relative[i * n + j]; ++j) r.push_back(*relative[i * n + j]);
+      if (r.size() < n) {
+        out.push_back(std::move(relative[i * n + r.size()]).takeError());
+      } else {
+        out.emplace_back(elasticityFrom(steps, r, options));
+      }
+    }
+    return out;
   };
-  // The perturbed runs are independent: spread them over the cores, results in param order.
-  std::vector<Expected<double>> results(params.size(), Expected<double>(0.0));
-  parallelFor(params.size(), [&](std::size_t i) { results[i] = elasticity(params[i], -1); });
+  std::vector<Pair> all;
+  for (const PerturbedParam& p : params) all.push_back({&p, -1});
+  std::vector<Expected<double>> results = elasticities(all);
   for (size_t i = 0; i < params.size(); ++i) {
     if (!results[i]) return std::move(results[i]).takeError();
     const PerturbedParam& p = params[i];
@@ -94,8 +118,9 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
       });
       for (int r = 0; r < static_cast<int>(regions.size()); ++r) runs.push_back({&entry, &*it, r});
     }
-    std::vector<Expected<double>> regional(runs.size(), Expected<double>(0.0));
-    parallelFor(runs.size(), [&](std::size_t i) { regional[i] = elasticity(*runs[i].param, runs[i].region); });
+    std::vector<Pair> pairs;
+    for (const RegionRun& run : runs) pairs.push_back({run.param, run.region});
+    std::vector<Expected<double>> regional = elasticities(pairs);
     for (size_t i = 0; i < runs.size(); ++i) {
       if (!regional[i]) return std::move(regional[i]).takeError();
       const Elasticity& entry = *runs[i].entry;
