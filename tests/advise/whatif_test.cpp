@@ -41,6 +41,21 @@ const WhatIfResult& named(const std::vector<WhatIfResult>& w, const std::string&
   return none;
 }
 
+TEST(WhatIf, RebaseTakesPenaltyAndSpeedupAgainstTheNewBase) {
+  // Switch times run before the base was known (explain runs them beside the sensitivity):
+  // against a base of 1000 cycles, 800 saves 200 (1.25x); 1250 costs 250 (0.8x); a switch
+  // that takes no time keeps 1x.
+  std::vector<WhatIfResult> w{{"a", "", 800, 0, 1}, {"b", "", 1250, 0, 1}, {"c", "", 0, 0, 7}};
+  rebaseWhatIf(w, 1000);
+  EXPECT_EQ(w[0].name, "a");
+  EXPECT_DOUBLE_EQ(w[0].penalty, 200);
+  EXPECT_DOUBLE_EQ(w[0].speedup, 1.25);
+  EXPECT_DOUBLE_EQ(w[1].penalty, -250);
+  EXPECT_DOUBLE_EQ(w[1].speedup, 0.8);
+  EXPECT_DOUBLE_EQ(w[2].speedup, 1);
+  EXPECT_DOUBLE_EQ(w[2].cycles, 0);
+}
+
 TEST(ModelWhatIf, GrophecysMatmulByHand) {
   const std::vector<WhatIfResult> all = modelWhatIf("matmul-fx5600.toml", "fx5600", MwpCwpVariant::Grophecy);
   // Every switch but no-address-arithmetic (the emulation's alone), in the emulation's order.

@@ -5,11 +5,14 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "foresight/model/default_model.h"
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/floors.h"
 #include "foresight/model/predict.h"
 #include "foresight/model/registry.h"
+#include "foresight/support/parallel.h"
 
 namespace foresight {
 
@@ -51,31 +54,54 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   const EmulateOptions& eo = options.emulate;
   Expected<emu::KernelEmulation> emulation = emu::KernelEmulation::create(kernel, launch, gpu, eo);
   if (!emulation) return std::move(emulation).takeError();
-  Expected<emu::KernelTiming> timingRun = emulation->run();
-  if (!timingRun) return std::move(timingRun).takeError();
   SensitivityOptions so;
   so.central = eo.variant != EmulateVariant::Saake;  // the paper perturbs by +10% only
   so.fit = so.central;
-  Expected<SensitivityReport> sensitivity = analyzeSensitivity(*emulation, so);
-  if (!sensitivity) return std::move(sensitivity).takeError();
-  // The emulation through predict()'s floors: the base of the what-ifs and the fixes (each
-  // floored the same way), and the time when emulate is the timing model.
-  Expected<Prediction> emulated =
-      withFloors(emu::makeEmulatePrediction(*emulation, *timingRun, *sensitivity, gpu, eo), kernel, launch, gpu,
-                 emulation->builder().memory());
-  if (!emulated) return std::move(emulated).takeError();
-  Expected<std::vector<WhatIfResult>> whatIf = analyzeWhatIf(*emulation, kernel, emulated->cycles);
-  if (!whatIf) return std::move(whatIf).takeError();
   // The time is predict's: the emulation itself when emulate is the timing model, otherwise
   // predict() with the timing model and the emulation's memory analysis.
   ModelOptions shared = timing;
   if (!eo.l1HitRate && !eo.l2HitRate) shared.emulate.memory = emulation->builder().sharedMemory();
+  const bool ownModel = timing.model != ModelKind::Emulate;
+  // The analyses below read the emulation and the kernel only, and none needs another's result
+  // until they are all done (the what-ifs' speedups are taken against the emulated time once it
+  // is known: rebaseWhatIf()): they run side by side, each also spreading its own runs over the
+  // cores, and their errors are reported in the order a sequential run would meet them.
+  std::optional<Expected<emu::KernelTiming>> timingRun;
+  std::optional<Expected<SensitivityReport>> sensitivity;
+  std::optional<Expected<std::vector<WhatIfResult>>> whatIf;
+  std::optional<Expected<Prediction>> ownPrediction;
+  std::optional<Expected<SensitivityReport>> own;
+  std::optional<Expected<std::vector<WhatIfResult>>> ownWhatIf;
+  parallelFor(ownModel ? 4 : 3, [&](std::size_t job) {
+    switch (job) {
+      case 0: sensitivity = analyzeSensitivity(*emulation, so); break;
+      case 1: whatIf = analyzeWhatIf(*emulation, kernel, 0); break;
+      case 2: timingRun = emulation->run(); break;
+      default:
+        // The timing model's time and its own dependence on the GPU (the same elasticity method).
+        ownPrediction = predict(kernel, launch, gpu, shared);
+        if (!*ownPrediction) break;
+        own = analyzeModelSensitivity(kernel, launch, gpu, shared, so);
+        if (!*own) break;
+        ownWhatIf = analyzeModelWhatIf(kernel, launch, gpu, shared, (*ownPrediction)->cycles);
+        break;
+    }
+  });
+  if (!*timingRun) return std::move(*timingRun).takeError();
+  if (!*sensitivity) return std::move(*sensitivity).takeError();
+  // The emulation through predict()'s floors: the base of the what-ifs and the fixes (each
+  // floored the same way), and the time when emulate is the timing model.
+  Expected<Prediction> emulated =
+      withFloors(emu::makeEmulatePrediction(*emulation, **timingRun, **sensitivity, gpu, eo), kernel, launch, gpu,
+                 emulation->builder().memory());
+  if (!emulated) return std::move(emulated).takeError();
+  if (!*whatIf) return std::move(*whatIf).takeError();
+  rebaseWhatIf(**whatIf, emulated->cycles);
   const double emulatedSeconds = emulated->seconds;
   const double emulatedCycles = emulated->cycles;
-  Expected<Prediction> prediction =
-      timing.model == ModelKind::Emulate ? std::move(emulated) : predict(kernel, launch, gpu, shared);
+  Expected<Prediction> prediction = ownModel ? std::move(*ownPrediction) : std::move(emulated);
   if (!prediction) return std::move(prediction).takeError();
-  if (timing.model != ModelKind::Emulate) {
+  if (ownModel) {
     prediction->warnings.push_back(fmt::format(
         "explain: the time and the timing model's sensitivity and what-ifs are the {} model's, as predict reports "
         "it; the sensitivity analysis, bottleneck and what-ifs after them run the emulate model ({} variant), which "
@@ -84,8 +110,8 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   }
   ExplainResult r;
   r.prediction = std::move(*prediction);
-  r.sensitivity = std::move(*sensitivity);
-  r.whatIf = std::move(*whatIf);
+  r.sensitivity = std::move(**sensitivity);
+  r.whatIf = std::move(**whatIf);
   r.conflicts = registerConflictsByLine(kernel.ir, r.whatIf);
   // PORPLE's placement of the arrays, timed by the emulation like the other fixes (a kernel
   // without per-lane addresses has none: no placement fix).
@@ -105,14 +131,11 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   Expected<Roofline> roof = roofline(kernel, launch, gpu, emulation->builder().memory(), r.prediction.seconds);
   if (roof) r.roofline = std::move(*roof);  // a GPU without the pipes a roof needs has none
   r.occupancyByBlock = occupancyByBlockSize(kernel, launch, gpu);
-  if (timing.model != ModelKind::Emulate) {
-    // The timing model's own dependence on the GPU, with the same elasticity method (`so`).
-    Expected<SensitivityReport> own = analyzeModelSensitivity(kernel, launch, gpu, shared, so);
-    if (!own) return std::move(own).takeError();
-    r.timingSensitivity = std::move(*own);
-    Expected<std::vector<WhatIfResult>> ownWhatIf = analyzeModelWhatIf(kernel, launch, gpu, shared, r.prediction.cycles);
-    if (!ownWhatIf) return std::move(ownWhatIf).takeError();
-    r.timingWhatIf = std::move(*ownWhatIf);
+  if (ownModel) {
+    if (!*own) return std::move(*own).takeError();
+    r.timingSensitivity = std::move(**own);
+    if (!*ownWhatIf) return std::move(*ownWhatIf).takeError();
+    r.timingWhatIf = std::move(**ownWhatIf);
   }
   FixInputs fi;
   fi.kernel = &kernel;

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/floors.h"
 #include "foresight/model/predict.h"
+#include "foresight/support/parallel.h"
 
 namespace foresight {
 
@@ -158,13 +160,18 @@ struct Tried {
 /// the input refuses (it does not compile or launch so) or the emulation cannot run (shared
 /// memory, registers) is no fix.
 std::optional<Tried> fastestSameWork(const FixInputs& in, const std::vector<InputChange>& changes) {
+  // Each change is rebuilt and emulated on its own (side by side); the first fastest wins.
+  std::vector<std::optional<Tried>> tried(changes.size());
+  parallelFor(changes.size(), [&](size_t c) {
+    Expected<KernelInput> k = in.input.rebuild(changes[c]);
+    if (!k) return;
+    Expected<Emulated> e = emulateLaunch(in, *k, changes[c].launch, in.emulate);
+    if (!e || e->cycles <= 0 || !e->sameWork(*in.memory)) return;
+    tried[c] = Tried{changes[c], std::move(*k), *e};
+  });
   std::optional<Tried> best;
-  for (const InputChange& change : changes) {
-    Expected<KernelInput> k = in.input.rebuild(change);
-    if (!k) continue;
-    Expected<Emulated> e = emulateLaunch(in, *k, change.launch, in.emulate);
-    if (!e || e->cycles <= 0 || !e->sameWork(*in.memory)) continue;
-    if (!best || e->cycles < best->emulated.cycles) best = Tried{change, std::move(*k), *e};
+  for (std::optional<Tried>& t : tried) {
+    if (t && (!best || t->emulated.cycles < best->emulated.cycles)) best = std::move(t);
   }
   return best;
 }
@@ -784,32 +791,37 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
   }
   Expected<Occupancy> now = computeOccupancy(*in.gpu, blockResources(ir.resources, in.launch));
   if (!now) return std::move(now).takeError();
-  if (std::optional<Fix> f = fromSwitch(in, kSharedOccupancy)) {
-    if (now->limiter == OccupancyLimiter::Registers) {
-      Expected<std::optional<Fix>> cap = registerCap(in, *now);
-      if (!cap) return std::move(cap).takeError();
-      if (*cap) out.push_back(std::move(**cap));
-    } else if (now->limiter == OccupancyLimiter::SharedMemory) {
-      f->change = fmt::format(
+  // The fixes that change the kernel or its launch and emulate each change are independent:
+  // they run side by side (support/parallel.h), each into its slot, and join the list in this
+  // order, the first error in it reported as the one a sequential run would stop at.
+  std::optional<Fix> sharedOccupancy = fromSwitch(in, kSharedOccupancy);
+  const bool tryCap = sharedOccupancy && now->limiter == OccupancyLimiter::Registers;
+  using Tryer = Expected<std::optional<Fix>> (*)(const FixInputs&, const Occupancy&);
+  const Tryer tryers[] = {
+      [](const FixInputs& i, const Occupancy& o) { return registerCap(i, o); },
+      [](const FixInputs& i, const Occupancy& o) { return launchShape(i, o); },
+      [](const FixInputs& i, const Occupancy&) { return vectorizeAccesses(i); },
+      [](const FixInputs& i, const Occupancy&) { return defineChange(i); },
+      [](const FixInputs& i, const Occupancy&) { return unrollLoop(i); },
+  };
+  constexpr size_t kTryers = std::size(tryers);
+  std::vector<Expected<std::optional<Fix>>> tried(kTryers, Expected<std::optional<Fix>>(std::optional<Fix>()));
+  parallelFor(kTryers, [&](size_t k) {
+    if (k > 0 || tryCap) tried[k] = tryers[k](in, *now);
+  });
+  for (size_t k = 0; k < kTryers; ++k) {
+    if (!tried[k]) return std::move(tried[k]).takeError();
+    if (k == 0 && sharedOccupancy && now->limiter == OccupancyLimiter::SharedMemory) {
+      Fix& f = *sharedOccupancy;
+      f.change = fmt::format(
           "use less shared memory per block (now {} B allocated), for example a smaller tile or fewer stages",
           now->sharedAllocatedPerBlock);
-      f->why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)", now->blocksPerSm,
-                           100 * now->fraction);
-      out.push_back(std::move(*f));
+      f.why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)", now->blocksPerSm,
+                          100 * now->fraction);
+      out.push_back(std::move(f));
     }
+    if (*tried[k]) out.push_back(std::move(**tried[k]));
   }
-  Expected<std::optional<Fix>> shape = launchShape(in, *now);
-  if (!shape) return std::move(shape).takeError();
-  if (*shape) out.push_back(std::move(**shape));
-  Expected<std::optional<Fix>> vector = vectorizeAccesses(in);
-  if (!vector) return std::move(vector).takeError();
-  if (*vector) out.push_back(std::move(**vector));
-  Expected<std::optional<Fix>> define = defineChange(in);
-  if (!define) return std::move(define).takeError();
-  if (*define) out.push_back(std::move(**define));
-  Expected<std::optional<Fix>> unroll = unrollLoop(in);
-  if (!unroll) return std::move(unroll).takeError();
-  if (*unroll) out.push_back(std::move(**unroll));
   if (std::optional<Fix> f = fromSwitch(in, kAddressArithmetic)) out.push_back(std::move(*f));
   if (in.placement) {
     if (std::optional<Fix> f = placementFix(in)) out.push_back(std::move(*f));

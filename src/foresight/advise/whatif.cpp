@@ -82,8 +82,8 @@ MemoryTraffic perfectlyCoalesced(const MemoryTraffic& t, const KernelIR& ir, dou
 }
 
 /// A switch's result against the base time.
-WhatIfResult switchResult(const char* name, const char* description, double baseCycles, double cycles) {
-  return {name, description, cycles, baseCycles - cycles, cycles > 0 ? baseCycles / cycles : 1};
+WhatIfResult switchResult(std::string name, std::string description, double baseCycles, double cycles) {
+  return {std::move(name), std::move(description), cycles, baseCycles - cycles, cycles > 0 ? baseCycles / cycles : 1};
 }
 
 /// What a switch changes for a model that is not the emulation (and for the floors of every
@@ -219,6 +219,10 @@ Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& ba
     out.push_back(switchResult(kSwitches[i].name, kSwitches[i].description, baseCycles, *cycles[i]));
   }
   return out;
+}
+
+void rebaseWhatIf(std::vector<WhatIfResult>& results, double baseCycles) {
+  for (WhatIfResult& r : results) r = switchResult(std::move(r.name), std::move(r.description), baseCycles, r.cycles);
 }
 
 Expected<std::vector<WhatIfResult>> analyzeModelWhatIf(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,

@@ -39,6 +39,10 @@ struct WhatIfResult {
 [[nodiscard]] Expected<std::vector<WhatIfResult>> analyzeWhatIf(const emu::KernelEmulation& base,
                                                                 const KernelInput& kernel, double baseCycles);
 
+/// The same switch times against another base time: penalty and speedup taken again (for
+/// switches run before the base time was known).
+void rebaseWhatIf(std::vector<WhatIfResult>& results, double baseCycles);
+
 /// The switches any registered model can answer from its inputs, each predict()ed again (with the
 /// floors, so that no switch claims a time physics forbids): infinite-bandwidth (the memory
 /// levels' gaps scaled by 1e-9, model/sensitivity.h), all-l1-hits and all-l2-hits (the memory

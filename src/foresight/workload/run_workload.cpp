@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "foresight/model/predict.h"
@@ -75,13 +76,18 @@ std::vector<std::string> splitLines(const std::string& text) {
 InputAccess inputAccess(const std::string& path, const WorkloadOptions& options, bool tryDefines) {
   const std::string name = fs::path(path).filename().string();
   const bool source = fs::path(path).extension() == ".cu";
-  auto lines = std::make_shared<std::optional<std::vector<std::string>>>();  // read on first use
+  // Read on first use, once (the fixes that edit lines run side by side).
+  struct Lines {
+    std::once_flag read;
+    std::vector<std::string> text;
+  };
+  auto lines = std::make_shared<Lines>();
   const auto sourceLines = [path, lines]() -> const std::vector<std::string>* {
-    if (!*lines) {
+    std::call_once(lines->read, [&] {
       Expected<std::string> text = readTextFile(path, "CUDA source");
-      *lines = text ? splitLines(*text) : std::vector<std::string>{};
-    }
-    return &**lines;
+      if (text) lines->text = splitLines(*text);
+    });
+    return &lines->text;
   };
   InputAccess access;
   access.rebuild = [path, name, source, options, sourceLines](const InputChange& change) -> Expected<KernelInput> {
