@@ -460,5 +460,47 @@ TEST(MwpCwpModern, PaperVariantsDoNotReadTheMemoryEngine) {
   EXPECT_FALSE(predictMwpCwp(s, {}, l, gpu, o).ok());  // the modern variant needs the engine's traffic
 }
 
+/// Atomics to one address are applied one after another after the other work, and add to it:
+/// 10,000 f32 adds to the hottest address at 2 ns each on the L2 take 20 us = 30,000 cycles at
+/// 1.5 GHz, added to Exec_cycles whatever the rest is; integer atomics take their own time
+/// (here 1 ns: 15,000 cycles). Above the rest they bound the launch (L2, throughput).
+TEST(MwpCwpModern, AtomicsToOneAddressAddToTheWork) {
+  Gpu gpu = sweepGpu();
+  for (MemoryLevel& m : gpu.memory) {
+    if (m.resource != "l2") continue;
+    m.sameAddressAtomicUs = Param<double>{0.002};
+    m.sameAddressAtomicIntUs = Param<double>{0.001};
+    m.atomicUnitOpUs.reset();
+    m.sectorRmwUs.reset();
+  }
+  WorkloadSummary s;
+  s.compInsts = 1500;
+  Launch l;
+  l.grid.x = 400;
+  l.block.x = 64;
+  ModelOptions o;
+  o.model = ModelKind::MwpCwp;
+  o.variant = MwpCwpVariant::Modern;
+  ModernMemoryInputs mm;
+  Expected<Prediction> none = predictMwpCwp(s, {}, l, gpu, o, &mm);
+  ASSERT_TRUE(none.ok()) << none.error().format();
+  EXPECT_FALSE(none->value("Atomic_cycles"));
+  const double exec = none->value("Exec_cycles")->value;
+  mm.traffic.hotAtomicOps = 10000;
+  mm.traffic.hotAtomicFloatOps = 10000;
+  Expected<Prediction> f32 = predictMwpCwp(s, {}, l, gpu, o, &mm);
+  ASSERT_TRUE(f32.ok()) << f32.error().format();
+  EXPECT_NEAR(f32->value("Atomic_cycles")->value, 30000.0, 1e-6);
+  EXPECT_NEAR(f32->value("Exec_cycles")->value, exec + 30000.0, 1e-6);
+  EXPECT_NEAR(f32->cycles - none->cycles, 30000.0, 1e-6);
+  ASSERT_LT(exec, 30000.0);
+  EXPECT_EQ(f32->bound.resource, Resource::L2);
+  EXPECT_EQ(f32->bound.mode, BoundMode::Throughput);
+  mm.traffic.hotAtomicFloatOps = 0;  // the same count of integer atomics
+  Expected<Prediction> ints = predictMwpCwp(s, {}, l, gpu, o, &mm);
+  ASSERT_TRUE(ints.ok()) << ints.error().format();
+  EXPECT_NEAR(ints->value("Exec_cycles")->value, exec + 15000.0, 1e-6);
+}
+
 }  // namespace
 }  // namespace foresight

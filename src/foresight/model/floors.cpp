@@ -44,6 +44,21 @@ std::pair<std::string, double> PhysicalFloors::largest() const {
   return best;
 }
 
+AtomicSeconds atomicSeconds(const MemoryTraffic& traffic, const Gpu& gpu) {
+  AtomicSeconds s;
+  const MemoryLevel* l2 = gpu.memoryForResource("l2");
+  if (!l2) return s;
+  // f32 adds take the L2's float time; every other atomic its integer time (none: no floor).
+  const double floatOps = std::min(traffic.hotAtomicFloatOps, traffic.hotAtomicOps);
+  if (l2->sameAddressAtomicUs) s.address += floatOps * l2->sameAddressAtomicUs->value * 1e-6;
+  if (l2->sameAddressAtomicIntUs) s.address += (traffic.hotAtomicOps - floatOps) * l2->sameAddressAtomicIntUs->value * 1e-6;
+  // The atomic units: the busiest alone, and all of them together (sector_rmw is the chip's
+  // time per sector operation).
+  if (l2->atomicUnitOpUs) s.units = traffic.atomicHotUnitLanes * l2->atomicUnitOpUs->value * 1e-6;
+  if (l2->sectorRmwUs) s.units = std::max(s.units, traffic.atomicSectorLanes * l2->sectorRmwUs->value * 1e-6);
+  return s;
+}
+
 PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                              const MemoryTraffic& traffic) {
   PhysicalFloors f;
@@ -119,16 +134,11 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
   f.hotAtomicOps = traffic.hotAtomicOps;
   f.atomicSectorLanes = traffic.atomicSectorLanes;
   f.atomicHotUnitLanes = traffic.atomicHotUnitLanes;
+  const AtomicSeconds atomics = atomicSeconds(traffic, gpu);
+  f.atomicAddressSeconds = atomics.address;
+  f.atomicUnitSeconds = atomics.units;
+  f.atomicSeconds = atomics.longest();
   if (const MemoryLevel* l2 = gpu.memoryForResource("l2")) {
-    // f32 adds take the L2's float time; every other atomic its integer time (none: no floor).
-    const double floatOps = std::min(traffic.hotAtomicFloatOps, f.hotAtomicOps);
-    if (l2->sameAddressAtomicUs) f.atomicAddressSeconds += floatOps * l2->sameAddressAtomicUs->value * 1e-6;
-    if (l2->sameAddressAtomicIntUs) f.atomicAddressSeconds += (f.hotAtomicOps - floatOps) * l2->sameAddressAtomicIntUs->value * 1e-6;
-    // The atomic units: the busiest alone, and all of them together (sector_rmw is the chip's
-    // time per sector operation).
-    if (l2->atomicUnitOpUs) f.atomicUnitSeconds = f.atomicHotUnitLanes * l2->atomicUnitOpUs->value * 1e-6;
-    if (l2->sectorRmwUs) f.atomicUnitSeconds = std::max(f.atomicUnitSeconds, f.atomicSectorLanes * l2->sectorRmwUs->value * 1e-6);
-    f.atomicSeconds = std::max(f.atomicAddressSeconds, f.atomicUnitSeconds);
     f.partialStoreSectors = traffic.partialStoreSectors;
     if (l2->sectorRmwUs) f.partialWriteSeconds = f.partialStoreSectors * l2->sectorRmwUs->value * 1e-6;
   }

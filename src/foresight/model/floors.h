@@ -30,6 +30,7 @@
 /// largest floor is raised to it, with a warning that names the floor and the model's raw time.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -85,6 +86,17 @@ struct PhysicalFloors {
   /// The largest floor and its name; {"", 0} when all are 0.
   [[nodiscard]] std::pair<std::string, double> largest() const;
 };
+
+/// The L2's time for a launch's atomics (seconds): the most-updated address's operations one
+/// after another (f32 adds at `same_address_atomic`, others at `same_address_atomic_int`), and
+/// the atomic units' (the busiest unit's sector-request lanes × `atomic_unit_op`, or all of them
+/// × `sector_rmw`); 0 where the GPU gives no rate.
+struct AtomicSeconds {
+  double address = 0;
+  double units = 0;
+  [[nodiscard]] double longest() const { return std::max(address, units); }
+};
+[[nodiscard]] AtomicSeconds atomicSeconds(const MemoryTraffic& traffic, const Gpu& gpu);
 
 /// The dynamic warp instructions of the launch by class, from the IR's blocks (executions per
 /// warp x warps), or the workload summary when the input gives one (summary, skeleton and C

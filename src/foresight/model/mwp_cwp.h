@@ -61,6 +61,7 @@ struct MwpCwpInputs {
   double launchCycles = 0;      ///< the GPU's launch overhead, cycles, added to the time
   double blockOverheadCycles = 0;  ///< the GPU's block overhead: a wave lasts at least a warp's path + this
   double blockDispatchCycles = 0;  ///< the GPU's block dispatch: an SM starts a block at most this often
+  double atomicCycles = 0;      ///< the L2's serialized time for the launch's atomics (floors.h atomicSeconds())
 };
 
 /// The equations' outputs, named as in the papers.
@@ -89,6 +90,8 @@ struct MwpCwpResult {
   double launchCycles = 0;       ///< modern: launch overhead in Total_cycles
   bool blockBound = false;       ///< modern: a warp's path + the block overhead set Exec_cycles
   bool dispatchBound = false;    ///< modern: the block dispatch of the busiest SM set Exec_cycles
+  double atomicCycles = 0;       ///< modern: the atomics' serialized time, added to Exec_cycles
+  bool atomicBound = false;      ///< modern: that time exceeds the rest of Exec_cycles
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;

@@ -124,6 +124,11 @@ std::vector<GpuTimingParameter> gpuTimingParameters(const Gpu& gpu) {
                        if (mc.dramDepartureDelay) mc.dramDepartureDelay->value *= f;
                      }
                      if (r == Resource::L2 && mc.l2DepartureDelay) mc.l2DepartureDelay->value *= f;
+                     // The L2's atomic and read-modify-write service times are its throughput too.
+                     for (std::optional<Param<double>>* t : {&l.sameAddressAtomicUs, &l.sameAddressAtomicIntUs,
+                                                             &l.atomicUnitOpUs, &l.sectorRmwUs}) {
+                       if (*t) (*t)->value *= f;
+                     }
                    }});
   }
   if (gpu.barrier) {

@@ -100,8 +100,9 @@ struct GpuTimingParameter {
   std::function<void(Gpu&, double)> scale;
 };
 /// Every timing parameter `gpu` describes, in a fixed order: each pipeline's latency and gap, the
-/// issue gap, each memory level's latency (with its far latency) and gap (its bandwidths), the
-/// barrier, the launch and block overheads, the block dispatch.
+/// issue gap, each memory level's latency (with its far latency) and gap (its bandwidths; the
+/// L2's atomic and read-modify-write times with them), the barrier, the launch and block
+/// overheads, the block dispatch.
 [[nodiscard]] std::vector<GpuTimingParameter> gpuTimingParameters(const Gpu& gpu);
 
 /// `model` with the memory engine's traffic of the launch set (`emulate.memory`), analysed here
