@@ -73,6 +73,43 @@ TEST(EmulateModel, BankConflictChainAndWhatIf) {
   EXPECT_DOUBLE_EQ((*w)[2].penalty, 0);  // no global access
 }
 
+TEST(EmulateModel, AtomicsToOneAddressAddAfterTheSmTime) {
+  // The bank-conflict chain above (600.4 cycles) with 1,000 f32 atomics to one address in its
+  // traffic: the H100's L2 applies them one after another at 1.72 ns each, 1.72 us x 1.98 GHz =
+  // 3405.6 cycles, added: 4006.0. Only the L2's gap moves them: e_l2,gap = 3405.6 / 4006 (the
+  // bound), the shared gap and latency 310 / 4006 and 290.4 / 4006; the sum stays 1.
+  const Gpu gpu = loadPreset("h100").value();
+  auto traffic = std::make_shared<MemoryTraffic>();
+  traffic->hotAtomicOps = 1000;
+  traffic->hotAtomicFloatOps = 1000;
+  EmulateOptions o;
+  o.launchOverheadCycles = 0;
+  o.memory = traffic;
+  Expected<emu::KernelEmulation> e = emu::KernelEmulation::create(conflictChain(), oneWarp(), gpu, o);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  Expected<emu::KernelTiming> t = e->run();
+  ASSERT_TRUE(t.ok());
+  EXPECT_NEAR(t->atomicCycles, 3405.6, 1e-9);
+  EXPECT_NEAR(t->cycles, 4006.0, 1e-9);
+  Expected<SensitivityReport> s = analyzeSensitivity(*e);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->entries[0].unit, "l2");
+  EXPECT_EQ(s->entries[0].parameter, BoundMode::Throughput);
+  EXPECT_NEAR(s->entries[0].elasticity, 3405.6 / 4006.0, 1e-9);
+  EXPECT_NEAR(s->sum, 1.0, 1e-9);
+  // With infinite bandwidth (the what-if) the L2 applies them at once.
+  o.whatIf.infiniteBandwidth = true;
+  Expected<emu::KernelEmulation> fast = emu::KernelEmulation::create(conflictChain(), oneWarp(), gpu, o);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_EQ(fast->run()->atomicCycles, 0.0);
+  // The saake variant has none.
+  o.whatIf.infiniteBandwidth = false;
+  o.variant = EmulateVariant::Saake;
+  Expected<emu::KernelEmulation> paper = emu::KernelEmulation::create(conflictChain(), oneWarp(), gpu, o);
+  ASSERT_TRUE(paper.ok());
+  EXPECT_EQ(paper->run()->atomicCycles, 0.0);
+}
+
 TEST(EmulateModel, VecaddSummaryIsDramThroughputBound) {
   Expected<LoadedInput> in = loadInput(std::string(FORESIGHT_SOURCE_DIR) + "/examples/summary/vecadd-h100.toml");
   ASSERT_TRUE(in.ok());

@@ -8,6 +8,7 @@
 
 #include "foresight/model/emulate/emu_listeners.h"
 #include "foresight/model/emulate/sensitivity.h"
+#include "foresight/model/floors.h"
 
 namespace foresight::emu {
 
@@ -61,6 +62,17 @@ Expected<KernelEmulation> KernelEmulation::fromBuilder(EmulationBuilder builder)
   double defaultOverhead = 0;
   if (modern) defaultOverhead = gpu.launchOverheadUs ? gpu.launchOverheadUs->value * 1e3 * gpu.clockGhz.value : 3000.0;
   e.launchOverhead_ = options.launchOverheadCycles >= 0 ? options.launchOverheadCycles : defaultOverhead;
+  // Atomics to one address (or atomic unit) do not overlap the rest of the work
+  // (docs/models.md#modern-variant): their serialized time is added, as the default model adds
+  // it; with infinite bandwidth (what-if) the L2 applies them at once.
+  const MemoryTraffic* memory = e.builder_.memory();
+  if (modern && memory && !options.whatIf.infiniteBandwidth) {
+    e.atomicCycles_ = atomicSeconds(*memory, gpu).longest() * gpu.clockGhz.value * 1e9;
+    const std::vector<UnitSpec>& units = e.full_.machine.units;
+    for (size_t u = 0; u < units.size() && e.l2Unit_ < 0; ++u) {
+      if (units[u].resource == Resource::L2) e.l2Unit_ = static_cast<int>(u);
+    }
+  }
   return e;
 }
 
@@ -79,13 +91,15 @@ Expected<KernelTiming> KernelEmulation::run(const Perturbation& perturbation,
   }
   t.fullWaves = fullWaves_;
   t.launchOverhead = launchOverhead_ * (perturbation.unit == kLaunchUnit ? perturbation.factor : 1.0);
+  const bool l2Gap = perturbation.unit >= 0 && perturbation.unit == l2Unit_ && perturbation.gap && perturbation.region < 0;
+  t.atomicCycles = atomicCycles_ * (l2Gap ? perturbation.factor : 1.0);
   if (blocksLong_ > blocksShort_) {
     // Steady-state extrapolation from the long (3 waves) and short (1 wave) emulations.
     const double perBlock = std::max(0.0, (t.smCycles - t.tailCycles) / (blocksLong_ - blocksShort_));
     t.fullWaves = (t.smCycles + (blocksTotal_ - blocksLong_) * perBlock) / std::max(1e-12, t.smCycles);
     t.tailCycles = 0;
   }
-  t.cycles = t.fullWaves * t.smCycles + t.tailCycles + t.launchOverhead;
+  t.cycles = t.fullWaves * t.smCycles + t.tailCycles + t.atomicCycles + t.launchOverhead;
   return t;
 }
 
@@ -147,6 +161,9 @@ Prediction makeEmulatePrediction(const KernelEmulation& emulation, const KernelT
     p.values.push_back({"grid_weight", full.gridWeight, "average block of the grid / emulated blocks (instructions)"});
   }
   p.values.push_back({"launch_overhead", timing->launchOverhead, "cycles"});
+  if (timing->atomicCycles > 0) {
+    p.values.push_back({"atomic_cycles", timing->atomicCycles, "cycles the L2 applies the atomics one after another, added"});
+  }
   p.values.push_back({"ops_emulated", static_cast<double>(timing->issued), "warp instructions emulated"});
   if (full.globalRequests > 0) {
     p.values.push_back({"sectors_per_request", full.sectors / full.globalRequests, "global sectors per warp request"});

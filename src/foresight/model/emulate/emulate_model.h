@@ -36,6 +36,9 @@ struct KernelTiming {
   double tailCycles = 0;  ///< the last partial wave's SM time (0 when none)
   double fullWaves = 0;   ///< full waves timed at smCycles (saake: ceil of all waves)
   double launchOverhead = 0;
+  /// Modern: the L2's serialized time for the launch's atomics (floors.h atomicSeconds()), added
+  /// after the SM time as the default model adds it; it scales with the L2 unit's gap.
+  double atomicCycles = 0;
   long long issued = 0;   ///< ops emulated
 };
 
@@ -56,6 +59,8 @@ class KernelEmulation {
   [[nodiscard]] const EmulationBuilder& builder() const { return builder_; }
   [[nodiscard]] double issueGap() const { return full_.machine.issueGap; }
   [[nodiscard]] int schedulers() const { return full_.machine.schedulers; }
+  /// The unit whose gap scales KernelTiming::atomicCycles (the L2's), -1 when none.
+  [[nodiscard]] int atomicUnit() const { return l2Unit_; }
 
  private:
   KernelEmulation(EmulationBuilder b) : builder_(std::move(b)) {}
@@ -66,6 +71,8 @@ class KernelEmulation {
   // Modern extrapolation: blocks of the busiest SM, of the long and of the short emulation.
   double blocksTotal_ = 0, blocksLong_ = 0, blocksShort_ = 0;
   double launchOverhead_ = 0;
+  double atomicCycles_ = 0;  ///< KernelTiming::atomicCycles unperturbed
+  int l2Unit_ = -1;          ///< the unit whose gap scales them (the L2's), -1: none
 };
 
 /// The Prediction of an emulated launch from its baseline timing and sensitivity report (the

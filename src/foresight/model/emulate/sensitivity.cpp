@@ -38,10 +38,14 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
 
   std::vector<PerturbedParam> params;
   for (int u = 0; u < static_cast<int>(units.size()); ++u) {
-    // A unit no op uses cannot move T: its elasticities are exactly 0 and are not rerun.
-    if (util.requests(u) <= 0) continue;
-    if (units[u].latency > 0 || units[u].sameWarpIssue > 0) params.push_back({u, false, units[u].name, units[u].resource});
-    if (units[u].gap > 0) params.push_back({u, true, units[u].name, units[u].resource});
+    // A unit no op uses cannot move T: its elasticities are exactly 0 and are not rerun. The
+    // L2's gap also scales the atomics' serialized time (KernelTiming::atomicCycles).
+    const bool atomics = u == emulation.atomicUnit() && base->atomicCycles > 0;
+    if (util.requests(u) <= 0 && !atomics) continue;
+    if (util.requests(u) > 0 && (units[u].latency > 0 || units[u].sameWarpIssue > 0)) {
+      params.push_back({u, false, units[u].name, units[u].resource});
+    }
+    if (units[u].gap > 0 || atomics) params.push_back({u, true, units[u].name, units[u].resource});
   }
   if (emulation.issueGap() > 0) params.push_back({emu::kIssueUnit, true, "issue", Resource::Issue});
   if (base->launchOverhead > 0) params.push_back({emu::kLaunchUnit, false, "launch", Resource::Parallelism});
@@ -129,11 +133,14 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   }
 
   // The time each resource alone would allow: its busy time, scaled like T_SM to the launch.
-  const double effWaves = base->smCycles > 0 ? (base->cycles - base->launchOverhead) / base->smCycles : 0;
+  const double effWaves =
+      base->smCycles > 0 ? (base->cycles - base->launchOverhead - base->atomicCycles) / base->smCycles : 0;
   const double scale = emulation.fullWave().scale * effWaves;
   for (int u = 0; u < static_cast<int>(units.size()); ++u) {
     const double instances = units[u].scope == emu::UnitScope::Scheduler ? emulation.schedulers() : 1;
-    report.alone.push_back({units[u].name, units[u].resource, util.throughputBusy(u) / instances * scale});
+    // The L2 also applies the atomics one after another (KernelTiming::atomicCycles).
+    const double atomics = u == emulation.atomicUnit() ? base->atomicCycles : 0;
+    report.alone.push_back({units[u].name, units[u].resource, util.throughputBusy(u) / instances * scale + atomics});
   }
   long long fullIssued = 0;
   for (const emu::EmuWarp& w : emulation.fullWave().program.warps) fullIssued += static_cast<long long>(w.ops.size());
