@@ -478,9 +478,7 @@ TEST(MwpCwpModern, AtomicsToOneAddressAddToTheWork) {
   Launch l;
   l.grid.x = 400;
   l.block.x = 64;
-  ModelOptions o;
-  o.model = ModelKind::MwpCwp;
-  o.variant = MwpCwpVariant::Modern;
+  const ModelOptions o = modern();
   ModernMemoryInputs mm;
   Expected<Prediction> none = predictMwpCwp(s, {}, l, gpu, o, &mm);
   ASSERT_TRUE(none.ok()) << none.error().format();
