@@ -307,63 +307,6 @@ class BlockStreams {
     return affine;
   }
 
- private:
-  Expected<bool> decideAffine() {
-    const Dim3 g = launch_.grid;
-    if (launch_.blocks() <= kExactBlocks) {
-      // Every block runs exactly; block 0 is the base that sizes the samples (baseAccesses()).
-      Expected<const std::vector<WarpAccesses>*> b0 = exact(0);
-      if (!b0) return std::move(b0).takeError();
-      base_[0] = *b0;
-      return affine_ = false;
-    }
-    const long long dims[3] = {g.x, g.y, g.z};
-    for (int d = 0; d < 3; ++d) origin_[d] = dims[d] >= 2 ? (dims[d] - 1) / 2 : 0;
-    Expected<const std::vector<WarpAccesses>*> b0 = exact(linear(origin_[0], origin_[1], origin_[2]));
-    if (!b0) return std::move(b0).takeError();
-    base_[0] = *b0;
-    for (int d = 0; d < 3; ++d) {
-      if (dims[d] < 2) continue;
-      long long c[3] = {origin_[0], origin_[1], origin_[2]};
-      ++c[d];
-      Expected<const std::vector<WarpAccesses>*> b = exact(linear(c[0], c[1], c[2]));
-      if (!b) return std::move(b).takeError();
-      base_[d + 1] = *b;
-    }
-    checkDims();
-    const long long cx = g.x / 4, cy = g.y / 4, cz = g.z / 4;
-    const long long check = linear(cx, cy, cz);
-    if (exact_.count(check)) return affine_ = false;
-    Expected<const std::vector<WarpAccesses>*> c = exact(check);
-    if (!c) return std::move(c).takeError();
-    // The check block's accesses against the base block's extrapolated to it, one access at a
-    // time (extrapolateLanes(); the base blocks must agree in each dimension it moves along).
-    const long long coord[3] = {cx - origin_[0], cy - origin_[1], cz - origin_[2]};
-    for (int d = 0; d < 3; ++d) {
-      if (coord[d] != 0 && !dimOk_[d]) return affine_ = false;
-    }
-    const std::vector<WarpAccesses>& base = *base_[0];
-    long long agree = 0, common = 0;
-    bool lengthsClose = true;
-    std::vector<long long> lanes;
-    for (size_t w = 0; w < base.size(); ++w) {
-      const WarpAccesses& p = base[w];
-      const WarpAccesses& e = (**c)[w];
-      const size_t n = std::min(p.size(), e.size());
-      lengthsClose = lengthsClose && 5 * std::max(p.size(), e.size()) <= 6 * std::max<size_t>(1, n);
-      common += static_cast<long long>(n);
-      for (size_t i = 0; i < n; ++i) {
-        if (p[i].site != e[i].site) continue;
-        extrapolateLanes(w, i, coord, lanes);
-        agree += lanes == e[i].lanes;
-      }
-    }
-    affine_ = lengthsClose && agree * 100 >= common * 99;
-    if (affine_) prepareShifts();
-    return affine_;
-  }
-
- public:
   /// Calls `visit(warp, i, accessesOfWarp, access, sectors)` for the accesses of block (x, y, z), warp by warp
   /// in stream order, that `want(warp, i, accessesOfWarp)` selects: `sectors` are the sectors
   /// its lanes touch (ascending, distinct), null when its addresses are unknown. Extrapolated blocks are not
@@ -521,6 +464,63 @@ class BlockStreams {
   }
 
  private:
+  /// Fetches the base and check blocks and decides whether affine extrapolation holds
+  /// (prepareAffine()).
+  Expected<bool> decideAffine() {
+    const Dim3 g = launch_.grid;
+    if (launch_.blocks() <= kExactBlocks) {
+      // Every block runs exactly; block 0 is the base that sizes the samples (baseAccesses()).
+      Expected<const std::vector<WarpAccesses>*> b0 = exact(0);
+      if (!b0) return std::move(b0).takeError();
+      base_[0] = *b0;
+      return affine_ = false;
+    }
+    const long long dims[3] = {g.x, g.y, g.z};
+    for (int d = 0; d < 3; ++d) origin_[d] = dims[d] >= 2 ? (dims[d] - 1) / 2 : 0;
+    Expected<const std::vector<WarpAccesses>*> b0 = exact(linear(origin_[0], origin_[1], origin_[2]));
+    if (!b0) return std::move(b0).takeError();
+    base_[0] = *b0;
+    for (int d = 0; d < 3; ++d) {
+      if (dims[d] < 2) continue;
+      long long c[3] = {origin_[0], origin_[1], origin_[2]};
+      ++c[d];
+      Expected<const std::vector<WarpAccesses>*> b = exact(linear(c[0], c[1], c[2]));
+      if (!b) return std::move(b).takeError();
+      base_[d + 1] = *b;
+    }
+    checkDims();
+    const long long cx = g.x / 4, cy = g.y / 4, cz = g.z / 4;
+    const long long check = linear(cx, cy, cz);
+    if (exact_.count(check)) return affine_ = false;
+    Expected<const std::vector<WarpAccesses>*> c = exact(check);
+    if (!c) return std::move(c).takeError();
+    // The check block's accesses against the base block's extrapolated to it, one access at a
+    // time (extrapolateLanes(); the base blocks must agree in each dimension it moves along).
+    const long long coord[3] = {cx - origin_[0], cy - origin_[1], cz - origin_[2]};
+    for (int d = 0; d < 3; ++d) {
+      if (coord[d] != 0 && !dimOk_[d]) return affine_ = false;
+    }
+    const std::vector<WarpAccesses>& base = *base_[0];
+    long long agree = 0, common = 0;
+    bool lengthsClose = true;
+    std::vector<long long> lanes;
+    for (size_t w = 0; w < base.size(); ++w) {
+      const WarpAccesses& p = base[w];
+      const WarpAccesses& e = (**c)[w];
+      const size_t n = std::min(p.size(), e.size());
+      lengthsClose = lengthsClose && 5 * std::max(p.size(), e.size()) <= 6 * std::max<size_t>(1, n);
+      common += static_cast<long long>(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (p[i].site != e[i].site) continue;
+        extrapolateLanes(w, i, coord, lanes);
+        agree += lanes == e[i].lanes;
+      }
+    }
+    affine_ = lengthsClose && agree * 100 >= common * 99;
+    if (affine_) prepareShifts();
+    return affine_;
+  }
+
   /// Stores a fetched block's accesses. Those of grids analysed from a sample of blocks stay
   /// within kKeptBlockItems (the oldest evicted first; the base and check blocks always stay): a
   /// block is rarely visited twice, and keeping every one made long warps' lane addresses
@@ -532,14 +532,11 @@ class BlockStreams {
     }
     if (evictable_ && launch_.blocks() > kExactBlocks) {
       while (!evictOrder_.empty() && keptItems_ + items > kKeptBlockItems) {
-        auto old = exact_.find(evictOrder_.front());
-        for (const WarpAccesses& w : old->second) {
-          for (const WarpAccess& a : w) keptItems_ -= 1 + static_cast<long long>(a.lanes.size());
-        }
-        exact_.erase(old);
+        exact_.erase(evictOrder_.front().first);
+        keptItems_ -= evictOrder_.front().second;
         evictOrder_.pop_front();
       }
-      evictOrder_.push_back(block);
+      evictOrder_.push_back({block, items});
       keptItems_ += items;
     }
     return &exact_.emplace(block, std::move(warps)).first->second;
@@ -663,7 +660,7 @@ class BlockStreams {
   const std::map<std::pair<int, int>, int>& siteOf_;
   std::map<long long, std::vector<WarpAccesses>> exact_;
   std::set<long long> fetched_;      ///< every block exact() ran, kept or not
-  std::deque<long long> evictOrder_;  ///< kept blocks that may be evicted, oldest first
+  std::deque<std::pair<long long, long long>> evictOrder_;  ///< evictable kept blocks and their items, oldest first
   long long keptItems_ = 0;           ///< accesses and lane addresses of the evictable kept blocks
   bool evictable_ = false;            ///< blocks fetched from now on may be evicted (prepareAffine())
   const std::vector<WarpAccesses>* base_[4] = {nullptr, nullptr, nullptr, nullptr};

@@ -191,12 +191,17 @@ MwpCwpResult evaluateHongKim(const MwpCwpInputs& in) {
 
 namespace {
 
+/// Sets Exec_cycles, and the total and the time that follow from it.
+void setExec(MwpCwpResult& r, double exec, const MwpCwpInputs& in) {
+  r.execCycles = exec;
+  r.totalCycles = r.execCycles + r.synchCost;
+  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+}
+
 /// Raises Exec_cycles (and the time) to `floor` when it is below; true when it did.
 bool raiseExec(MwpCwpResult& r, double floor, const MwpCwpInputs& in) {
   if (!(floor > r.execCycles)) return false;
-  r.execCycles = floor;
-  r.totalCycles = r.execCycles + r.synchCost;
-  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  setExec(r, floor, in);
   return true;
 }
 
@@ -246,18 +251,16 @@ MwpCwpResult addLaunch(MwpCwpResult r, const MwpCwpInputs& in) {
 }
 
 /// Not in the papers: atomics to one address (or one atomic unit) are applied by the L2 one
-/// after another, and they do not hide behind the kernel's other work: they come at the end of
-/// each warp's work and hold up the L2 traffic behind them. Measured on our corpus (H100 and
-/// H200, reduce_shuffle: one f32 atomicAdd per warp to one result after a grid-stride sum of 64
-/// MB): 88 and 255 us at 4,224 and 16,384 blocks, where the atomics alone take 58 and 225 us and
-/// the sum alone about 30 — the two add up, they do not overlap.
+/// after another, and they do not hide behind the kernel's other work. Measured on our corpus
+/// (H100 and H200, reduce_shuffle: one f32 atomicAdd per warp to one result after a grid-stride
+/// sum of 64 MB): 88 and 255 us at 4,224 and 16,384 blocks, where the atomics alone take 58 and
+/// 225 us — both exceed them by the same 30 us, about what the sum takes: the two add up, they
+/// do not overlap (why is not measured; docs/models.md#modern-variant).
 MwpCwpResult addAtomics(MwpCwpResult r, const MwpCwpInputs& in) {
   if (in.atomicCycles <= 0) return r;
   r.atomicCycles = in.atomicCycles;
   r.atomicBound = in.atomicCycles > r.execCycles;
-  r.execCycles += in.atomicCycles;
-  r.totalCycles = r.execCycles + r.synchCost;
-  r.seconds = r.totalCycles / (in.clockGhz * 1e9);
+  setExec(r, r.execCycles + in.atomicCycles, in);
   return r;
 }
 
