@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "foresight/frontend/input.h"
 #include "foresight/model/predict.h"
 #include "test_support.h"
@@ -57,6 +60,32 @@ TEST(Sensitivity, StepsRunApartCombineAsElasticityOf) {
   o.central = false;
   EXPECT_EQ(elasticitySteps(o), (std::vector<double>{0.1}));
   EXPECT_NEAR(elasticityFrom({0.1}, {0.11}, o), 1.1, 1e-12);
+}
+
+TEST(Sensitivity, OuterStepsScreenOutParametersThatDoNotMoveT) {
+  // The fit runs ±0.2 first (screeningSteps()); where T moves at neither, ±0.1 are not run and
+  // the elasticity is 0 — even for a T that moves at ±0.1 alone (a bump inside the range).
+  SensitivityOptions o;
+  EXPECT_EQ(screeningSteps(o), (std::vector<size_t>{0, 3}));
+  std::vector<double> asked;
+  const auto bump = [&](double d) -> Expected<double> {
+    asked.push_back(d);
+    return std::abs(d) < 0.15 ? 0.05 : 0.0;
+  };
+  EXPECT_EQ(*elasticityOf(bump, o), 0.0);
+  EXPECT_EQ(asked, (std::vector<double>{-0.2, 0.2}));
+  // T moves at +0.2: every step runs, the outer ones first, and the slope is the fit's:
+  // r = (0, 0, 0, 0.02) → 0.2 · 0.02 / 0.1 = 0.04.
+  asked.clear();
+  const auto late = [&](double d) -> Expected<double> {
+    asked.push_back(d);
+    return d > 0.15 ? 0.02 : 0.0;
+  };
+  EXPECT_NEAR(*elasticityOf(late, o), 0.04, 1e-12);
+  EXPECT_EQ(asked, (std::vector<double>{-0.2, 0.2, -0.1, 0.1}));
+  // Without the fit every step screens: nothing is skipped.
+  o.fit = false;
+  EXPECT_EQ(screeningSteps(o), (std::vector<size_t>{0, 1}));
 }
 
 TEST(Sensitivity, RankingSumsOrdersAndWarns) {

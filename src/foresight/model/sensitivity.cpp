@@ -34,6 +34,13 @@ std::vector<double> elasticitySteps(const SensitivityOptions& options) {
   return {-options.step, options.step};
 }
 
+std::vector<size_t> screeningSteps(const SensitivityOptions& options) {
+  if (options.central && options.fit) return {0, 3};
+  std::vector<size_t> all(elasticitySteps(options).size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  return all;
+}
+
 double elasticityFrom(const std::vector<double>& steps, const std::vector<double>& relatives,
                       const SensitivityOptions& options) {
   if (!options.central) return relatives.front() / options.step;
@@ -47,11 +54,22 @@ double elasticityFrom(const std::vector<double>& steps, const std::vector<double
 
 Expected<double> elasticityOf(const std::function<Expected<double>(double)>& relative, const SensitivityOptions& options) {
   const std::vector<double> steps = elasticitySteps(options);
-  std::vector<double> relatives;
-  for (double d : steps) {
-    Expected<double> r = relative(d);
+  std::vector<double> relatives(steps.size(), 0.0);
+  std::vector<bool> done(steps.size(), false);
+  bool moved = false;
+  for (size_t i : screeningSteps(options)) {
+    Expected<double> r = relative(steps[i]);
     if (!r) return r;
-    relatives.push_back(*r);
+    relatives[i] = *r;
+    done[i] = true;
+    moved = moved || *r != 0;
+  }
+  if (!moved) return 0.0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (done[i]) continue;
+    Expected<double> r = relative(steps[i]);
+    if (!r) return r;
+    relatives[i] = *r;
   }
   return elasticityFrom(steps, relatives, options);
 }

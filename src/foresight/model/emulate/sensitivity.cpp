@@ -51,35 +51,63 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
   if (base->launchOverhead > 0) params.push_back({emu::kLaunchUnit, false, "launch", Resource::Parallelism});
 
   // Elasticities of (parameter, region) pairs (region -1: all). Every perturbed run is
-  // independent: one job per pair and step (elasticitySteps()), spread over the cores, each
-  // pair's relative changes then combined in step order (elasticityFrom()).
+  // independent: one job per pair and step (elasticitySteps()), spread over the cores, the
+  // screening steps first (screeningSteps(): a pair whose T moves at none of them has
+  // elasticity 0 without the rest), each pair's relative changes then combined in step order
+  // (elasticityFrom()).
   const std::vector<double> steps = elasticitySteps(options);
+  const std::vector<size_t> screening = screeningSteps(options);
   using Pair = std::pair<const PerturbedParam*, int>;
   auto elasticities = [&](const std::vector<Pair>& pairs) {
     const size_t n = steps.size();
     std::vector<Expected<double>> relative(pairs.size() * n, Expected<double>(0.0));
-    parallelFor(relative.size(), [&](std::size_t k) {
-      const PerturbedParam& p = *pairs[k / n].first;
-      if (p.unit == emu::kLaunchUnit) return;
-      emu::Perturbation pert;
-      pert.unit = p.unit;
-      pert.gap = p.gap;
-      pert.region = pairs[k / n].second;
-      pert.factor = 1 + steps[k % n];
-      Expected<emu::KernelTiming> t = emulation.run(pert);
-      if (!t) {
-        relative[k] = std::move(t).takeError();
-        return;
+    auto runJobs = [&](const std::vector<size_t>& jobs) {
+      parallelFor(jobs.size(), [&](std::size_t j) {
+        const size_t k = jobs[j];
+        const PerturbedParam& p = *pairs[k / n].first;
+        emu::Perturbation pert;
+        pert.unit = p.unit;
+        pert.gap = p.gap;
+        pert.region = pairs[k / n].second;
+        pert.factor = 1 + steps[k % n];
+        Expected<emu::KernelTiming> t = emulation.run(pert);
+        if (!t) {
+          relative[k] = std::move(t).takeError();
+          return;
+        }
+        relative[k] = (t->cycles - base->cycles) / base->cycles;
+      });
+    };
+    // The launch overhead is added to T after the emulation (KernelEmulation::run), so a
+    // perturbed run repeats the base schedule: T(1 + d) − T = d × overhead for every step, and
+    // every method's slope is overhead / T, computed without emulating.
+    auto emulated = [&](size_t i) { return pairs[i].first->unit != emu::kLaunchUnit; };
+    std::vector<size_t> jobs;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      if (!emulated(i)) continue;
+      for (size_t j : screening) jobs.push_back(i * n + j);
+    }
+    runJobs(jobs);
+    // Pairs whose T moved (or failed) at a screening step: the rest of their steps.
+    std::vector<bool> still(pairs.size(), false);
+    jobs.clear();
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      if (!emulated(i)) continue;
+      for (size_t j : screening) still[i] = still[i] || !relative[i * n + j] || *relative[i * n + j] != 0;
+      if (!still[i]) continue;
+      for (size_t j = 0; j < n; ++j) {
+        if (std::find(screening.begin(), screening.end(), j) == screening.end()) jobs.push_back(i * n + j);
       }
-      relative[k] = (t->cycles - base->cycles) / base->cycles;
-    });
+    }
+    runJobs(jobs);
     std::vector<Expected<double>> out;
     for (size_t i = 0; i < pairs.size(); ++i) {
-      // The launch overhead is added to T after the emulation (KernelEmulation::run), so a
-      // perturbed run repeats the base schedule: T(1 + d) − T = d × overhead for every step, and
-      // every method's slope is overhead / T, computed without emulating.
-      if (pairs[i].first->unit == emu::kLaunchUnit) {
+      if (!emulated(i)) {
         out.emplace_back(base->launchOverhead / base->cycles);
+        continue;
+      }
+      if (!still[i]) {
+        out.emplace_back(0.0);
         continue;
       }
       std::vector<double> r;
