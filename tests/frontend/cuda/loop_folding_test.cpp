@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Loop folding in the PTX warp interpreter (warp_interpreter.h, LoopFold): a folded run gives
-// the same counts and, expanded, the same stream as the run that executes every iteration.
+// Loop folding in the PTX and SASS warp interpreters (warp_interpreter.h, LoopFold): a folded run
+// gives the same counts and, expanded, the same stream as the run that executes every iteration.
 #include <gtest/gtest.h>
 
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/cuda_frontend.h"
+#include "foresight/frontend/cuda/sass_interpreter.h"
+#include "foresight/frontend/cuda/sass_parser.h"
 #include "foresight/frontend/cuda/fixture_toolchain.h"
 #include "foresight/frontend/cuda/warp_interpreter.h"
 #include "foresight/ir/warp_stream.h"
@@ -121,6 +123,57 @@ TEST(LoopFolding, InterpretationIsFlatInTheOuterTripCount) {
   EXPECT_LE(recorded[2], recorded[0] + recorded[0] / 4);
 }
 
+/// A SASS loop of 1024 iterations over a counter (R16), a multiply-add chain (R4 = 3·R4 + 3) and
+/// an FMA chain (R8 = R8·R9 + R9), both non-affine; after it, `tail` and two stores of R4 and R8.
+std::string chainListing(const std::string& tail) {
+  return "\t.section\t.text.k,\"ax\",@progbits\n"
+         "        /*0000*/                   MOV R16, RZ ;\n"
+         "        /*0010*/                   MOV R4, 0x1 ;\n"
+         "        /*0020*/                   MOV R5, 0x3 ;\n"
+         "        /*0030*/                   MOV R8, 0x3f800000 ;\n"
+         "        /*0040*/                   MOV R9, 0x3f800347 ;\n"
+         "        /*0050*/                   MOV R2, 0x1000 ;\n"
+         "        /*0060*/                   MOV R3, RZ ;\n"
+         ".L_x_1:\n"
+         "        /*0070*/                   IMAD R4, R4, R5, R5 ;\n"
+         "        /*0080*/                   FFMA R8, R8, R9, R9 ;\n"
+         "        /*0090*/                   IADD3 R16, R16, 0x1, RZ ;\n"
+         "        /*00a0*/                   ISETP.GE.U32.AND P0, PT, R16, 0x400, PT ;\n"
+         "        /*00b0*/              @!P0 BRA `(.L_x_1) ;\n"
+         "        /*00c0*/                   " + tail + " ;\n"
+         "        /*00d0*/                   STG.E [R2.64], R4 ;\n"
+         "        /*00e0*/                   STG.E [R2.64+0x4], R8 ;\n"
+         "        /*00f0*/                   EXIT ;\n";
+}
+
+TEST(LoopFolding, SassLoopOverDataOnlyRegistersFolds) {
+  // The chains reach only the stores' data: at the loop header no address, guard or comparison
+  // can read R4 or R8, so the loop folds (they are unknown after the fold) with the counts of the
+  // run without folding: 7 + 1024 × 5 + 4 = 5131 instructions.
+  CubinKernel layout;
+  SassRunOptions o;
+  o.layout = &layout;
+  o.launch = launch({1, 1, 1}, {32, 1, 1}, {});
+  auto run = [&](const std::string& tail, bool fold) -> SassWarpCount {
+    Expected<SassListing> l = parseSass(chainListing(tail), "t.sass");
+    EXPECT_TRUE(l) << l.error().format();
+    o.foldLoops = fold;
+    Expected<SassWarpCount> r = runSassWarp(l->functions.at(0), o, 0, 0);
+    EXPECT_TRUE(r) << r.error().format();
+    return r ? std::move(*r) : SassWarpCount{};
+  };
+  const SassWarpCount data = run("NOP", true), dataPlain = run("NOP", false);
+  EXPECT_GT(data.foldedIterations, 1000);
+  EXPECT_EQ(dataPlain.foldedIterations, 0);
+  EXPECT_EQ(data.dynamicInstructions, 5131);
+  EXPECT_EQ(dataPlain.dynamicInstructions, 5131);
+  EXPECT_EQ(data.blockExecutions, dataPlain.blockExecutions);
+  // R4 moved into the address (R2 = R4 + R2) matters at the header: no fold, the same count.
+  const SassWarpCount address = run("IADD3 R2, R4, R2, RZ", true);
+  EXPECT_EQ(address.foldedIterations, 0);
+  EXPECT_EQ(address.dynamicInstructions, 5131);
+}
+
 TEST(LoopFolding, InterpretationIsFlatInTheTripCount) {
   // The executed (recorded) instructions of a warp do not grow with n once the k loop folds.
   std::vector<size_t> recorded;
@@ -209,6 +262,14 @@ TEST(LoopFolding, SassAndPtxAnalysesAgreeWithAndWithoutFolding) {
   // wraps past 2^32 every 26844 iterations; the fold carries it into the high word (before, every
   // wrap ended the fold: explain of n = 2.56M took 80 s).
   expectSameProgram("matmul.cu", "matmul_naive", launch({2, 2, 1}, {16, 16, 1}, {{"n", 40000}}));
+  // Registers holding data only, forgotten by the SASS fold (SassLoopOverDataOnlyRegistersFolds),
+  // and a chain that decides the loop's exit (value_exit: not folded).
+  expectSameProgram("data_chain.cu", "data_chain",
+                    launch({2, 1, 1}, {96, 1, 1}, {{"n", 4096}, {"a", ArgValue::fromReal(1.0001)}, {"b", ArgValue::fromReal(0.5)}}));
+  expectSameProgram("data_chain.cu", "value_exit",
+                    launch({2, 1, 1}, {96, 1, 1},
+                           {{"n", 4096}, {"a", ArgValue::fromReal(1.0)}, {"b", ArgValue::fromReal(1.0)},
+                            {"limit", ArgValue::fromReal(1000.0)}}));
 }
 
 }  // namespace

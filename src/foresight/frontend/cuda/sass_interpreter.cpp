@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <bitset>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -349,12 +350,172 @@ bool isSassAtomic(const SassInstruction& i) {
   return m == "ATOM" || m == "ATOMG" || m == "ATOMS" || m == "RED" || m == "REDG";
 }
 
+namespace {
+
+/// Registers of the four files in one index space: R0–R254, UR0–UR62, P0–P6, UP0–UP6 (RZ, URZ,
+/// PT and UPT hold constants and have none).
+constexpr int kRegisterSlots = 256 + 64 + 8 + 8;
+int registerSlot(SassOperand::Kind kind, int reg) {
+  switch (kind) {
+    case SassOperand::Kind::Register: return reg >= 0 && reg < 255 ? reg : -1;
+    case SassOperand::Kind::Uniform: return reg >= 0 && reg < 63 ? 256 + reg : -1;
+    case SassOperand::Kind::Predicate: return reg >= 0 && reg < 7 ? 320 + reg : -1;
+    case SassOperand::Kind::UniformPredicate: return reg >= 0 && reg < 7 ? 328 + reg : -1;
+    default: return -1;
+  }
+}
+
+/// Registers an operand may cover in `in`, over-approximated: its written width, the 4-byte
+/// words of the access for a load's or store's value, two for 64-bit forms, eight for matrix
+/// instructions, four for an opcode whose operand widths are not known here.
+void operandSlots(const SassInstruction& in, const SassOperand& op, std::vector<int>& out) {
+  if (op.kind == SassOperand::Kind::Memory) {
+    for (const SassOperand& part : op.parts) operandSlots(in, part, out);
+    return;
+  }
+  static const char* const kOneWord[] = {"FFMA", "FADD", "FMUL", "FMNMX", "FSETP", "FSEL", "FCHK", "FSWZADD", "HFMA2",
+                                         "HADD2", "HMUL2", "HSETP2", "HMNMX2", "IADD3", "IABS", "IMNMX", "ISETP", "LEA",
+                                         "LOP3", "SHF", "SEL", "MOV", "PRMT", "PLOP3", "VOTE", "IDP", "FLO", "POPC",
+                                         "BREV", "BMSK", "SGXT", "S2R", "R2UR", "MUFU", "I2F", "F2I", "F2F", "I2I",
+                                         "FRND", "F2FP", "IMAD", "VIADD", "VIADDMNMX", "UMOV", "UIADD3", "ULOP3", "USHF",
+                                         "UISETP", "ULEA", "UIMAD", "USEL", "UPLOP3", "S2UR", "UFLO", "UPOPC", "UBREV",
+                                         "UPRMT", "USGXT", "ULDC", "LDC", "SHFL", "BRA", "EXIT", "BAR", "P2R"};
+  static const char* const kMatrix[] = {"HMMA", "IMMA", "BMMA", "DMMA", "HGMMA", "IGMMA", "LDSM", "STSM", "MOVM"};
+  int words = 4;
+  if (std::find_if(std::begin(kOneWord), std::end(kOneWord), [&](const char* m) { return in.mnemonic == m; }) !=
+      std::end(kOneWord)) {
+    words = 1;
+  }
+  if (in.memoryWidthBytes > 0) words = std::max(1, in.memoryWidthBytes / 4);
+  const bool wide = std::any_of(in.mods.begin(), in.mods.end(), [](const std::string& m) {
+    return m == "64" || m == "F64" || m == "U64" || m == "S64" || m == "WIDE" || m.find("64") != std::string::npos;
+  });
+  if (wide || in.mnemonic.rfind("D", 0) == 0) words = std::max(words, 2);
+  if (std::find_if(std::begin(kMatrix), std::end(kMatrix), [&](const char* m) { return in.mnemonic == m; }) !=
+      std::end(kMatrix)) {
+    words = 8;
+  }
+  const bool predicate = op.kind == SassOperand::Kind::Predicate || op.kind == SassOperand::Kind::UniformPredicate;
+  const int n = predicate ? 1 : std::max(op.width, words);
+  for (int k = 0; k < n; ++k) {
+    const int slot = registerSlot(op.kind, op.reg + k);
+    if (slot >= 0 && (op.kind != SassOperand::Kind::Uniform || op.reg + k < 63)) out.push_back(slot);
+  }
+}
+
+bool controlMnemonic(const std::string& m) {
+  return m == "BRA" || m == "BRX" || m == "JMP" || m == "JMX" || m == "CALL" || m == "RET" || m == "EXIT" ||
+         m == "BSSY" || m == "BSYNC" || m == "BREAK" || m == "WARPSYNC" || m == "BAR" || m == "KILL" || m == "BPT";
+}
+
+/// Which registers hold data only at the loop headers, and which instructions' results can
+/// reach control (SassPrepared::dataOnly, foldSensitive): a backward dataflow over the CFG of
+/// the registers whose value can still reach a use that matters — an address, a guard, a
+/// control instruction, or an input of an instruction that may write such a register. What an
+/// instruction may write is over-approximated (operandSlots(); every predicate operand; the
+/// register after a leading predicate, as in SHFL PT, R3, …), what it reads too (every
+/// register operand, its destination included), and only an unguarded one-word destination
+/// is taken as overwritten, so the split errs on "matters". A function with calls, returns or
+/// indirect jumps (flow the CFG does not show) keeps every register.
+void relevance(const std::vector<SassInstruction>& code, const PtxCfg& cfg, std::vector<char>& dataOnly,
+               std::vector<char>& foldSensitive) {
+  using Set = std::bitset<kRegisterSlots>;
+  const size_t n = code.size();
+  dataOnly.assign(kRegisterSlots, 0);
+  foldSensitive.assign(n, 1);
+  for (const SassInstruction& in : code) {
+    const std::string& m = in.mnemonic;
+    if (m == "CALL" || m == "RET" || m == "BRX" || m == "JMX" || m == "JMP") return;
+  }
+  std::vector<Set> mayWrite(n), reads(n), sinks(n), kills(n);
+  std::vector<char> control(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const SassInstruction& in = code[i];
+    const auto& ops = in.operands;
+    const bool store = in.mnemonic == "STG" || in.mnemonic == "STS" || in.mnemonic == "STL" || in.mnemonic == "ST" ||
+                       in.mnemonic == "RED" || in.mnemonic == "SUST";
+    control[i] = controlMnemonic(in.mnemonic) ? 1 : 0;
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const SassOperand& op = ops[k];
+      const bool predicate = op.kind == SassOperand::Kind::Predicate || op.kind == SassOperand::Kind::UniformPredicate;
+      std::vector<int> slots;
+      operandSlots(in, op, slots);
+      for (int slot : slots) reads[i].set(static_cast<size_t>(slot));
+      if (op.kind == SassOperand::Kind::Memory || control[i]) {
+        for (int slot : slots) sinks[i].set(static_cast<size_t>(slot));
+        continue;
+      }
+      const bool afterPredicate = k == 1 && (ops[0].kind == SassOperand::Kind::Predicate ||
+                                             ops[0].kind == SassOperand::Kind::UniformPredicate);
+      if ((k == 0 && !store) || predicate || afterPredicate) {
+        for (int slot : slots) mayWrite[i].set(static_cast<size_t>(slot));
+      }
+    }
+    if (in.mnemonic == "R2P") {
+      for (int p = 0; p < 7; ++p) mayWrite[i].set(static_cast<size_t>(320 + p));
+    }
+    if (in.guard >= 0 && in.guard != 7) {
+      const int slot = registerSlot(in.guardUniform ? SassOperand::Kind::UniformPredicate : SassOperand::Kind::Predicate, in.guard);
+      if (slot >= 0) sinks[i].set(static_cast<size_t>(slot));
+    } else if (!store && !ops.empty() && (ops[0].kind == SassOperand::Kind::Register || ops[0].kind == SassOperand::Kind::Uniform)) {
+      // Overwritten for sure: an unguarded destination that operandSlots() takes as one word.
+      std::vector<int> slots;
+      operandSlots(in, ops[0], slots);
+      if (slots.size() == 1) kills[i].set(static_cast<size_t>(slots[0]));
+    }
+  }
+  // Backward: live[i] = registers whose value before instruction i can reach a use that matters.
+  auto gen = [&](size_t i, const Set& after) { return control[i] || (mayWrite[i] & after).any(); };
+  auto transfer = [&](size_t i, const Set& after) {
+    Set live = after & ~kills[i];
+    live |= sinks[i];
+    if (gen(i, after)) live |= reads[i];
+    return live;
+  };
+  const size_t blocks = cfg.blocks.size();
+  std::vector<Set> in(blocks);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = blocks; b-- > 0;) {
+      const PtxBlock& blk = cfg.blocks[b];
+      Set live;
+      for (int s : blk.successors) live |= in[static_cast<size_t>(s)];
+      for (int i = blk.end; i-- > blk.first;) live = transfer(static_cast<size_t>(i), live);
+      if (live != in[b]) {
+        in[b] = live;
+        changed = true;
+      }
+    }
+  }
+  for (size_t b = 0; b < blocks; ++b) {
+    const PtxBlock& blk = cfg.blocks[b];
+    Set live;
+    for (int s : blk.successors) live |= in[static_cast<size_t>(s)];
+    for (int i = blk.end; i-- > blk.first;) {
+      foldSensitive[static_cast<size_t>(i)] = gen(static_cast<size_t>(i), live) ? 1 : 0;
+      live = transfer(static_cast<size_t>(i), live);
+    }
+  }
+  Set atHeaders;
+  for (const PtxLoop& l : cfg.loops) atHeaders |= in[static_cast<size_t>(l.header)];
+  for (int s = 0; s < kRegisterSlots; ++s) dataOnly[static_cast<size_t>(s)] = atHeaders.test(static_cast<size_t>(s)) ? 0 : 1;
+}
+
+}  // namespace
+
 /// What a SASS run needs of the function and the options that no block or warp changes.
 struct SassPrepared {
   std::vector<Decoded> decoded;  ///< per instruction
   PtxCfg cfg;
   /// Loads that produce a hinted loop's bounds (bound_loads.h): instruction → (trip, per element).
   std::map<int, std::pair<long long, bool>> boundLoads;
+  /// Per register (registerSlot()): at every loop header its value can reach no address, guard,
+  /// branch or comparison that does (relevance()).
+  std::vector<char> dataOnly;
+  /// Per instruction: whether loop folding must see its inputs equal in every folded iteration
+  /// (a non-affine instruction whose result can reach control or an address, or a control
+  /// instruction); one that writes data-only registers alone need not.
+  std::vector<char> foldSensitive;
 };
 
 Expected<std::shared_ptr<const SassPrepared>> prepareSassRun(const SassFunction& fn, const SassRunOptions& o) {
@@ -389,6 +550,10 @@ Expected<std::shared_ptr<const SassPrepared>> prepareSassRun(const SassFunction&
     if (last.mnemonic == "EXIT" || last.mnemonic == "RET") return BlockEnd{BlockEnd::Kind::kExit, -1, guarded};
     return BlockEnd{};
   });
+
+  // Registers that hold data only at the loop headers, and the instructions whose inputs
+  // folding must compare.
+  relevance(code, cfg, prepared->dataOnly, prepared->foldSensitive);
 
   // Loads that produce a hinted loop's bounds (bound_loads.h), from each instruction's facts.
   if (!o.trips.empty()) {
@@ -990,6 +1155,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     const Op op = decoded[i].op;
     const unsigned mods = decoded[i].mods;
     if (!isAffine(i)) {
+      // One whose results hold data only may see other inputs in every iteration.
+      if (!prepared->foldSensitive[static_cast<size_t>(i)]) return;
       std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL;
       for (int lane = 0; lane < kLanes; ++lane) {
         if (!(mask >> lane & 1)) continue;
@@ -1018,12 +1185,16 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       ex.logComparison(folding::comparison(i, lane, (mods & kModEX) ? '?' : kind, u32, 32, x, y));
     }
   };
-  /// A register that advances by a constant 32-bit step per folded iteration.
+  /// A register that advances by a constant 32-bit step per folded iteration, or (forget) a
+  /// data-only one that does not, unknown after the fold.
   struct Move {
     int file, reg, lane;
     std::uint32_t step;
     bool pair = false;  ///< the low word of an address pair: the 64-bit pair moves by step (signed)
+    bool forget = false;
   };
+  const std::vector<char>& dataOnly = prepared->dataOnly;
+  constexpr int kFileBase[4] = {0, 256, 320, 328};
   using Registers = std::unique_ptr<Lanes>;
 
   // The instruction set's side of the executor (warp_executor.h) --------------------------------
@@ -1078,18 +1249,35 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       [&] { return std::make_unique<Lanes>(*lanes); },
       [&](const Registers& s0, const Registers& s1, const Registers& s2, const Registers& s3,
           folding::Int128& repeats) -> std::optional<std::vector<Move>> {
-        // The same known-ness, constant 32-bit steps, no wrap-around.
+        // The same known-ness, constant 32-bit steps, no wrap-around; a register holding data
+        // only (SassPrepared::dataOnly) that does not keep them is unknown after the fold.
         std::vector<Move> moves;
         auto check = [&](int file, int count, auto get) -> bool {
           for (int lane = 0; lane < kLanes; ++lane) {
             for (int r = 0; r < count; ++r) {
               const V a = get(*s0, lane, r), b = get(*s1, lane, r), c = get(*s2, lane, r), e = get(*s3, lane, r);
-              if (a.known != b.known || b.known != c.known || c.known != e.known) return false;
+              const int slot = kFileBase[file] + r;
+              const bool data = slot < kRegisterSlots && dataOnly[static_cast<size_t>(slot)];
+              auto fail = [&] {
+                if (!data) return false;
+                moves.push_back({file, r, lane, 0, false, true});
+                return true;
+              };
+              if (a.known != b.known || b.known != c.known || c.known != e.known) {
+                if (fail()) continue;
+                return false;
+              }
               if (!e.known) continue;
               const std::uint32_t d1 = b.v - a.v, d2 = c.v - b.v, d3 = e.v - c.v;
-              if (d1 != d2 || d2 != d3) return false;
+              if (d1 != d2 || d2 != d3) {
+                if (fail()) continue;
+                return false;
+              }
               if (d3 == 0) continue;
-              if (file >= 2) return false;  // predicates do not move
+              if (file >= 2) {  // predicates do not move
+                if (fail()) continue;
+                return false;
+              }
               const folding::Int128 d = static_cast<std::int32_t>(d3);
               if (pairLow[static_cast<size_t>(file)][static_cast<size_t>(r)]) {
                 // The high word of the pair held still over the compared iterations (a carry
@@ -1115,6 +1303,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       },
       [&](const std::vector<Move>& moves, long long f) {
         for (const Move& mv : moves) {
+          if (mv.forget) {
+            V& v = mv.file == 0 ? lanes->r[mv.lane][mv.reg] : mv.file == 1 ? lanes->ur[mv.lane][mv.reg]
+                 : mv.file == 2 ? lanes->p[mv.lane][mv.reg] : lanes->up[mv.lane][mv.reg];
+            v = V{};
+            continue;
+          }
           V& v = mv.file == 0 ? lanes->r[mv.lane][mv.reg] : lanes->ur[mv.lane][mv.reg];
           if (mv.pair) {
             V& hi = mv.file == 0 ? lanes->r[mv.lane][mv.reg + 1] : lanes->ur[mv.lane][mv.reg + 1];
