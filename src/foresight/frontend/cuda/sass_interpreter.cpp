@@ -181,10 +181,24 @@ constexpr unsigned kModS64 = 1u << 12;
 constexpr unsigned kModW = 1u << 13;
 constexpr unsigned kModRCP = 1u << 14;
 constexpr unsigned kModE = 1u << 15;  ///< Volta/Turing extended (64-bit) global address
+// Float modifiers, read for every lane of every F32 instruction.
+constexpr unsigned kModFTZ = 1u << 16;
+constexpr unsigned kModSAT = 1u << 17;
+constexpr unsigned kModTRUNC = 1u << 18;
+constexpr unsigned kModFLOOR = 1u << 19;
+constexpr unsigned kModCEIL = 1u << 20;
+constexpr unsigned kModEX2 = 1u << 21;
+constexpr unsigned kModLG2 = 1u << 22;
+constexpr unsigned kModRSQ = 1u << 23;
+constexpr unsigned kModSQRT = 1u << 24;
+constexpr unsigned kModSIN = 1u << 25;
+constexpr unsigned kModCOS = 1u << 26;
 constexpr std::pair<const char*, unsigned> kModNames[] = {
     {"64", kMod64}, {"DIV", kModDIV}, {"EX", kModEX},   {"HI", kModHI},   {"L", kModL},     {"S32", kModS32},
     {"SX32", kModSX32}, {"U32", kModU32}, {"WIDE", kModWIDE}, {"X", kModX}, {"32", kMod32}, {"U64", kModU64},
-    {"S64", kModS64}, {"W", kModW}, {"RCP", kModRCP}, {"E", kModE}};
+    {"S64", kModS64}, {"W", kModW}, {"RCP", kModRCP}, {"E", kModE}, {"FTZ", kModFTZ}, {"SAT", kModSAT},
+    {"TRUNC", kModTRUNC}, {"FLOOR", kModFLOOR}, {"CEIL", kModCEIL}, {"EX2", kModEX2}, {"LG2", kModLG2},
+    {"RSQ", kModRSQ}, {"SQRT", kModSQRT}, {"SIN", kModSIN}, {"COS", kModCOS}};
 const std::map<std::string, Op>& opTable() {
   static const std::map<std::string, Op> kTable = {
       {"BAR", Op::kBAR},
@@ -774,12 +788,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         if (!o.text.empty() && o.text[0] == '-') x = -x;
         return x;
       };
-      const bool ftz = hasMod(in, "FTZ");
+      const bool ftz = (mods & kModFTZ) != 0;
       const auto out = [&](std::optional<float> r) {
         if (!r) return write(ops[0], lane, V{});
         float x = *r;
         if (ftz && std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0f, x);
-        if (hasMod(in, "SAT")) x = std::isnan(x) ? 0.0f : std::clamp(x, 0.0f, 1.0f);
+        if (mods & kModSAT) x = std::isnan(x) ? 0.0f : std::clamp(x, 0.0f, 1.0f);
         write(ops[0], lane, V{std::bit_cast<std::uint32_t>(x), true});
       };
       const std::optional<float> a = f(1), b = f(2);
@@ -796,8 +810,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         }
         case Op::kFRND: {
           if (!a) return out(std::nullopt);
-          const float r = hasMod(in, "TRUNC") ? std::trunc(*a) : hasMod(in, "FLOOR") ? std::floor(*a)
-                          : hasMod(in, "CEIL") ? std::ceil(*a) : std::nearbyint(*a);
+          const float r = (mods & kModTRUNC) ? std::trunc(*a) : (mods & kModFLOOR) ? std::floor(*a)
+                          : (mods & kModCEIL) ? std::ceil(*a) : std::nearbyint(*a);
           return out(r);
         }
         case Op::kFSEL: {
@@ -808,12 +822,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         case Op::kMUFU: {
           if (!a) return unknownOutputs();
           if (mods & kModRCP) return out(1.0f / *a);
-          if (hasMod(in, "EX2")) return out(std::exp2(*a));
-          if (hasMod(in, "LG2")) return out(std::log2(*a));
-          if (hasMod(in, "RSQ")) return out(1.0f / std::sqrt(*a));
-          if (hasMod(in, "SQRT")) return out(std::sqrt(*a));
-          if (hasMod(in, "SIN")) return out(std::sin(*a));
-          if (hasMod(in, "COS")) return out(std::cos(*a));
+          if (mods & kModEX2) return out(std::exp2(*a));
+          if (mods & kModLG2) return out(std::log2(*a));
+          if (mods & kModRSQ) return out(1.0f / std::sqrt(*a));
+          if (mods & kModSQRT) return out(std::sqrt(*a));
+          if (mods & kModSIN) return out(std::sin(*a));
+          if (mods & kModCOS) return out(std::cos(*a));
           return unknownOutputs();
         }
         default: {  // FSETP.CMP.BOP p, q, a, b, c: p = cmp(a, b) BOP c, q = !cmp(a, b) BOP c
