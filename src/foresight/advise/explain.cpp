@@ -72,11 +72,23 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
   std::optional<Expected<Prediction>> ownPrediction;
   std::optional<Expected<SensitivityReport>> own;
   std::optional<Expected<std::vector<WhatIfResult>>> ownWhatIf;
-  parallelFor(ownModel ? 4 : 3, [&](std::size_t job) {
+  // The fixes' inputs known now; the changes they emulate are tried beside the analyses (their
+  // judgement against the base time waits for it: rankFixes()).
+  FixInputs fi;
+  fi.kernel = &kernel;
+  fi.launch = launch;
+  fi.gpu = &gpu;
+  fi.emulate = eo;
+  fi.memory = emulation->builder().memory();
+  fi.input = options.input;
+  if (ownModel) fi.timing = &shared;
+  FixTrials trials;
+  parallelFor(ownModel ? 5 : 4, [&](std::size_t job) {
     switch (job) {
       case 0: sensitivity = analyzeSensitivity(*emulation, so); break;
       case 1: whatIf = analyzeWhatIf(*emulation, kernel, 0); break;
       case 2: timingRun = emulation->run(); break;
+      case 3: trials = tryFixChanges(fi); break;
       default:
         // The timing model's time and its own dependence on the GPU (the same elasticity method).
         ownPrediction = predict(kernel, launch, gpu, shared);
@@ -137,23 +149,15 @@ Expected<ExplainResult> explainKernel(const KernelInput& kernel, const Launch& l
     if (!*ownWhatIf) return std::move(*ownWhatIf).takeError();
     r.timingWhatIf = std::move(**ownWhatIf);
   }
-  FixInputs fi;
-  fi.kernel = &kernel;
-  fi.launch = launch;
-  fi.gpu = &gpu;
-  fi.emulate = eo;
-  fi.memory = emulation->builder().memory();
   fi.baseCycles = emulatedCycles;
   fi.whatIf = r.whatIf;
   fi.conflicts = r.conflicts;
   fi.placement = placement ? &*placement : nullptr;
-  fi.input = options.input;
-  if (timing.model != ModelKind::Emulate) {
-    fi.timing = &shared;
+  if (ownModel) {
     fi.timingCycles = r.prediction.cycles;
     fi.timingWhatIf = r.timingWhatIf;
   }
-  Expected<std::vector<Fix>> fixes = rankFixes(fi);
+  Expected<std::vector<Fix>> fixes = rankFixes(fi, std::move(trials));
   if (!fixes) return std::move(fixes).takeError();
   r.fixes = std::move(*fixes);
   return r;

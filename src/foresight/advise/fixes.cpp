@@ -149,6 +149,20 @@ Expected<std::optional<Fix>> measuredFix(const FixInputs& in, const char* kind, 
   return std::optional<Fix>(std::move(f));
 }
 
+/// A trial's fix when it saves at least kFixThreshold against the base (FixInputs::baseCycles),
+/// with the reported model's speedup of the same change.
+Expected<std::optional<Fix>> judgeTrial(const FixInputs& in, FixTrial trial) {
+  Expected<std::optional<Fix>> measured =
+      measuredFix(in, trial.fix.kind.c_str(), trial.kernel, trial.launch, trial.fix.cyclesAfter);
+  if (!measured || !*measured) return measured;
+  Fix& f = **measured;
+  f.change = std::move(trial.fix.change);
+  f.why = std::move(trial.fix.why);
+  f.lines = std::move(trial.fix.lines);
+  f.basis = std::move(trial.fix.basis);
+  return measured;
+}
+
 /// A change of the input tried for a fix: the kernel the input then gives, and its emulation.
 struct Tried {
   InputChange change;
@@ -329,14 +343,14 @@ std::vector<long long> blockSizeCandidates(const std::vector<OccupancyPoint>& po
 
 /// Another 1-D block size with more resident warps, the grid scaled to keep the launch's
 /// threads, re-read from the input and emulated; the fastest that does the same work.
-Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& now) {
+Expected<std::optional<FixTrial>> launchShape(const FixInputs& in, const Occupancy& now) {
   const Launch& launch = in.launch;
   const KernelIR& ir = in.kernel->ir;
   // A 2-D or 3-D block changes shape, not size, and shared memory is usually sized by the block:
   // neither is a change the kernel as written is known to accept.
   if (!in.input.rebuild || !in.memory || launch.block.y != 1 || launch.block.z != 1 ||
       ir.resources.staticSharedBytes > 0 || launch.dynamicSharedBytes > 0) {
-    return std::optional<Fix>();
+    return std::optional<FixTrial>();
   }
   const long long threads = launch.grid.x * launch.block.x;
   std::vector<InputChange> changes;
@@ -349,14 +363,15 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
   }
   // The same work: the kernel indexes by blockDim (a kernel built for one block size would
   // touch other bytes, or fewer).
-  const std::optional<Tried> best = fastestSameWork(in, changes);
-  if (!best) return std::optional<Fix>();
-  const Launch& l = best->change.launch;
-  Expected<std::optional<Fix>> measured = measuredFix(in, "launch-shape", best->kernel, l, best->emulated.cycles);
-  if (!measured || !*measured) return measured;
+  std::optional<Tried> best = fastestSameWork(in, changes);
+  if (!best) return std::optional<FixTrial>();
+  const Launch l = best->change.launch;
   Expected<Occupancy> then = computeOccupancy(*in.gpu, blockResources(best->kernel.ir.resources, l));
   if (!then) return std::move(then).takeError();
-  Fix& f = **measured;
+  FixTrial trial{Fix{}, std::move(best->kernel), l};
+  Fix& f = trial.fix;
+  f.kind = "launch-shape";
+  f.cyclesAfter = best->emulated.cycles;
   f.change = fmt::format("launch blocks of {} threads: <<<{}, {}>>> (--grid {} --block {}), the same {} threads",
                          l.block.x, l.grid.x, l.block.x, l.grid.x, l.block.x, threads);
   f.why = fmt::format("blocks of {} threads fill {:.0f}% of an SM's warp slots (limited by {}); blocks of {} fill "
@@ -364,7 +379,7 @@ Expected<std::optional<Fix>> launchShape(const FixInputs& in, const Occupancy& n
                       launch.block.x, 100 * now.fraction, occupancyLimiterName(now.limiter), l.block.x,
                       100 * then->fraction);
   f.basis = fmt::format("the input re-read for grid {} and block {}, emulated", l.grid.x, l.block.x);
-  return measured;
+  return std::optional<FixTrial>(std::move(trial));
 }
 
 /// The unroll factor the unroll fix tries (nvcc's own default for a loop it unrolls).
@@ -491,19 +506,21 @@ std::vector<UnrollCandidate> unrollCandidates(const FixInputs& in) {
 
 /// The loop whose unrolling the emulation predicts to save the most: the source compiled again
 /// with the pragma and emulated.
-Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
-  if (!in.input.rebuild || !in.input.sourceLine) return std::optional<Fix>();
-  std::optional<Fix> best;
+Expected<std::optional<FixTrial>> unrollLoop(const FixInputs& in) {
+  if (!in.input.rebuild || !in.input.sourceLine) return std::optional<FixTrial>();
+  // The fastest candidate (the first of equals): the only one that can be the fix, since a
+  // fix is judged by its time alone (judgeTrial()).
+  std::optional<FixTrial> best;
   for (const UnrollCandidate& c : unrollCandidates(in)) {
     Expected<KernelInput> k = in.input.rebuild(InputChange{in.launch, {c.edit}, {}});
     if (!k) continue;  // the compiler refused the change: not a fix
     Expected<Emulated> e = emulateLaunch(in, *k, in.launch, in.emulate);
     if (!e) return std::move(e).takeError();
-    if (best && e->cycles >= best->cyclesAfter) continue;
-    Expected<std::optional<Fix>> measured = measuredFix(in, "unroll", *k, in.launch, e->cycles);
-    if (!measured) return measured;
-    if (!*measured) continue;
-    Fix& f = **measured;
+    if (e->cycles <= 0 || (best && e->cycles >= best->fix.cyclesAfter)) continue;
+    FixTrial trial{Fix{}, std::move(*k), in.launch};
+    Fix& f = trial.fix;
+    f.kind = "unroll";
+    f.cyclesAfter = e->cycles;
     f.change = fmt::format("unroll the loop at {}:{} by {} ({})", c.edit.file, c.forLine, kUnrollFactor, c.how);
     f.why = fmt::format(
         "the loop holds {:.0f}% of the warp instructions and runs {:.3g} iterations per entry; unrolled, a warp "
@@ -511,7 +528,7 @@ Expected<std::optional<Fix>> unrollLoop(const FixInputs& in) {
         100 * c.share, c.trips, kUnrollFactor, kUnrollFactor);
     f.lines.push_back({c.edit.file, c.forLine, fmt::format("{:.0f}% of the warp instructions", 100 * c.share)});
     f.basis = fmt::format("the source compiled again with #pragma unroll {} and emulated", kUnrollFactor);
-    best = std::move(f);
+    best = std::move(trial);
   }
   return best;
 }
@@ -619,21 +636,22 @@ std::pair<KernelInput, std::vector<std::pair<int, int>>> vectorized(const Kernel
 }
 
 /// Vector accesses in place of the groups of scalar ones, emulated.
-Expected<std::optional<Fix>> vectorizeAccesses(const FixInputs& in) {
+Expected<std::optional<FixTrial>> vectorizeAccesses(const FixInputs& in) {
   const std::vector<VectorGroup> groups = vectorGroups(in.kernel->ir);
-  if (groups.empty()) return std::optional<Fix>();
+  if (groups.empty()) return std::optional<FixTrial>();
   auto [kernel, removed] = vectorized(*in.kernel, groups);
   EmulateOptions options = in.emulate;
   options.whatIf.removed = std::move(removed);
   Expected<Emulated> e = emulateLaunch(in, kernel, in.launch, options);
   if (!e) return std::move(e).takeError();
-  Expected<std::optional<Fix>> measured = measuredFix(in, "vectorize", kernel, in.launch, e->cycles);
-  if (!measured || !*measured) return measured;
   const VectorGroup& first = groups.front();
   const Instruction& lead = in.kernel->ir.blocks[static_cast<size_t>(first.block)].instructions[static_cast<size_t>(first.members[0])];
   const int k = static_cast<int>(first.members.size());
   const char* type = first.width == 8 ? "double2, longlong2" : k == 4 ? "float4, int4" : "float2, int2";
-  Fix& f = **measured;
+  FixTrial trial{Fix{}, std::move(kernel), in.launch};
+  Fix& f = trial.fix;
+  f.kind = "vectorize";
+  f.cyclesAfter = e->cycles;
   f.change = fmt::format(
       "access the {} consecutive elements each thread {} as one {}-byte vector ({}: reinterpret_cast to a "
       "pointer of it, the address {}-byte aligned)",
@@ -654,7 +672,7 @@ Expected<std::optional<Fix>> vectorizeAccesses(const FixInputs& in) {
                       "vector instructions do their work",
                       scalar, memorySpaceName(lead.memory->space), lead.memory->isStore ? "store" : "load", groups.size());
   f.basis = "the kernel emulated with the vector accesses in place of the scalar ones";
-  return measured;
+  return std::optional<FixTrial>(std::move(trial));
 }
 
 /// The macros a -D fix tries, the input's own -D values first (each costs two compilations).
@@ -664,8 +682,8 @@ constexpr size_t kMostMacros = 3;
 /// grid's x scaled by the inverse ratio (a coarsening factor: each thread then does more or
 /// less), each compiled, re-read and emulated: the fastest that does the same work (the same
 /// distinct bytes), so that a problem size or a block shape the launch does not follow is no fix.
-Expected<std::optional<Fix>> defineChange(const FixInputs& in) {
-  if (!in.input.rebuild || in.input.macros.empty() || !in.memory) return std::optional<Fix>();
+Expected<std::optional<FixTrial>> defineChange(const FixInputs& in) {
+  if (!in.input.rebuild || in.input.macros.empty() || !in.memory) return std::optional<FixTrial>();
   std::vector<InputChange> changes;
   for (size_t m = 0; m < in.input.macros.size() && m < kMostMacros; ++m) {
     const auto& [name, value] = in.input.macros[m];
@@ -677,18 +695,19 @@ Expected<std::optional<Fix>> defineChange(const FixInputs& in) {
       if (scaled.grid.x != in.launch.grid.x) changes.push_back({scaled, {}, {{name, to}}});
     }
   }
-  const std::optional<Tried> best = fastestSameWork(in, changes);
-  if (!best) return std::optional<Fix>();
-  const Launch& l = best->change.launch;
-  Expected<std::optional<Fix>> measured = measuredFix(in, "define", best->kernel, l, best->emulated.cycles);
-  if (!measured || !*measured) return measured;
-  const auto& [macro, to] = best->change.macros.front();
+  std::optional<Tried> best = fastestSameWork(in, changes);
+  if (!best) return std::optional<FixTrial>();
+  const Launch l = best->change.launch;
+  const auto [macro, to] = best->change.macros.front();
   long long from = 0;
   for (const auto& [name, value] : in.input.macros) {
     if (name == macro) from = value;
   }
   const bool regrid = l.grid.x != in.launch.grid.x;
-  Fix& f = **measured;
+  FixTrial trial{Fix{}, std::move(best->kernel), l};
+  Fix& f = trial.fix;
+  f.kind = "define";
+  f.cyclesAfter = best->emulated.cycles;
   f.change = fmt::format("compile with -D {}={} (now {}){}", macro, to, from,
                          regrid ? fmt::format(" and launch --grid {} (now {}): each thread does {} as much", l.grid.x,
                                               in.launch.grid.x, to > from ? "twice" : "half")
@@ -698,7 +717,7 @@ Expected<std::optional<Fix>> defineChange(const FixInputs& in) {
                       in.memory->compulsoryBytes() / 1e6);
   f.basis = fmt::format("the source compiled with -D {}={}{} and emulated", macro, to,
                         regrid ? fmt::format(", launched with grid {}", l.grid.x) : "");
-  return measured;
+  return std::optional<FixTrial>(std::move(trial));
 }
 
 /// How a placement is written in CUDA.
@@ -767,7 +786,31 @@ std::optional<Fix> placementFix(const FixInputs& in) {
 
 }  // namespace
 
-Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
+FixTrials tryFixChanges(const FixInputs& in) {
+  // Independent changes, each emulated on its own: side by side (support/parallel.h), each into
+  // its slot.
+  using Tryer = Expected<std::optional<FixTrial>> (*)(const FixInputs&, const Occupancy&);
+  const Tryer tryers[] = {
+      [](const FixInputs& i, const Occupancy& o) { return launchShape(i, o); },
+      [](const FixInputs& i, const Occupancy&) { return vectorizeAccesses(i); },
+      [](const FixInputs& i, const Occupancy&) { return defineChange(i); },
+      [](const FixInputs& i, const Occupancy&) { return unrollLoop(i); },
+  };
+  constexpr size_t kTryers = std::size(tryers);
+  FixTrials out(kTryers, Expected<std::optional<FixTrial>>(std::optional<FixTrial>()));
+  if (!in.kernel || !in.gpu) return out;
+  Expected<Occupancy> now = computeOccupancy(*in.gpu, blockResources(in.kernel->ir.resources, in.launch));
+  if (!now) {
+    out[0] = std::move(now).takeError();
+    return out;
+  }
+  parallelFor(kTryers, [&](size_t k) { out[k] = tryers[k](in, *now); });
+  return out;
+}
+
+Expected<std::vector<Fix>> rankFixes(const FixInputs& in) { return rankFixes(in, tryFixChanges(in)); }
+
+Expected<std::vector<Fix>> rankFixes(const FixInputs& in, FixTrials trials) {
   if (!in.kernel || !in.gpu) return makeError("rankFixes needs the kernel and the GPU");
   const KernelIR& ir = in.kernel->ir;
   std::vector<Fix> out;
@@ -791,36 +834,30 @@ Expected<std::vector<Fix>> rankFixes(const FixInputs& in) {
   }
   Expected<Occupancy> now = computeOccupancy(*in.gpu, blockResources(ir.resources, in.launch));
   if (!now) return std::move(now).takeError();
-  // The fixes that change the kernel or its launch and emulate each change are independent:
-  // they run side by side (support/parallel.h), each into its slot, and join the list in this
-  // order, the first error in it reported as the one a sequential run would stop at.
+  // The register cap is tried only where the full-occupancy what-if pays and registers limit
+  // the blocks; the other changes were tried ahead (tryFixChanges()) and are judged here, in
+  // this order, the first error in it reported as the one a sequential run would stop at.
   std::optional<Fix> sharedOccupancy = fromSwitch(in, kSharedOccupancy);
-  const bool tryCap = sharedOccupancy && now->limiter == OccupancyLimiter::Registers;
-  using Tryer = Expected<std::optional<Fix>> (*)(const FixInputs&, const Occupancy&);
-  const Tryer tryers[] = {
-      [](const FixInputs& i, const Occupancy& o) { return registerCap(i, o); },
-      [](const FixInputs& i, const Occupancy& o) { return launchShape(i, o); },
-      [](const FixInputs& i, const Occupancy&) { return vectorizeAccesses(i); },
-      [](const FixInputs& i, const Occupancy&) { return defineChange(i); },
-      [](const FixInputs& i, const Occupancy&) { return unrollLoop(i); },
-  };
-  constexpr size_t kTryers = std::size(tryers);
-  std::vector<Expected<std::optional<Fix>>> tried(kTryers, Expected<std::optional<Fix>>(std::optional<Fix>()));
-  parallelFor(kTryers, [&](size_t k) {
-    if (k > 0 || tryCap) tried[k] = tryers[k](in, *now);
-  });
-  for (size_t k = 0; k < kTryers; ++k) {
-    if (!tried[k]) return std::move(tried[k]).takeError();
-    if (k == 0 && sharedOccupancy && now->limiter == OccupancyLimiter::SharedMemory) {
-      Fix& f = *sharedOccupancy;
-      f.change = fmt::format(
-          "use less shared memory per block (now {} B allocated), for example a smaller tile or fewer stages",
-          now->sharedAllocatedPerBlock);
-      f.why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)", now->blocksPerSm,
-                          100 * now->fraction);
-      out.push_back(std::move(f));
-    }
-    if (*tried[k]) out.push_back(std::move(**tried[k]));
+  if (sharedOccupancy && now->limiter == OccupancyLimiter::Registers) {
+    Expected<std::optional<Fix>> cap = registerCap(in, *now);
+    if (!cap) return std::move(cap).takeError();
+    if (*cap) out.push_back(std::move(**cap));
+  }
+  if (sharedOccupancy && now->limiter == OccupancyLimiter::SharedMemory) {
+    Fix& f = *sharedOccupancy;
+    f.change = fmt::format(
+        "use less shared memory per block (now {} B allocated), for example a smaller tile or fewer stages",
+        now->sharedAllocatedPerBlock);
+    f.why = fmt::format("shared memory limits an SM to {} blocks ({:.0f}% of its warps)", now->blocksPerSm,
+                        100 * now->fraction);
+    out.push_back(std::move(f));
+  }
+  for (Expected<std::optional<FixTrial>>& t : trials) {
+    if (!t) return std::move(t).takeError();
+    if (!*t) continue;
+    Expected<std::optional<Fix>> judged = judgeTrial(in, std::move(**t));
+    if (!judged) return std::move(judged).takeError();
+    if (*judged) out.push_back(std::move(**judged));
   }
   if (std::optional<Fix> f = fromSwitch(in, kAddressArithmetic)) out.push_back(std::move(*f));
   if (in.placement) {

@@ -143,7 +143,25 @@ struct FixInputs {
 /// The smallest speedup that makes a change a fix.
 inline constexpr double kFixThreshold = 1.05;
 
-/// The fixes, best (largest speedup) first, then the memory-traffic bound.
+/// A change of the kernel or its launch, emulated ahead of the judgement: the fix as it would
+/// read (kind, change, why, lines, basis; cyclesAfter = the emulated cycles), the kernel and
+/// the launch it was emulated with.
+struct FixTrial {
+  Fix fix;
+  KernelInput kernel;
+  Launch launch;
+};
+/// Per change tried (launch shape, vectorized accesses, a -D value, an unrolled loop), in order.
+using FixTrials = std::vector<Expected<std::optional<FixTrial>>>;
+
+/// The changes rankFixes() emulates, tried: they read the kernel, launch, GPU, emulate
+/// options, traffic and input only — not the base time, the what-ifs or the timing model's
+/// cycles — so explain runs them beside the analyses that produce those.
+[[nodiscard]] FixTrials tryFixChanges(const FixInputs& in);
+
+/// The fixes, best (largest speedup) first, then the memory-traffic bound; `trials` are
+/// tryFixChanges() of the same inputs (the first overload tries them itself).
 [[nodiscard]] Expected<std::vector<Fix>> rankFixes(const FixInputs& in);
+[[nodiscard]] Expected<std::vector<Fix>> rankFixes(const FixInputs& in, FixTrials trials);
 
 }  // namespace foresight
