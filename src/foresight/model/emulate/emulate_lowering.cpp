@@ -341,11 +341,16 @@ Expected<EmulationBuilder> EmulationBuilder::create(const KernelInput& kernel, c
 }
 
 Expected<const CachedStream*> EmulationBuilder::cachedStream(long long block, int warp) const {
-  std::lock_guard<std::mutex> lock(cache_->mutex);
-  auto it = cache_->streams.find({block, warp});
-  if (it != cache_->streams.end()) return &it->second;
+  {
+    std::lock_guard<std::mutex> lock(cache_->mutex);
+    auto it = cache_->streams.find({block, warp});
+    if (it != cache_->streams.end()) return &it->second;
+  }
+  // Generated outside the lock, so that warps are run side by side (a stream is a function of
+  // (block, warp): a warp generated twice at once keeps the first copy, which is the same).
   Expected<SampledStream> s = ir_.streams->sampled(block, warp, {kCachedBudget, kSampleWindow});
   if (!s) return std::move(s).takeError();
+  std::lock_guard<std::mutex> lock(cache_->mutex);
   return &cache_->streams.emplace(std::make_pair(block, warp), std::move(*s)).first->second;
 }
 

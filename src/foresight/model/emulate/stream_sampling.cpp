@@ -8,6 +8,8 @@
 #include <optional>
 #include <utility>
 
+#include "foresight/support/parallel.h"
+
 namespace foresight::emu {
 
 namespace {
@@ -40,6 +42,24 @@ Expected<EmulatedStreams> selectEmulatedStreams(const KernelIR& ir, const Stream
   EmulatedStreams out;
   const long long totalBlocks = std::max<long long>(1, sel.totalBlocks);
   const long long second = std::min<long long>(sel.activeSms, totalBlocks - 1);
+  if (ir.streams) {
+    // The warps fetched below (each a run of the frontend), fetched side by side first; the
+    // selection then reads them in its own order, and a failed fetch fails there again.
+    std::vector<std::pair<long long, int>> wanted;
+    for (int i = 0; i < std::min(sel.blocksPerSm, 2); ++i) {
+      long long blockId = static_cast<long long>(i) * sel.activeSms;
+      if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
+      for (int w = 0; w < sel.warpsPerBlock; ++w) wanted.emplace_back(blockId, w);
+    }
+    if (sel.blocksPerSm > 2) {
+      for (int w = 0; w < sel.warpsPerBlock; ++w) wanted.emplace_back(0, w), wanted.emplace_back(second, w);
+    }
+    const long long g = std::min<long long>(kGridSamples, totalBlocks);
+    for (long long k = 0; k < g; ++k) wanted.emplace_back(totalBlocks * k / g, 0);
+    std::sort(wanted.begin(), wanted.end());
+    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+    parallelFor(wanted.size(), [&](std::size_t k) { (void)fetch(wanted[k].first, wanted[k].second); });
+  }
   double fullSum = 0, keptSum = 0;
   std::vector<long long> sources;  // grid block whose exact stream each emulated block follows
   std::vector<std::optional<std::pair<SampledStream, SampledStream>>> bases;  // per warp, blocks 0 and `second`
