@@ -241,8 +241,17 @@ class BlockStreams {
     StreamSampling sampling;
     sampling.budget = kWarpInstructions;
     sampling.window = kWarpWindow;
+    // The frontend runs the block's warps side by side, kRunBatch at a time (their streams are
+    // held until read); they are read in warp order.
+    constexpr int kRunBatch = 8;
+    std::vector<Expected<SampledStream>> runs;
     for (int w = 0; w < warps_; ++w) {
-      Expected<SampledStream> s = ir_.streams->sampled(block, w, sampling);
+      if (w % kRunBatch == 0) {
+        const int n = std::min(kRunBatch, warps_ - w);
+        runs.assign(static_cast<size_t>(n), Expected<SampledStream>(SampledStream{}));
+        parallelFor(runs.size(), [&](std::size_t k) { runs[k] = ir_.streams->sampled(block, w + static_cast<int>(k), sampling); });
+      }
+      Expected<SampledStream>& s = runs[static_cast<size_t>(w % kRunBatch)];
       if (!s) return std::move(s).takeError();
       if (first) instructionsFetched_ += static_cast<long long>(s->instructions.size());
       const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
