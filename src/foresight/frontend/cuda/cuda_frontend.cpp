@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -28,6 +29,7 @@
 #include "foresight/frontend/cuda/sass_ptx_map.h"
 #include "foresight/frontend/cuda/source_if.h"
 #include "foresight/support/edit_distance.h"
+#include "foresight/support/parallel.h"
 
 namespace foresight::cuda {
 
@@ -1042,9 +1044,18 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   long long executed = 0;
   std::optional<ProgressStage> ptxStage;
   ptxStage.emplace(o.progress, "interpreting the PTX of kernel '" + out.name + "' (warps of block 0)", maxSampled);
-  for (int w : order) {
+  // The warps run side by side, a core's worth at a time, and are read in order: a warp run
+  // past the budget's stop is discarded unread.
+  const size_t batch = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Expected<WarpTrace>> traces;
+  for (size_t k = 0; k < order.size(); ++k) {
     if (sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget) break;  // first and last warp at least
-    Expected<WarpTrace> t = interpreter.run(0, w);
+    if (k % batch == 0) {
+      const size_t n = std::min(batch, order.size() - k);
+      traces.assign(n, Expected<WarpTrace>(WarpTrace{}));
+      parallelFor(n, [&](std::size_t j) { traces[j] = interpreter.run(0, order[k + j]); });
+    }
+    Expected<WarpTrace>& t = traces[k % batch];
     if (!t) return std::move(t).takeError();
     ++sampled;
     ptxStage->advance(sampled);
@@ -1263,8 +1274,21 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           std::optional<PtxCfg> sassCfg;
           ProgressStage sassStage(o.progress, "running the SASS of kernel '" + out.name + "' (warps of block 0)",
                                   static_cast<long long>(sampledWarps.size()));
-          for (int w : sampledWarps) {
-            Expected<SassWarpCount> c = runSassWarp(*fn, so, 0, w);
+          // One preparation for every warp; the warps run side by side, eight at a time, and are
+          // read in order.
+          Expected<std::shared_ptr<const SassPrepared>> prepared = prepareSassRun(*fn, so);
+          constexpr size_t kSassBatch = 8;
+          std::vector<Expected<SassWarpCount>> runs;
+          for (size_t k = 0; k < sampledWarps.size(); ++k) {
+            if (k % kSassBatch == 0) {
+              const size_t n = std::min(kSassBatch, sampledWarps.size() - k);
+              runs.assign(n, Expected<SassWarpCount>(SassWarpCount{}));
+              parallelFor(n, [&](std::size_t j) {
+                runs[j] = prepared ? runSassWarp(*fn, so, 0, sampledWarps[k + j], prepared->get())
+                                   : Expected<SassWarpCount>(prepared.error());
+              });
+            }
+            Expected<SassWarpCount>& c = runs[k % kSassBatch];
             if (!c) {
               out.sass->dynamicStatus = c.error().message;
               break;
