@@ -241,66 +241,67 @@ class BlockStreams {
     StreamSampling sampling;
     sampling.budget = kWarpInstructions;
     sampling.window = kWarpWindow;
-    // The frontend runs the block's warps side by side, kRunBatch at a time (their streams are
-    // held until read); they are read in warp order.
-    constexpr int kRunBatch = 8;
-    std::vector<Expected<SampledStream>> runs;
-    for (int w = 0; w < warps_; ++w) {
-      if (w % kRunBatch == 0) {
-        const int n = std::min(kRunBatch, warps_ - w);
-        runs.assign(static_cast<size_t>(n), Expected<SampledStream>(SampledStream{}));
-        parallelFor(runs.size(), [&](std::size_t k) { runs[k] = ir_.streams->sampled(block, w + static_cast<int>(k), sampling); });
-      }
-      Expected<SampledStream>& s = runs[static_cast<size_t>(w % kRunBatch)];
-      if (!s) return std::move(s).takeError();
-      if (first) instructionsFetched_ += static_cast<long long>(s->instructions.size());
-      const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
-      windowed_ = windowed_ || windowed;
-      // Each instruction's site (-1: none, or predicated off in every lane: it issues but
-      // requests nothing), so that the warp's accesses are allocated once.
-      siteBuf_.assign(s->instructions.size(), -1);
-      size_t accesses = 0;
-      for (const StreamWindow& win : s->windows) {
-        for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
-          const DynamicInstruction& d = s->instructions[j];
-          if (d.activeMask == 0) continue;
-          if (auto site = siteOf_.find({d.block, d.index}); site != siteOf_.end()) {
-            siteBuf_[j] = site->second;
-            ++accesses;
+    // The frontend runs the block's warps side by side, eight at a time (their streams held
+    // until read); they are read in warp order.
+    std::optional<Error> failed;
+    parallelInOrder(
+        static_cast<size_t>(warps_), 8,
+        [&](std::size_t w) { return ir_.streams->sampled(block, static_cast<int>(w), sampling); },
+        [&](std::size_t w, Expected<SampledStream>& s) {
+          if (!s) {
+            failed = std::move(s).takeError();
+            return false;
           }
-        }
-      }
-      warps[static_cast<size_t>(w)].reserve(accesses);
-      for (size_t k = 0; k < s->windows.size(); ++k) {
-        const StreamWindow& win = s->windows[k];
-        for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
-          if (siteBuf_[j] < 0) continue;
-          DynamicInstruction& d = s->instructions[j];
-          const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
-          WarpAccess a;
-          a.site = siteBuf_[j];
-          if (!d.laneAddresses.empty()) {
-            a.lanes = std::move(d.laneAddresses);
-          } else if (!m.dataDependent) {
-            // The static representative addresses, for the lanes that execute.
-            a.lanes = m.laneAddresses;
-            for (size_t l = 0; l < a.lanes.size() && l < 32; ++l) {
-              if (!(d.activeMask >> l & 1)) a.lanes[l] = -1;
+          if (first) instructionsFetched_ += static_cast<long long>(s->instructions.size());
+          const bool windowed = s->windows.size() > 1 || (s->windows.size() == 1 && s->windows[0].weight != 1);
+          windowed_ = windowed_ || windowed;
+          // Each instruction's site (-1: none, or predicated off in every lane: it issues but
+          // requests nothing), so that the warp's accesses are allocated once.
+          siteBuf_.assign(s->instructions.size(), -1);
+          size_t accesses = 0;
+          for (const StreamWindow& win : s->windows) {
+            for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
+              const DynamicInstruction& d = s->instructions[j];
+              if (d.activeMask == 0) continue;
+              if (auto site = siteOf_.find({d.block, d.index}); site != siteOf_.end()) {
+                siteBuf_[j] = site->second;
+                ++accesses;
+              }
             }
           }
-          // Computed here, once per fetched access: shifted blocks reuse it, and the views that
-          // read it may run on several threads.
-          if (m.isStore && !a.lanes.empty()) a.partialSectors = partialSectors(a.lanes, m.widthBytes, sectorBytes_);
-          if (windowed) {
-            a.at = (win.origin + static_cast<double>(j - win.begin) + 0.5) / std::max(1.0, s->fullLength);
-            a.weight = win.weight;
-            a.window = static_cast<int>(k);
-            a.warm = 2 * (j - win.begin) < win.end - win.begin;
+          warps[static_cast<size_t>(w)].reserve(accesses);
+          for (size_t k = 0; k < s->windows.size(); ++k) {
+            const StreamWindow& win = s->windows[k];
+            for (size_t j = win.begin; j < win.end && j < s->instructions.size(); ++j) {
+              if (siteBuf_[j] < 0) continue;
+              DynamicInstruction& d = s->instructions[j];
+              const MemoryAccess& m = *ir_.blocks[d.block].instructions[d.index].memory;
+              WarpAccess a;
+              a.site = siteBuf_[j];
+              if (!d.laneAddresses.empty()) {
+                a.lanes = std::move(d.laneAddresses);
+              } else if (!m.dataDependent) {
+                // The static representative addresses, for the lanes that execute.
+                a.lanes = m.laneAddresses;
+                for (size_t l = 0; l < a.lanes.size() && l < 32; ++l) {
+                  if (!(d.activeMask >> l & 1)) a.lanes[l] = -1;
+                }
+              }
+              // Computed here, once per fetched access: shifted blocks reuse it, and the views that
+              // read it may run on several threads.
+              if (m.isStore && !a.lanes.empty()) a.partialSectors = partialSectors(a.lanes, m.widthBytes, sectorBytes_);
+              if (windowed) {
+                a.at = (win.origin + static_cast<double>(j - win.begin) + 0.5) / std::max(1.0, s->fullLength);
+                a.weight = win.weight;
+                a.window = static_cast<int>(k);
+                a.warm = 2 * (j - win.begin) < win.end - win.begin;
+              }
+              warps[static_cast<size_t>(w)].push_back(std::move(a));
+            }
           }
-          warps[static_cast<size_t>(w)].push_back(std::move(a));
-        }
-      }
-    }
+          return true;
+        });
+    if (failed) return std::move(*failed);
     if (first) ++exactFetched_;
     return keep(block, std::move(warps));
   }

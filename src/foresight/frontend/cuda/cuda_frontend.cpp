@@ -1044,43 +1044,43 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   long long executed = 0;
   std::optional<ProgressStage> ptxStage;
   ptxStage.emplace(o.progress, "interpreting the PTX of kernel '" + out.name + "' (warps of block 0)", maxSampled);
-  // The warps run side by side, a core's worth at a time, and are read in order: a warp run
-  // past the budget's stop is discarded unread.
-  const size_t batch = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<Expected<WarpTrace>> traces;
-  for (size_t k = 0; k < order.size(); ++k) {
-    if (sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget) break;  // first and last warp at least
-    if (k % batch == 0) {
-      const size_t n = std::min(batch, order.size() - k);
-      traces.assign(n, Expected<WarpTrace>(WarpTrace{}));
-      parallelFor(n, [&](std::size_t j) { traces[j] = interpreter.run(0, order[k + j]); });
-    }
-    Expected<WarpTrace>& t = traces[k % batch];
-    if (!t) return std::move(t).takeError();
-    ++sampled;
-    ptxStage->advance(sampled);
-    executed += t->dynamicInstructions;
-    for (size_t b = 0; b < blockExec.size(); ++b) {
-      blockExec[b] += static_cast<double>(t->blockExecutions[b]);
-      for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n);
-    }
-    for (size_t i = 0; i < stats.size(); ++i) {
-      InstructionStats& s = stats[i];
-      const InstructionStats& x = t->instructions[i];
-      s.executions += x.executions;
-      s.activeLanes += x.activeLanes;
-      s.knownRequests += x.knownRequests;
-      s.units += x.units;
-      s.dataDependent += x.dataDependent;
-      s.allocation = mergeAllocation(s.allocation, x.allocation);
-      if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
-    }
-    for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
-    for (const std::string& n : t->notes) {
-      if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end()) out.notes.push_back(n);
-    }
-    dynamic += static_cast<double>(t->dynamicInstructions);
-  }
+  // The warps run side by side, a core's worth at a time, and are read in order (a warp run
+  // past the budget's stop is discarded unread).
+  std::optional<Error> failed;
+  parallelInOrder(
+      order.size(), std::max(1u, std::thread::hardware_concurrency()),
+      [&](std::size_t k) { return interpreter.run(0, order[k]); },
+      [&](std::size_t, Expected<WarpTrace>& t) {
+        if (!t) {
+          failed = std::move(t).takeError();
+          return false;
+        }
+        ++sampled;
+        ptxStage->advance(sampled);
+        executed += t->dynamicInstructions;
+        for (size_t b = 0; b < blockExec.size(); ++b) {
+          blockExec[b] += static_cast<double>(t->blockExecutions[b]);
+          for (const auto& [to, n] : t->edges[b]) edgeExec[b][to] += static_cast<double>(n);
+        }
+        for (size_t i = 0; i < stats.size(); ++i) {
+          InstructionStats& s = stats[i];
+          const InstructionStats& x = t->instructions[i];
+          s.executions += x.executions;
+          s.activeLanes += x.activeLanes;
+          s.knownRequests += x.knownRequests;
+          s.units += x.units;
+          s.dataDependent += x.dataDependent;
+          s.allocation = mergeAllocation(s.allocation, x.allocation);
+          if (s.firstAddresses.empty()) s.firstAddresses = x.firstAddresses;
+        }
+        for (const ResolvedBranch& r : t->hintedBranches) hinted[r.instruction] = r.how;
+        for (const std::string& n : t->notes) {
+          if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end()) out.notes.push_back(n);
+        }
+        dynamic += static_cast<double>(t->dynamicInstructions);
+        return !(sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget);  // first and last warp at least
+      });
+  if (failed) return std::move(*failed);
   ptxStage.reset();
   for (size_t b = 0; b < blockExec.size(); ++b) {
     blockExec[b] /= sampled;
@@ -1277,58 +1277,54 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           // One preparation for every warp; the warps run side by side, eight at a time, and are
           // read in order.
           Expected<std::shared_ptr<const SassPrepared>> prepared = prepareSassRun(*fn, so);
-          constexpr size_t kSassBatch = 8;
-          std::vector<Expected<SassWarpCount>> runs;
-          for (size_t k = 0; k < sampledWarps.size(); ++k) {
-            if (k % kSassBatch == 0) {
-              const size_t n = std::min(kSassBatch, sampledWarps.size() - k);
-              runs.assign(n, Expected<SassWarpCount>(SassWarpCount{}));
-              parallelFor(n, [&](std::size_t j) {
-                runs[j] = prepared ? runSassWarp(*fn, so, 0, sampledWarps[k + j], prepared->get())
-                                   : Expected<SassWarpCount>(prepared.error());
+          parallelInOrder(
+              sampledWarps.size(), 8,
+              [&](std::size_t k) {
+                return prepared ? runSassWarp(*fn, so, 0, sampledWarps[k], prepared->get())
+                                : Expected<SassWarpCount>(prepared.error());
+              },
+              [&](std::size_t, Expected<SassWarpCount>& c) {
+                if (!c) {
+                  out.sass->dynamicStatus = c.error().message;
+                  return false;
+                }
+                sassStage.advance(sassStage.done() + 1);
+                total += static_cast<double>(c->dynamicInstructions) / sampled;
+                for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->instructions[i].executions) / sampled;
+                // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):
+                // each counts 1 + repeats times per fold repeating it, with the sectors of the
+                // recorded one.
+                std::vector<long long> times(c->accesses.size(), 1);
+                for (const LoopFold& f : c->folds) {
+                  for (size_t k = f.addressBegin; k < f.addressEnd && k < times.size(); ++k) times[k] *= 1 + f.repeats;
+                }
+                for (size_t ai = 0; ai < c->accesses.size(); ++ai) {
+                  const LaneAccess& a = c->accesses[ai];
+                  const long long w = times[ai];
+                  SassMemoryStats& ms = sassMemory[a.instruction];
+                  if (a.lanes.empty()) {
+                    ms.dataDependent += w;
+                    ms.activeLanes += 32 * w;
+                    continue;
+                  }
+                  long long active = 0;
+                  for (long long x : a.lanes) active += x >= 0 ? 1 : 0;
+                  ms.activeLanes += active * w;
+                  const SassInstruction& si = fn->instructions[a.instruction];
+                  const int width = std::max(1, si.memoryWidthBytes);
+                  const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
+                  Expected<long long> units = accessUnits(a.lanes, width, space, isSassAtomic(si));
+                  if (!units) {
+                    memoryError = units.error().message;
+                    continue;
+                  }
+                  ms.units += *units * w;
+                  ms.known += w;
+                  if (ms.first.empty()) ms.first = a.lanes;
+                }
+                if (!sassCfg) sassCfg = std::move(c->cfg);
+                return true;
               });
-            }
-            Expected<SassWarpCount>& c = runs[k % kSassBatch];
-            if (!c) {
-              out.sass->dynamicStatus = c.error().message;
-              break;
-            }
-            sassStage.advance(sassStage.done() + 1);
-            total += static_cast<double>(c->dynamicInstructions) / sampled;
-            for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->instructions[i].executions) / sampled;
-            // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):
-            // each counts 1 + repeats times per fold repeating it, with the sectors of the
-            // recorded one.
-            std::vector<long long> times(c->accesses.size(), 1);
-            for (const LoopFold& f : c->folds) {
-              for (size_t k = f.addressBegin; k < f.addressEnd && k < times.size(); ++k) times[k] *= 1 + f.repeats;
-            }
-            for (size_t ai = 0; ai < c->accesses.size(); ++ai) {
-              const LaneAccess& a = c->accesses[ai];
-              const long long w = times[ai];
-              SassMemoryStats& ms = sassMemory[a.instruction];
-              if (a.lanes.empty()) {
-                ms.dataDependent += w;
-                ms.activeLanes += 32 * w;
-                continue;
-              }
-              long long active = 0;
-              for (long long x : a.lanes) active += x >= 0 ? 1 : 0;
-              ms.activeLanes += active * w;
-              const SassInstruction& si = fn->instructions[a.instruction];
-              const int width = std::max(1, si.memoryWidthBytes);
-              const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
-              Expected<long long> units = accessUnits(a.lanes, width, space, isSassAtomic(si));
-              if (!units) {
-                memoryError = units.error().message;
-                continue;
-              }
-              ms.units += *units * w;
-              ms.known += w;
-              if (ms.first.empty()) ms.first = a.lanes;
-            }
-            if (!sassCfg) sassCfg = std::move(c->cfg);
-          }
           if (out.sass->dynamicStatus.empty()) {
             out.sass->dynamicInstructionsPerWarp = total;
             if (o.sassStream) {

@@ -42,20 +42,27 @@ Expected<EmulatedStreams> selectEmulatedStreams(const KernelIR& ir, const Stream
   EmulatedStreams out;
   const long long totalBlocks = std::max<long long>(1, sel.totalBlocks);
   const long long second = std::min<long long>(sel.activeSms, totalBlocks - 1);
+  // Emulated block i's grid block (blocks 0 and 1 of the SM run their own streams), and the
+  // grid samples that weight the blocks beyond the emulated ones.
+  auto gridBlock = [&](int i) {
+    long long blockId = static_cast<long long>(i) * sel.activeSms;
+    if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
+    if (ir.streams && i >= 2) blockId = std::min<long long>(static_cast<long long>(i) * sel.activeSms, totalBlocks - 1);
+    return blockId;
+  };
+  const long long gridSamples = std::min<long long>(kGridSamples, totalBlocks);
+  auto gridSample = [&](long long k) { return totalBlocks * k / gridSamples; };
   if (ir.streams) {
     // The warps fetched below (each a run of the frontend), fetched side by side first; the
     // selection then reads them in its own order, and a failed fetch fails there again.
     std::vector<std::pair<long long, int>> wanted;
     for (int i = 0; i < std::min(sel.blocksPerSm, 2); ++i) {
-      long long blockId = static_cast<long long>(i) * sel.activeSms;
-      if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
-      for (int w = 0; w < sel.warpsPerBlock; ++w) wanted.emplace_back(blockId, w);
+      for (int w = 0; w < sel.warpsPerBlock; ++w) wanted.emplace_back(gridBlock(i), w);
     }
     if (sel.blocksPerSm > 2) {
       for (int w = 0; w < sel.warpsPerBlock; ++w) wanted.emplace_back(0, w), wanted.emplace_back(second, w);
     }
-    const long long g = std::min<long long>(kGridSamples, totalBlocks);
-    for (long long k = 0; k < g; ++k) wanted.emplace_back(totalBlocks * k / g, 0);
+    for (long long k = 0; k < gridSamples; ++k) wanted.emplace_back(gridSample(k), 0);
     std::sort(wanted.begin(), wanted.end());
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
     parallelFor(wanted.size(), [&](std::size_t k) { (void)fetch(wanted[k].first, wanted[k].second); });
@@ -64,9 +71,7 @@ Expected<EmulatedStreams> selectEmulatedStreams(const KernelIR& ir, const Stream
   std::vector<long long> sources;  // grid block whose exact stream each emulated block follows
   std::vector<std::optional<std::pair<SampledStream, SampledStream>>> bases;  // per warp, blocks 0 and `second`
   for (int i = 0; i < sel.blocksPerSm; ++i) {
-    long long blockId = static_cast<long long>(i) * sel.activeSms;
-    if (blockId >= totalBlocks) blockId = std::min<long long>(i, totalBlocks - 1);
-    if (ir.streams && i >= 2) blockId = std::min<long long>(static_cast<long long>(i) * sel.activeSms, totalBlocks - 1);
+    const long long blockId = gridBlock(i);
     sources.push_back(ir.streams && i >= 2 ? second : blockId);
     for (int w = 0; w < sel.warpsPerBlock; ++w) {
       if (ir.streams) {
@@ -119,12 +124,11 @@ Expected<EmulatedStreams> selectEmulatedStreams(const KernelIR& ir, const Stream
   // so they stand for the grid's average block. Warp 0 of kGridSamples blocks spread evenly
   // over the grid against warp 0 of the emulated blocks' sources.
   if (ir.streams && !sources.empty()) {
-    const long long g = std::min<long long>(kGridSamples, totalBlocks);
     double grid = 0, emulated = 0;
-    for (long long k = 0; k < g; ++k) {
-      Expected<const CachedStream*> s = fetch(totalBlocks * k / g, 0);
+    for (long long k = 0; k < gridSamples; ++k) {
+      Expected<const CachedStream*> s = fetch(gridSample(k), 0);
       if (!s) return std::move(s).takeError();
-      grid += (*s)->fullLength / static_cast<double>(g);
+      grid += (*s)->fullLength / static_cast<double>(gridSamples);
     }
     for (long long b : sources) {
       Expected<const CachedStream*> s = fetch(b, 0);
