@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <climits>
 #include <cmath>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -464,6 +466,39 @@ class BlockStreams {
     }
     return true;
   }
+  /// Whether block (x, y, z) is the base block shifted (as forEachAccess() takes it) with every
+  /// access's sectors the base's moved by a whole number of sectors (shiftedSectors()'s first
+  /// case); then `by[c]` is the sectors the accesses of shift class c move by.
+  [[nodiscard]] bool wholeSectorShifts(long long x, long long y, long long z, std::vector<long long>& by) const {
+    if (!affine_) return false;
+    const long long coord[3] = {x - origin_[0], y - origin_[1], z - origin_[2]};
+    for (int d = 0; d < 3; ++d) {
+      if (coord[d] != 0 && !dimOk_[d]) return false;
+    }
+    if (exact_.count(linear(x, y, z))) return false;
+    by.resize(classes_.size());
+    for (size_t c = 0; c < classes_.size(); ++c) {
+      const ShiftClass& k = classes_[c];
+      long long bytes = 0;
+      for (int d = 0; d < 3; ++d) {
+        if (coord[d] == 0) continue;
+        bytes += coord[d] * k.delta[d];
+        // The class's lowest lane staying at or above 0 keeps every member's (the clamp of
+        // extrapolateLanes() never acts).
+        if (!k.uniform[d] || k.minLane + bytes < 0) return false;
+      }
+      if (bytes % sectorBytes_ != 0) return false;
+      by[c] = bytes / sectorBytes_;
+    }
+    return true;
+  }
+  [[nodiscard]] size_t shiftClasses() const { return classes_.size(); }
+  /// The base block's accesses (the source of every shifted block), and per access its
+  /// sectors and shift class.
+  [[nodiscard]] const std::vector<WarpAccesses>& baseBlock() const { return *base_[0]; }
+  [[nodiscard]] const std::vector<long long>& baseSectors(size_t w, size_t i) const { return shifts_[w][i].sectors; }
+  [[nodiscard]] int shiftClass(size_t w, size_t i) const { return shifts_[w][i].shiftClass; }
+
   /// Accesses of the base block (the size of one block's sample).
   [[nodiscard]] long long baseAccesses() const {
     long long n = 0;
@@ -630,10 +665,13 @@ class BlockStreams {
     long long delta[3] = {0, 0, 0};
     bool uniform[3] = {false, false, false};
     long long minLane = 0;  ///< lowest active lane address
+    int shiftClass = -1;    ///< its ShiftClass (-1: unknown addresses)
   };
 
   void prepareShifts() {
     shifts_.assign(base_[0]->size(), {});
+    classes_.clear();
+    std::map<std::array<long long, 6>, size_t> classOf;
     for (size_t w = 0; w < base_[0]->size(); ++w) {
       const WarpAccesses& a0 = (*base_[0])[w];
       shifts_[w].resize(a0.size());
@@ -660,9 +698,28 @@ class BlockStreams {
           }
           sh.uniform[d] = same;
         }
+        // Its class: the accesses that move alike, the lowest lane among them.
+        const std::array<long long, 6> key{sh.delta[0], sh.delta[1], sh.delta[2], sh.uniform[0], sh.uniform[1], sh.uniform[2]};
+        const size_t c = classOf.try_emplace(key, classes_.size()).first->second;
+        if (c == classes_.size()) {
+          classes_.emplace_back();
+          std::copy(sh.delta, sh.delta + 3, classes_[c].delta);
+          std::copy(sh.uniform, sh.uniform + 3, classes_[c].uniform);
+        }
+        // (An access without active lanes has no sectors wherever it moves.)
+        if (!sh.sectors.empty()) classes_[c].minLane = std::min(classes_[c].minLane, sh.minLane);
+        sh.shiftClass = static_cast<int>(c);
       }
     }
   }
+
+  /// The base block's accesses that move alike from block to block (per dimension, the same
+  /// byte delta and the same uniformity): a shifted block moves each class as one.
+  struct ShiftClass {
+    long long delta[3] = {0, 0, 0};
+    bool uniform[3] = {false, false, false};
+    long long minLane = LLONG_MAX;  ///< lowest active lane of its accesses
+  };
 
   const KernelIR& ir_;
   const Launch& launch_;
@@ -681,9 +738,251 @@ class BlockStreams {
   std::vector<int> siteWidth_;  ///< bytes per lane of each site
   long long sectorBytes_;
   std::vector<std::vector<Shift>> shifts_;  ///< per warp and access of the base block
+  std::vector<ShiftClass> classes_;          ///< the accesses' shift classes (prepareShifts())
   bool dimOk_[3] = {false, false, false};   ///< extrapolation in each dimension holds (checkDims())
   int exactFetched_ = 0;
   long long instructionsFetched_ = 0;
+};
+
+/// Converts sampled warps into time-ordered sector accesses: a block of wave v runs from v to
+/// v + 1, its warps' accesses spread evenly over that interval.
+struct Timed {
+  double time;
+  SampledAccess access;
+  double sectorsOfRequest;  ///< sectors of the full streams it stands for
+  long long sector = 0;     ///< its sector (access.unit is kept apart per window)
+  bool warm = false;        ///< warms the caches only (WarpAccess::warm)
+  double extrapolate = 1;   ///< footprint: a first touch stands for this many (windowFootprint)
+  bool firstHalf = false;   ///< in the first half of the L2 window's blocks
+};
+
+/// Per site of one analysis: requests, sectors with known addresses, and sectors of requests
+/// with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
+struct SiteTotals {
+  std::vector<double> requests, sectors, unknown, wavefronts, partial;
+  /// Lowest and highest sector touched with known addresses: over all blocks, and over the
+  /// first half of the window's (the growth per block sizes the arrays gathers spread over).
+  std::vector<std::pair<long long, long long>> extent, firstHalfExtent;
+  explicit SiteTotals(size_t n)
+      : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0),
+        extent(n, {LLONG_MAX, LLONG_MIN}), firstHalfExtent(n, {LLONG_MAX, LLONG_MIN}) {}
+  /// Adds the totals of later blocks (exact when every term is whole: integralWeights()).
+  void add(const SiteTotals& o) {
+    for (size_t s = 0; s < requests.size(); ++s) {
+      requests[s] += o.requests[s];
+      sectors[s] += o.sectors[s];
+      unknown[s] += o.unknown[s];
+      wavefronts[s] += o.wavefronts[s];
+      partial[s] += o.partial[s];
+      for (auto [mine, theirs] : {std::pair{&extent[s], &o.extent[s]}, std::pair{&firstHalfExtent[s], &o.firstHalfExtent[s]}}) {
+        mine->first = std::min(mine->first, theirs->first);
+        mine->second = std::max(mine->second, theirs->second);
+      }
+    }
+  }
+};
+
+/// The base block prepared for visiting many blocks that are it shifted by whole sectors
+/// (BlockStreams::wholeSectorShifts()), as the views do. Such a block adds the same requests,
+/// sectors and partial writes to the per-site totals as any other; its L1 wavefronts depend
+/// only on where its lines start (the residue of each shift class's move), and its sampled
+/// sectors are those of the regions (kRegionShift) the sampler keeps: one hash per distinct
+/// region a shift class touches, and nothing per access unless one of its regions is kept.
+/// The result is what visiting the block access by access gives: the same accesses in the same
+/// order, and the same totals, all whole numbers (so that their grouping does not matter).
+class ShiftedBlocks {
+ public:
+  /// A base-block access the views select, with what its sampled sectors carry.
+  struct Access {
+    size_t warp = 0, index = 0;
+    int site = 0;
+    bool store = false;
+    double weight = 1;  ///< accesses it stands for (a whole number)
+    double at = 0;      ///< its time within the block's interval
+  };
+
+  /// Whether a launch's blocks can be visited this way: a base block whose accesses all have
+  /// known lanes and whole weights, lines of a power-of-two sectors no longer than a region,
+  /// and few shift classes (a block costs a pass over them).
+  static bool applies(const BlockStreams& streams, double sectorsPerLine) {
+    if (!streams.fetchesNothing() || !streams.integralWeights() || streams.shiftClasses() > kMaxClasses) return false;
+    const auto spl = static_cast<long long>(sectorsPerLine);
+    return static_cast<double>(spl) == sectorsPerLine && spl >= 1 && (kRegionSectors % spl) == 0;
+  }
+
+  ShiftedBlocks(const BlockStreams& streams, std::vector<Access> accesses, size_t sites, long long sectorsPerLine)
+      : streams_(streams), accesses_(std::move(accesses)), sites_(sites), sectorsPerLine_(sectorsPerLine),
+        requests_(sites, 0), sectors_(sites, 0), partial_(sites, 0) {
+    const size_t classes = streams.shiftClasses();
+    std::vector<std::pair<long long, long long>> extent(classes * sites, {LLONG_MAX, LLONG_MIN});
+    for (const Access& a : accesses_) {
+      const std::vector<long long>& sec = streams.baseSectors(a.warp, a.index);
+      const auto site = static_cast<size_t>(a.site);
+      const double n = static_cast<double>(sec.size());
+      requests_[site] += a.weight;
+      sectors_[site] += n * a.weight;
+      if (a.store) partial_[site] += streams.baseBlock()[a.warp][a.index].partialSectors * a.weight;
+      (a.store ? storeSectors_ : loadSectors_) += sec.size();
+      if (sec.empty()) continue;
+      auto& e = extent[static_cast<size_t>(streams.shiftClass(a.warp, a.index)) * sites + site];
+      e.first = std::min(e.first, sec.front());
+      e.second = std::max(e.second, sec.back());
+    }
+    for (size_t k = 0; k < extent.size(); ++k) {
+      if (extent[k].first <= extent[k].second) extents_.push_back({k / sites, k % sites, extent[k].first, extent[k].second});
+    }
+  }
+
+  /// Adds block (x, y, z) to `totals`, `tally` and `out` as the views' access-by-access visit
+  /// would; false (nothing added) when the block is not the base block shifted by whole sectors.
+  bool collect(long long x, long long y, long long z, int cluster, int firstWarp, double wave, bool firstHalf,
+               const RegionSampler& sampler, std::vector<Timed>& out, SiteTotals& totals, SampleTally& tally) const {
+    thread_local std::vector<long long> by;
+    thread_local std::vector<size_t> picked;
+    if (!streams_.wholeSectorShifts(x, y, z, by)) return false;
+    for (size_t s = 0; s < sites_; ++s) {
+      totals.requests[s] += requests_[s];
+      totals.sectors[s] += sectors_[s];
+      totals.partial[s] += partial_[s];
+    }
+    tally.generated(false, loadSectors_);
+    tally.generated(true, storeSectors_);
+    for (const Extent& e : extents_) {
+      const long long move = by[e.shiftClass];
+      for (auto* t : {&totals.extent[e.site], firstHalf ? &totals.firstHalfExtent[e.site] : nullptr}) {
+        if (!t) continue;
+        t->first = std::min(t->first, e.lo + move);
+        t->second = std::max(t->second, e.hi + move);
+      }
+    }
+    // Per shift class: its residue's wavefronts, and the accesses of its kept regions.
+    picked.clear();
+    for (size_t c = 0; c < by.size(); ++c) {
+      const Residue& r = residue(static_cast<int>(by[c] & (kRegionSectors - 1)));
+      const long long region = by[c] >> kRegionShift;
+      for (size_t s = 0; s < sites_; ++s) totals.wavefronts[s] += r.wavefronts[c * sites_ + s];
+      const std::vector<long long>& offsets = r.offsets[c];
+      for (size_t j = 0; j < offsets.size(); ++j) {
+        if (!sampler.keeps(offsets[j] + region)) continue;
+        picked.insert(picked.end(), r.accesses[c].begin() + r.starts[c][j], r.accesses[c].begin() + r.starts[c][j + 1]);
+      }
+    }
+    if (picked.empty()) return true;
+    std::sort(picked.begin(), picked.end());
+    picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    for (const size_t k : picked) {
+      const Access& a = accesses_[k];
+      const WarpAccess& wa = streams_.baseBlock()[a.warp][a.index];
+      const long long move = by[static_cast<size_t>(streams_.shiftClass(a.warp, a.index))];
+      long long region = LLONG_MIN;
+      bool kept = false;
+      for (const long long base : streams_.baseSectors(a.warp, a.index)) {
+        const long long sec = base + move;
+        if ((sec >> kRegionShift) != region) {
+          region = sec >> kRegionShift;
+          kept = sampler.keeps(region);
+        }
+        if (!kept) continue;
+        tally.kept(a.store);
+        SampledAccess sa;
+        sa.unit = windowUnit(sec, wa.window);
+        sa.cluster = cluster;
+        sa.warp = firstWarp + static_cast<int>(a.warp);
+        sa.site = a.site;
+        sa.store = a.store;
+        out.push_back({wave + a.at, sa, a.weight, sec, wa.warm, wa.warm ? 1.0 : 2 * wa.weight - 1, firstHalf});
+      }
+    }
+    return true;
+  }
+
+ private:
+  static constexpr long long kRegionSectors = 1LL << kRegionShift;
+  static constexpr size_t kMaxClasses = 64;
+
+  /// What depends on a shift's residue q (its sectors mod kRegionSectors), per shift class:
+  /// the distinct regions its accesses touch, relative to the shift's whole regions
+  /// ((sector + q) >> kRegionShift), with the accesses touching each; and per site the L1
+  /// wavefronts of its accesses (lines start at the same sectors for every shift of residue q,
+  /// as a line divides a region).
+  struct Residue {
+    std::vector<std::vector<long long>> offsets;    ///< [class] ascending, distinct
+    std::vector<std::vector<size_t>> starts;        ///< [class] CSR into accesses, offsets.size() + 1
+    std::vector<std::vector<size_t>> accesses;      ///< [class] access indices per offset, ascending
+    std::vector<double> wavefronts;                 ///< [class · sites + site]
+  };
+  struct Extent {
+    size_t shiftClass, site;
+    long long lo, hi;  ///< lowest and highest sector of the class's accesses at the site
+  };
+
+  /// Built on first use; views on several threads may ask at once.
+  const Residue& residue(int q) const {
+    if (!built_[q].load(std::memory_order_acquire)) {
+      const std::lock_guard<std::mutex> lock(building_);
+      if (!built_[q].load(std::memory_order_relaxed)) {
+        residues_[q] = buildResidue(q);
+        built_[q].store(true, std::memory_order_release);
+      }
+    }
+    return residues_[q];
+  }
+
+  Residue buildResidue(int q) const {
+    const size_t classes = streams_.shiftClasses();
+    Residue r;
+    r.offsets.resize(classes);
+    r.starts.resize(classes);
+    r.accesses.resize(classes);
+    r.wavefronts.assign(classes * sites_, 0);
+    // Per class, the (region offset, access) touches in access order.
+    std::vector<std::vector<long long>> offsets(classes);
+    std::vector<std::vector<size_t>> by(classes);
+    std::vector<long long> moved;
+    for (size_t k = 0; k < accesses_.size(); ++k) {
+      const Access& a = accesses_[k];
+      const auto c = static_cast<size_t>(streams_.shiftClass(a.warp, a.index));
+      moved = streams_.baseSectors(a.warp, a.index);
+      for (long long& sec : moved) sec += q;
+      r.wavefronts[c * sites_ + static_cast<size_t>(a.site)] +=
+          static_cast<double>(distinctLines(moved, sectorsPerLine_)) * a.weight;
+      long long last = LLONG_MIN;
+      for (const long long sec : moved) {
+        if ((sec >> kRegionShift) == last) continue;
+        last = sec >> kRegionShift;
+        offsets[c].push_back(last);
+        by[c].push_back(k);
+      }
+    }
+    // Grouped by offset, each group's accesses in access order (a stable sort; an access's
+    // sectors are ascending, so it touches each region once).
+    std::vector<std::uint64_t> keys;
+    for (size_t c = 0; c < classes; ++c) {
+      keys.resize(offsets[c].size());
+      for (size_t j = 0; j < keys.size(); ++j) keys[j] = radixKey(offsets[c][j]);
+      const std::vector<std::uint32_t> order = stableOrder(keys);
+      for (size_t j = 0; j < order.size(); ++j) {
+        if (j == 0 || keys[order[j]] != keys[order[j - 1]]) {
+          r.offsets[c].push_back(offsets[c][order[j]]);
+          r.starts[c].push_back(j);
+        }
+        r.accesses[c].push_back(by[c][order[j]]);
+      }
+      r.starts[c].push_back(order.size());
+    }
+    return r;
+  }
+
+  const BlockStreams& streams_;
+  std::vector<Access> accesses_;
+  size_t sites_;
+  long long sectorsPerLine_;
+  std::vector<double> requests_, sectors_, partial_;  ///< per site, per block
+  size_t loadSectors_ = 0, storeSectors_ = 0;         ///< sectors a block generates
+  std::vector<Extent> extents_;
+  mutable std::mutex building_;
+  mutable std::array<std::atomic<bool>, kRegionSectors> built_{};
+  mutable std::array<Residue, kRegionSectors> residues_;
 };
 
 /// Provisional totals for inputs without streams (summaries, skeletons, C loops): the
@@ -818,17 +1117,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     return std::array<long long, 3>{b % gx, (b / gx) % gy, b / (gx * gy)};
   };
 
-  // Converts sampled warps into time-ordered sector accesses: a block of wave v runs from v to
-  // v + 1, its warps' accesses spread evenly over that interval.
-  struct Timed {
-    double time;
-    SampledAccess access;
-    double sectorsOfRequest;  ///< sectors of the full streams it stands for
-    long long sector = 0;     ///< its sector (access.unit is kept apart per window)
-    bool warm = false;        ///< warms the caches only (WarpAccess::warm)
-    double extrapolate = 1;   ///< footprint: a first touch stands for this many (windowFootprint)
-    bool firstHalf = false;   ///< in the first half of the L2 window's blocks
-  };
   // Orders accesses by time, ties in their order (as std::stable_sort would), sorting keys and
   // moving each access once.
   auto sortByTime = [](std::vector<Timed>& v) {
@@ -862,31 +1150,27 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     }
     return d;
   };
-  // Per site of one analysis: requests, sectors with known addresses, and sectors of requests
-  // with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
-  struct SiteTotals {
-    std::vector<double> requests, sectors, unknown, wavefronts, partial;
-    /// Lowest and highest sector touched with known addresses: over all blocks, and over the
-    /// first half of the window's (the growth per block sizes the arrays gathers spread over).
-    std::vector<std::pair<long long, long long>> extent, firstHalfExtent;
-    explicit SiteTotals(size_t n)
-        : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0),
-          extent(n, {LLONG_MAX, LLONG_MIN}), firstHalfExtent(n, {LLONG_MAX, LLONG_MIN}) {}
-    /// Adds the totals of later blocks (exact when every term is whole: integralWeights()).
-    void add(const SiteTotals& o) {
-      for (size_t s = 0; s < requests.size(); ++s) {
-        requests[s] += o.requests[s];
-        sectors[s] += o.sectors[s];
-        unknown[s] += o.unknown[s];
-        wavefronts[s] += o.wavefronts[s];
-        partial[s] += o.partial[s];
-        for (auto [mine, theirs] : {std::pair{&extent[s], &o.extent[s]}, std::pair{&firstHalfExtent[s], &o.firstHalfExtent[s]}}) {
-          mine->first = std::min(mine->first, theirs->first);
-          mine->second = std::max(mine->second, theirs->second);
-        }
+  // Accesses of a warp's stream that the views take: one in strideOf(n) of its n.
+  auto strideOf = [&](size_t n) {
+    const auto cap = static_cast<size_t>(std::max(1LL, options.maxAccessesPerWarp));
+    return n > cap ? (n + cap - 1) / cap : size_t{1};
+  };
+  // Blocks that are the base block shifted by whole sectors, visited by their kept regions.
+  std::optional<ShiftedBlocks> shifted;
+  if (streams.affine() && ShiftedBlocks::applies(streams, sectorsPerLine)) {
+    std::vector<ShiftedBlocks::Access> selected;
+    const std::vector<WarpAccesses>& base = streams.baseBlock();
+    for (size_t w = 0; w < base.size(); ++w) {
+      const size_t n = base[w].size();
+      for (size_t i = 0; i < n; i += strideOf(n)) {
+        const WarpAccess& a = base[w][i];
+        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
+        selected.push_back({w, i, a.site, sites[static_cast<size_t>(a.site)].access->isStore,
+                            static_cast<double>(strideOf(n)) * a.weight, at});
       }
     }
-  };
+    shifted.emplace(streams, std::move(selected), sites.size(), static_cast<long long>(sectorsPerLine));
+  }
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // the sampler keeps (RegionSampler): a block of wave v runs from v to v + 1, its warps'
   // accesses spread evenly over that interval (or at their place in a windowed stream).
@@ -895,10 +1179,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                      SampleTally& tally) -> Expected<void> {
     const int firstWarp = warpCounter;
     warpCounter += warpsPerBlock;
-    auto strideOf = [&](size_t n) {
-      const auto cap = static_cast<size_t>(std::max(1LL, options.maxAccessesPerWarp));
-      return n > cap ? (n + cap - 1) / cap : size_t{1};
-    };
+    if (shifted && shifted->collect(c[0], c[1], c[2], cluster, firstWarp, wave, firstHalf, sampler, out, totals, tally)) {
+      return {};
+    }
     return streams.forEachAccess(
         c[0], c[1], c[2], [&](size_t, size_t i, size_t n) { return i % strideOf(n) == 0; },
         [&](size_t w, size_t i, size_t n, const WarpAccess& a, const std::vector<long long>* touched) {
