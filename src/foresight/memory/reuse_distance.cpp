@@ -4,6 +4,8 @@
 #include "foresight/memory/reuse_distance.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <type_traits>
 
@@ -49,6 +51,39 @@ class Fenwick {
     return s;
   }
   std::vector<T> tree_;
+};
+
+/// Counts of positions 0..n-1 that are set, for unit weights: a bit per position and a
+/// Fenwick tree of the set bits per 64-position word. The same counts as Fenwick<int> with
+/// weights ±1, from structures a 64th the size (a sample of 2^17 accesses: 16 KiB of bits and
+/// an 8 KiB tree, in the core's first-level cache rather than half a MiB).
+class BitCounter {
+ public:
+  explicit BitCounter(size_t n) : bits_((n + 63) / 64, 0), words_((n + 63) / 64) {}
+  void add(size_t pos, int v) {
+    const std::uint64_t bit = std::uint64_t{1} << (pos & 63);
+    if (v > 0) {
+      bits_[pos >> 6] |= bit;
+    } else {
+      bits_[pos >> 6] &= ~bit;
+    }
+    words_.add(pos >> 6, v);
+  }
+  /// Set positions in [lo, hi).
+  [[nodiscard]] int range(size_t lo, size_t hi) const {
+    if (hi <= lo) return 0;
+    const size_t wl = lo >> 6, wh = hi >> 6;
+    const std::uint64_t fromLo = ~std::uint64_t{0} << (lo & 63);
+    const std::uint64_t belowHi = (std::uint64_t{1} << (hi & 63)) - 1;
+    if (wl == wh) return std::popcount(bits_[wl] & fromLo & belowHi);
+    int s = std::popcount(bits_[wl] & fromLo) + words_.range(wl + 1, wh);
+    if (belowHi) s += std::popcount(bits_[wh] & belowHi);
+    return s;
+  }
+
+ private:
+  std::vector<std::uint64_t> bits_;
+  Fenwick<int> words_;
 };
 
 struct UnitState {
@@ -148,7 +183,7 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
     }
   };
   if (std::all_of(units.begin(), units.end(), [](const UnitState& u) { return u.weight == 1.0; })) {
-    Fenwick<int> tree(n);
+    BitCounter tree(n);
     pass1(tree);
   } else {
     Fenwick<double> tree(n);
