@@ -42,6 +42,24 @@ TEST(RadixSort, MatchesStableSortOnRandomKeysWithDuplicates) {
   }
 }
 
+TEST(RadixSort, ManyKeysOfFewValuesOrderByRankAsByRadix) {
+  // 20,000 keys over 1,024 distinct values take the ranking path; over 1,025 the radix passes,
+  // the 1,025th value first appearing at the very end. Both must be std::stable_sort's order.
+  std::mt19937_64 rng(11);
+  for (const std::size_t values : {std::size_t{1}, std::size_t{2}, std::size_t{1024}, std::size_t{1025}}) {
+    std::vector<std::uint64_t> pool(values);
+    for (std::uint64_t& v : pool) v = rng();
+    std::vector<std::uint64_t> keys(20000);
+    for (std::uint64_t& k : keys) k = pool[rng() % std::min<std::size_t>(values, 1024)];
+    keys.back() = pool.back();
+    EXPECT_EQ(stableOrder(keys), reference(keys)) << values << " values";
+  }
+  // Times of a wave-ordered sample: waves 0..15 plus one of 64 positions, as the engine sorts.
+  std::vector<std::uint64_t> times;
+  for (int i = 0; i < 30000; ++i) times.push_back(radixKey(static_cast<double>(i % 16) + (i * 7 % 64 + 0.5) / 64));
+  EXPECT_EQ(stableOrder(times), reference(times));
+}
+
 TEST(RadixSort, SignedAndDoubleKeysOrderAsTheyCompare) {
   const std::vector<long long> ints = {3, -1, 0, -1LL << 40, 1LL << 52, -2};
   std::vector<std::uint64_t> keys;

@@ -26,7 +26,8 @@ namespace foresight {
 
 /// The indices of `keys` in ascending key order, equal keys in index order (what
 /// std::stable_sort of the indices by key gives). Fewer than 2^32 keys (indices are 32-bit;
-/// the engine's samples hold at most a few million).
+/// the engine's samples hold at most a few million). Many keys of at most a thousand distinct
+/// values (the engine's access times) are ordered by rank in one counting pass instead.
 [[nodiscard]] std::vector<std::uint32_t> stableOrder(std::span<const std::uint64_t> keys);
 
 }  // namespace foresight
