@@ -751,10 +751,11 @@ struct Timed {
   SampledAccess access;
   double sectorsOfRequest;  ///< sectors of the full streams it stands for
   long long sector = 0;     ///< its sector (access.unit is kept apart per window)
-  bool warm = false;        ///< warms the caches only (WarpAccess::warm)
   double extrapolate = 1;   ///< footprint: a first touch stands for this many (windowFootprint)
+  bool warm = false;        ///< warms the caches only (WarpAccess::warm)
   bool firstHalf = false;   ///< in the first half of the L2 window's blocks
 };
+static_assert(sizeof(Timed) <= 64, "a sampled access moves as one cache line when sorted");
 
 /// Per site of one analysis: requests, sectors with known addresses, and sectors of requests
 /// with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
@@ -890,7 +891,7 @@ class ShiftedBlocks {
         sa.warp = firstWarp + static_cast<int>(a.warp);
         sa.site = a.site;
         sa.store = a.store;
-        out.push_back({wave + a.at, sa, a.weight, sec, wa.warm, wa.warm ? 1.0 : 2 * wa.weight - 1, firstHalf});
+        out.push_back({wave + a.at, sa, a.weight, sec, wa.warm ? 1.0 : 2 * wa.weight - 1, wa.warm, firstHalf});
       }
     }
     return true;
@@ -1229,7 +1230,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
             sa.warp = firstWarp + static_cast<int>(w);
             sa.site = a.site;
             sa.store = m.isStore;
-            out.push_back({wave + at, sa, weight, sec, a.warm, a.warm ? 1.0 : 2 * a.weight - 1, firstHalf});
+            out.push_back({wave + at, sa, weight, sec, a.warm ? 1.0 : 2 * a.weight - 1, a.warm, firstHalf});
           }
         });
   };
