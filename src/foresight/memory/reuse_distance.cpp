@@ -86,16 +86,16 @@ class BitCounter {
   Fenwick<int> words_;
 };
 
+/// Per unit (32 bytes: the pass over the stream visits units at random).
 struct UnitState {
-  long long pos = -1;      ///< position holding its weight in the tree (last resident touch)
-  int lastWarp = -1;
-  int clusters = 0;        ///< distinct sampled clusters touching it
+  std::int32_t pos = -1;       ///< position holding its weight in the tree (last resident touch)
+  std::int32_t lastWarp = -1;
+  std::int32_t clusters = 0;   ///< distinct sampled clusters touching it
+  std::int32_t crossHits = 0;  ///< hits among re-touches by another warp
+  std::int32_t crossCount = 0;
   bool written = false;
   bool dirty = false;
   double weight = 1;
-  double estimatedTouchers = 1;  ///< n̂: clusters of the population touching it
-  double crossHits = 0;    ///< hits among re-touches by another warp
-  double crossCount = 0;
 };
 
 }  // namespace
@@ -115,34 +115,51 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   std::vector<int> id(n);
   std::vector<UnitState> units;
   {
+    // Keys, and what the unit pass reads of each access in compact arrays: it visits them in
+    // unit order, at random.
     std::vector<std::uint64_t> keys(n);
+    std::vector<std::uint8_t> stored(n);
+    std::vector<int> clusterOf;
     int lo = 0, hi = 0;  // cluster range
     for (size_t i = 0; i < n; ++i) {
       keys[i] = radixKey(stream[i].unit);
+      stored[i] = stream[i].store;
       lo = std::min(lo, stream[i].cluster);
       hi = std::max(hi, stream[i].cluster);
+    }
+    // One sampled cluster: each unit is touched by exactly one.
+    if (lo != hi) {
+      clusterOf.resize(n);
+      for (size_t i = 0; i < n; ++i) clusterOf[i] = stream[i].cluster;
     }
     const std::vector<std::uint32_t> order = stableOrder(keys);  // by unit, then position
     std::vector<int> seenBy(static_cast<size_t>(hi - lo) + 1, -1);  // per cluster, the last unit that counted it
     for (size_t j = 0; j < n; ++j) {
-      if (j == 0 || keys[order[j]] != keys[order[j - 1]]) units.emplace_back();
+      const std::uint32_t at = order[j];
+      if (j == 0 || keys[at] != keys[order[j - 1]]) units.emplace_back();
       const int uid = static_cast<int>(units.size()) - 1;
-      const SampledAccess& a = stream[order[j]];
-      id[order[j]] = uid;
+      id[at] = uid;
       UnitState& u = units.back();
-      u.written = u.written || a.store;
-      int& seen = seenBy[static_cast<size_t>(a.cluster - lo)];
+      u.written = u.written || stored[at];
+      int& seen = seenBy[clusterOf.empty() ? 0 : static_cast<size_t>(clusterOf[at] - lo)];
       if (seen != uid) {
         seen = uid;
         ++u.clusters;
       }
     }
   }
+  // n̂ and the weight depend on a unit's cluster count only: computed once per count.
+  std::vector<std::pair<double, double>> byClusters;  // (n̂, weight); NaN: not yet
   for (UnitState& u : units) {
-    const double touched = std::min<double>(u.clusters, k);
-    u.estimatedTouchers = k > 1 ? 1 + (touched - 1) * (p - 1) / (k - 1) : 1;
-    const double pi = p <= k ? 1.0 : 1.0 - std::pow(1.0 - k / p, u.estimatedTouchers);
-    u.weight = 1.0 / std::max(pi, 1e-12);
+    const auto c = static_cast<size_t>(u.clusters);
+    if (c >= byClusters.size()) byClusters.resize(c + 1, {std::nan(""), 0.0});
+    if (std::isnan(byClusters[c].first)) {
+      const double touched = std::min<double>(u.clusters, k);
+      const double touchers = k > 1 ? 1 + (touched - 1) * (p - 1) / (k - 1) : 1;
+      const double pi = p <= k ? 1.0 : 1.0 - std::pow(1.0 - k / p, touchers);
+      byClusters[c] = {touchers, 1.0 / std::max(pi, 1e-12)};
+    }
+    u.weight = byClusters[c].second;
     out.distinctUnits += u.weight;
     (u.written ? out.distinctWrittenUnits : out.distinctReadUnits) += u.weight;
   }
@@ -163,7 +180,7 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
         hit = o.distance < capacityUnits;
         o.hit = hit ? 1.0 : 0.0;
         if (a.counted && a.warp != u.lastWarp) {
-          u.crossHits += o.hit;
+          u.crossHits += hit ? 1 : 0;
           u.crossCount += 1;
         }
       }
@@ -177,7 +194,7 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
         const auto w = static_cast<T>(u.weight);
         if (u.pos >= 0) tree.add(static_cast<size_t>(u.pos), -w);
         tree.add(i, w);
-        u.pos = static_cast<long long>(i);
+        u.pos = static_cast<std::int32_t>(i);
       }
       u.lastWarp = a.warp;
     }
@@ -200,8 +217,8 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
     first[static_cast<size_t>(id[i])] = true;
     const UnitState& u = units[static_cast<size_t>(id[i])];
     AccessOutcome& o = out.outcomes[i];
-    const double firstChance = std::min(1.0, u.clusters / std::max(1.0, u.estimatedTouchers));
-    const double q = u.crossCount > 0 ? u.crossHits / u.crossCount : 0.0;
+    const double firstChance = std::min(1.0, u.clusters / std::max(1.0, byClusters[static_cast<size_t>(u.clusters)].first));
+    const double q = u.crossCount > 0 ? static_cast<double>(u.crossHits) / u.crossCount : 0.0;
     o.hit = (1.0 - firstChance) * q;
     o.distance = -1;
     if (a.store) o.writeBack = 1.0 - o.hit;

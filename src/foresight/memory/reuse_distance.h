@@ -55,8 +55,9 @@ struct ReuseResult {
   std::vector<double> weights;
 };
 
-/// Reuse distances and LRU outcomes of `stream` for a cache of `capacityUnits` units shared by
-/// the whole population. Write-back: a store to a unit that is dirty and resident adds no
+/// Reuse distances and LRU outcomes of `stream` (fewer than 2^31 accesses: the views' samples
+/// hold a few hundred thousand) for a cache of `capacityUnits` units shared by the whole
+/// population. Write-back: a store to a unit that is dirty and resident adds no
 /// DRAM write; any other store adds one (written back when evicted or at the end).
 [[nodiscard]] ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream,
                                        const SamplePopulation& population, double capacityUnits);
