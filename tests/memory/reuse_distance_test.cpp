@@ -33,6 +33,32 @@ TEST(ReuseDistance, ExhaustiveStreamIsPlainLruStackDistance) {
   EXPECT_DOUBLE_EQ(three.distinctUnits, 3);
 }
 
+TEST(ReuseDistance, GroupedUnitsSeeNeighboursFetchedTogether) {
+  // Sectors 4 5 6 4 -1 -2 in pairs (group 2): pairs 2 2 3 2 -1 -1 (−1 and −2 both round down
+  // to pair −1). Sector 5 is cold, but its pair was touched just before (distance 0); sector 4
+  // again has {5, 6} between (distance 2), its pair only pair 3 (distance 1); sector −2 is
+  // cold, its pair −1 was touched just before. Capacity 4 sectors = 2 pairs.
+  const std::vector<SampledAccess> s{at(4), at(5), at(6), at(4), at(-1), at(-2)};
+  const auto [sectors, pairs] = analyzeReuseGrouped(s, {1, 1}, 4, 2);
+  EXPECT_DOUBLE_EQ(sectors.outcomes[1].distance, -1);
+  EXPECT_DOUBLE_EQ(sectors.outcomes[3].distance, 2);
+  EXPECT_DOUBLE_EQ(sectors.outcomes[3].hit, 1);
+  EXPECT_DOUBLE_EQ(sectors.distinctUnits, 5);
+  EXPECT_DOUBLE_EQ(pairs.outcomes[1].distance, 0);
+  EXPECT_DOUBLE_EQ(pairs.outcomes[1].hit, 1);
+  EXPECT_DOUBLE_EQ(pairs.outcomes[3].distance, 1);
+  EXPECT_DOUBLE_EQ(pairs.outcomes[3].hit, 1);  // 1 pair < 2
+  EXPECT_DOUBLE_EQ(pairs.outcomes[5].distance, 0);
+  EXPECT_DOUBLE_EQ(pairs.distinctUnits, 3);
+  // The same as analysing the paired stream on its own at half the capacity.
+  const std::vector<SampledAccess> paired{at(2), at(2), at(3), at(2), at(-1), at(-1)};
+  const ReuseResult alone = analyzeReuse(paired, {1, 1}, 2);
+  for (size_t i = 0; i < s.size(); ++i) {
+    EXPECT_DOUBLE_EQ(pairs.outcomes[i].distance, alone.outcomes[i].distance) << i;
+    EXPECT_DOUBLE_EQ(pairs.outcomes[i].hit, alone.outcomes[i].hit) << i;
+  }
+}
+
 TEST(ReuseDistance, SampledPrivateUnitsWeighOneOverTheSamplingRate) {
   // One of four clusters sampled; every unit is seen by one cluster, so n̂ = 1 and
   // π = 1 − (1 − 1/4)¹ = 1/4: each unit stands for 4. a b a: the second a is 4 units away.

@@ -136,16 +136,6 @@ struct Site {
   const MemoryAccess* access = nullptr;
 };
 
-/// The same stream with each unit replaced by the unit of `fetch` consecutive sectors it lies
-/// in (window bits shift along, so windows stay apart), analysed at `capacity / fetch`: which
-/// accesses find their sector already fetched with a neighbour.
-ReuseResult analyzeFetched(const std::vector<SampledAccess>& stream, SamplePopulation population, double capacity,
-                           long long fetch) {
-  std::vector<SampledAccess> chunks = stream;
-  for (SampledAccess& a : chunks) a.unit = unitOf(a.unit, fetch);
-  return analyzeReuse(chunks, population, capacity / static_cast<double>(fetch));
-}
-
 /// Spatial sampling (SHARDS-like): a sector is analysed iff a hash of its region (kRegionShift)
 /// falls below `rate`, so every sector is kept with probability `rate` and the sectors of a
 /// region together; reuse distances, capacities and distinct counts then all scale by the
@@ -1365,11 +1355,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
     windowRate = windowTally.rate(rate);
     const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
-    // The sector-level and the fetch-level analyses read the same stream: side by side.
-    parallelFor(fetch > 1 ? 2 : 1, [&](std::size_t k) {
-      if (k == 0) r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
-      else rf = analyzeFetched(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
-    });
+    // The sector-level and the fetch-level analyses of the same stream.
+    if (fetch > 1) {
+      std::tie(r, rf) = analyzeReuseGrouped(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
+    } else {
+      r = analyzeReuse(stream, SamplePopulation{1, 1}, l2Capacity);
+    }
     return {};
   };
 
@@ -1443,10 +1434,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const SamplePopulation spreadPopulation{static_cast<double>(sampled), static_cast<double>(clusters)};
     ReuseResult sr;
     std::optional<ReuseResult> srf;
-    parallelFor(fetch > 1 ? 2 : 1, [&](std::size_t k) {
-      if (k == 0) sr = analyzeReuse(sstream, spreadPopulation, capacity);
-      else srf = analyzeFetched(sstream, spreadPopulation, capacity, fetch);
-    });
+    if (fetch > 1) {
+      std::tie(sr, srf) = analyzeReuseGrouped(sstream, spreadPopulation, capacity, fetch);
+    } else {
+      sr = analyzeReuse(sstream, spreadPopulation, capacity);
+    }
     for (size_t i = 0; i < sstream.size(); ++i) {
       if (spread[i].warm) continue;
       const size_t site = static_cast<size_t>(sstream[i].site);

@@ -7,8 +7,11 @@
 #include <bit>
 #include <cstdint>
 #include <cmath>
+#include <initializer_list>
 #include <type_traits>
+#include <utility>
 
+#include "foresight/support/parallel.h"
 #include "foresight/support/radix_sort.h"
 
 namespace foresight {
@@ -98,48 +101,57 @@ struct UnitState {
   double weight = 1;
 };
 
-}  // namespace
-
-ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SamplePopulation& population,
-                         double capacityUnits) {
-  ReuseResult out;
-  const size_t n = stream.size();
-  out.outcomes.resize(n);
-  out.weights.resize(n);
-  const double k = std::max(1.0, population.sampledClusters);
-  const double p = std::max(k, population.clusters);
-
-  // Dense unit ids in key order, from one sort of (unit, position) (not hashing: streams are up
-  // to millions of accesses); per unit, whether it is written and how many sampled clusters
-  // touch it (n̂ and the weight 1/π below).
-  std::vector<int> id(n);
+/// A stream's units: a dense id per access, in key order, and per unit its state.
+struct UnitTable {
+  std::vector<int> id;
   std::vector<UnitState> units;
-  {
-    // Keys, and what the unit pass reads of each access in compact arrays: it visits them in
-    // unit order, at random.
-    std::vector<std::uint64_t> keys(n);
-    std::vector<std::uint8_t> stored(n);
-    std::vector<int> clusterOf;
-    int lo = 0, hi = 0;  // cluster range
-    for (size_t i = 0; i < n; ++i) {
-      keys[i] = radixKey(stream[i].unit);
-      stored[i] = stream[i].store;
-      lo = std::min(lo, stream[i].cluster);
-      hi = std::max(hi, stream[i].cluster);
-    }
-    // One sampled cluster: each unit is touched by exactly one.
-    if (lo != hi) {
-      clusterOf.resize(n);
-      for (size_t i = 0; i < n; ++i) clusterOf[i] = stream[i].cluster;
-    }
-    const std::vector<std::uint32_t> order = stableOrder(keys);  // by unit, then position
-    std::vector<int> seenBy(static_cast<size_t>(hi - lo) + 1, -1);  // per cluster, the last unit that counted it
+};
+
+/// Floor of unit / group (rounding down for negative units too).
+long long groupOf(long long unit, long long group) {
+  return unit >= 0 ? unit / group : -((-unit + group - 1) / group);
+}
+
+/// The unit tables of `stream` for each grouping in `groups` (1: the units as given; g: runs of
+/// g consecutive units, groupOf()), from one sort of (unit, position): a group's units are
+/// consecutive in unit order. Per unit, whether it is written and how many sampled clusters
+/// touch it (n̂ and the weight 1/π). Not hashing: streams are up to millions of accesses.
+std::vector<UnitTable> unitTables(const std::vector<SampledAccess>& stream, std::initializer_list<long long> groups) {
+  const size_t n = stream.size();
+  // Keys, and what the unit pass reads of each access in compact arrays: it visits them in unit
+  // order, at random.
+  std::vector<std::uint64_t> keys(n);
+  std::vector<std::uint8_t> stored(n);
+  std::vector<int> clusterOf;
+  int lo = 0, hi = 0;  // cluster range
+  for (size_t i = 0; i < n; ++i) {
+    keys[i] = radixKey(stream[i].unit);
+    stored[i] = stream[i].store;
+    lo = std::min(lo, stream[i].cluster);
+    hi = std::max(hi, stream[i].cluster);
+  }
+  // One sampled cluster: each unit is touched by exactly one.
+  if (lo != hi) {
+    clusterOf.resize(n);
+    for (size_t i = 0; i < n; ++i) clusterOf[i] = stream[i].cluster;
+  }
+  const std::vector<std::uint32_t> order = stableOrder(keys);  // by unit, then position
+  std::vector<UnitTable> tables;
+  std::vector<int> seenBy;  // per cluster, the last unit that counted it
+  for (const long long group : groups) {
+    UnitTable& t = tables.emplace_back();
+    t.id.resize(n);
+    seenBy.assign(static_cast<size_t>(hi - lo) + 1, -1);
+    long long current = 0;
     for (size_t j = 0; j < n; ++j) {
       const std::uint32_t at = order[j];
-      if (j == 0 || keys[at] != keys[order[j - 1]]) units.emplace_back();
-      const int uid = static_cast<int>(units.size()) - 1;
-      id[at] = uid;
-      UnitState& u = units.back();
+      const long long unit = static_cast<long long>(keys[at] ^ (std::uint64_t{1} << 63));  // radixKey's inverse
+      const long long key = group == 1 ? unit : groupOf(unit, group);
+      if (j == 0 || key != current) t.units.emplace_back();
+      current = key;
+      const int uid = static_cast<int>(t.units.size()) - 1;
+      t.id[at] = uid;
+      UnitState& u = t.units.back();
       u.written = u.written || stored[at];
       int& seen = seenBy[clusterOf.empty() ? 0 : static_cast<size_t>(clusterOf[at] - lo)];
       if (seen != uid) {
@@ -148,6 +160,20 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
       }
     }
   }
+  return tables;
+}
+
+/// The reuse analysis of `stream` with its units as in `table` (analyzeReuse()).
+ReuseResult reuseOf(const std::vector<SampledAccess>& stream, UnitTable table, const SamplePopulation& population,
+                    double capacityUnits) {
+  ReuseResult out;
+  const size_t n = stream.size();
+  out.outcomes.resize(n);
+  out.weights.resize(n);
+  const double k = std::max(1.0, population.sampledClusters);
+  const double p = std::max(k, population.clusters);
+  const std::vector<int>& id = table.id;
+  std::vector<UnitState>& units = table.units;
   // n̂ and the weight depend on a unit's cluster count only: computed once per count.
   std::vector<std::pair<double, double>> byClusters;  // (n̂, weight); NaN: not yet
   for (UnitState& u : units) {
@@ -225,5 +251,26 @@ ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SampleP
   }
   return out;
 }
+
+}  // namespace
+
+ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream, const SamplePopulation& population,
+                         double capacityUnits) {
+  std::vector<UnitTable> tables = unitTables(stream, {1});
+  return reuseOf(stream, std::move(tables[0]), population, capacityUnits);
+}
+
+std::pair<ReuseResult, ReuseResult> analyzeReuseGrouped(const std::vector<SampledAccess>& stream,
+                                                        const SamplePopulation& population, double capacityUnits,
+                                                        long long group) {
+  std::vector<UnitTable> tables = unitTables(stream, {1, group});
+  std::pair<ReuseResult, ReuseResult> out;
+  parallelFor(2, [&](std::size_t k) {
+    if (k == 0) out.first = reuseOf(stream, std::move(tables[0]), population, capacityUnits);
+    else out.second = reuseOf(stream, std::move(tables[1]), population, capacityUnits / static_cast<double>(group));
+  });
+  return out;
+}
+
 
 }  // namespace foresight

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace foresight {
@@ -61,5 +62,13 @@ struct ReuseResult {
 /// DRAM write; any other store adds one (written back when evicted or at the end).
 [[nodiscard]] ReuseResult analyzeReuse(const std::vector<SampledAccess>& stream,
                                        const SamplePopulation& population, double capacityUnits);
+
+/// analyzeReuse() of `stream` as it is and of the same stream with each unit replaced by the run
+/// of `group` consecutive units it lies in (floor(unit / group)), at `capacityUnits / group`:
+/// e.g. which accesses find their sector already fetched with a neighbour. One sort serves both;
+/// the two passes run side by side.
+[[nodiscard]] std::pair<ReuseResult, ReuseResult> analyzeReuseGrouped(const std::vector<SampledAccess>& stream,
+                                                                      const SamplePopulation& population,
+                                                                      double capacityUnits, long long group);
 
 }  // namespace foresight
