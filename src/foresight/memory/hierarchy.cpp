@@ -773,6 +773,40 @@ struct SiteTotals {
   }
 };
 
+/// Where the sampled sectors of one warp access come from, as Timed records them.
+struct SampledOrigin {
+  const WarpAccess* access = nullptr;
+  double time = 0;    ///< the access's time (wave + its place in the block's interval)
+  double weight = 1;  ///< accesses of the full streams it stands for
+  int site = 0, cluster = 0, warp = 0;
+  bool store = false, firstHalf = false;
+};
+
+/// Appends to `out` the sectors of one warp access (`sectors`, ascending, each moved by `move`)
+/// whose regions `sampler` keeps, in order, counting them in `tally`.
+void keepSampled(const std::vector<long long>& sectors, long long move, const SampledOrigin& o,
+                 const RegionSampler& sampler, std::vector<Timed>& out, SampleTally& tally) {
+  const WarpAccess& a = *o.access;
+  long long region = LLONG_MIN;
+  bool kept = false;
+  for (const long long base : sectors) {
+    const long long sec = base + move;
+    if ((sec >> kRegionShift) != region) {
+      region = sec >> kRegionShift;
+      kept = sampler.keeps(region);
+    }
+    if (!kept) continue;
+    tally.kept(o.store);
+    SampledAccess sa;
+    sa.unit = windowUnit(sec, a.window);
+    sa.cluster = o.cluster;
+    sa.warp = o.warp;
+    sa.site = o.site;
+    sa.store = o.store;
+    out.push_back({o.time, sa, o.weight, sec, a.warm ? 1.0 : 2 * a.weight - 1, a.warm, o.firstHalf});
+  }
+}
+
 /// The base block prepared for visiting many blocks that are it shifted by whole sectors
 /// (BlockStreams::wholeSectorShifts()), as the views do. Such a block adds the same requests,
 /// sectors and partial writes to the per-site totals as any other; its L1 wavefronts depend
@@ -863,26 +897,10 @@ class ShiftedBlocks {
     picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
     for (const size_t k : picked) {
       const Access& a = accesses_[k];
-      const WarpAccess& wa = streams_.baseBlock()[a.warp][a.index];
-      const long long move = by[static_cast<size_t>(streams_.shiftClass(a.warp, a.index))];
-      long long region = LLONG_MIN;
-      bool kept = false;
-      for (const long long base : streams_.baseSectors(a.warp, a.index)) {
-        const long long sec = base + move;
-        if ((sec >> kRegionShift) != region) {
-          region = sec >> kRegionShift;
-          kept = sampler.keeps(region);
-        }
-        if (!kept) continue;
-        tally.kept(a.store);
-        SampledAccess sa;
-        sa.unit = windowUnit(sec, wa.window);
-        sa.cluster = cluster;
-        sa.warp = firstWarp + static_cast<int>(a.warp);
-        sa.site = a.site;
-        sa.store = a.store;
-        out.push_back({wave + a.at, sa, a.weight, sec, wa.warm ? 1.0 : 2 * wa.weight - 1, wa.warm, firstHalf});
-      }
+      const SampledOrigin origin{&streams_.baseBlock()[a.warp][a.index], wave + a.at, a.weight, a.site, cluster,
+                                 firstWarp + static_cast<int>(a.warp), a.store, firstHalf};
+      keepSampled(streams_.baseSectors(a.warp, a.index), by[static_cast<size_t>(streams_.shiftClass(a.warp, a.index))],
+                  origin, sampler, out, tally);
     }
     return true;
   }
@@ -1205,23 +1223,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
           }
           const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
           tally.generated(m.isStore, touched->size());
-          long long region = LLONG_MIN;
-          bool kept = false;
-          for (long long sec : *touched) {
-            if ((sec >> kRegionShift) != region) {
-              region = sec >> kRegionShift;
-              kept = sampler.keeps(region);
-            }
-            if (!kept) continue;
-            tally.kept(m.isStore);
-            SampledAccess sa;
-            sa.unit = windowUnit(sec, a.window);
-            sa.cluster = cluster;
-            sa.warp = firstWarp + static_cast<int>(w);
-            sa.site = a.site;
-            sa.store = m.isStore;
-            out.push_back({wave + at, sa, weight, sec, a.warm ? 1.0 : 2 * a.weight - 1, a.warm, firstHalf});
-          }
+          const SampledOrigin origin{&a, wave + at, weight, a.site, cluster, firstWarp + static_cast<int>(w), m.isStore, firstHalf};
+          keepSampled(*touched, 0, origin, sampler, out, tally);
         });
   };
 
