@@ -38,11 +38,6 @@ constexpr long long kExactBlocks = 8;
 /// Accesses and lane addresses of the blocks fetched for a sampled grid kept at most (32 MiB of
 /// addresses); beyond, the oldest are evicted and fetched again if visited again.
 constexpr long long kKeptBlockItems = 1LL << 22;
-/// The unit of `per` consecutive sectors that `sector` lies in (rounding down for negative
-/// sector numbers too).
-long long unitOf(long long sector, long long per) {
-  return sector >= 0 ? sector / per : -((-sector + per - 1) / per);
-}
 
 /// Distinct lines of `sectorsPerLine` sectors among a request's sectors (ascending, distinct).
 long long distinctLines(const std::vector<long long>& sectors, long long sectorsPerLine) {
@@ -946,7 +941,7 @@ class ShiftedBlocks {
     r.wavefronts.assign(classes * sites_, 0);
     // Per class, the (region offset, access) touches in access order.
     std::vector<std::vector<long long>> offsets(classes);
-    std::vector<std::vector<size_t>> by(classes);
+    std::vector<std::vector<size_t>> toucher(classes);
     std::vector<long long> moved;
     for (size_t k = 0; k < accesses_.size(); ++k) {
       const Access& a = accesses_[k];
@@ -960,7 +955,7 @@ class ShiftedBlocks {
         if ((sec >> kRegionShift) == last) continue;
         last = sec >> kRegionShift;
         offsets[c].push_back(last);
-        by[c].push_back(k);
+        toucher[c].push_back(k);
       }
     }
     // Grouped by offset, each group's accesses in access order (a stable sort; an access's
@@ -975,7 +970,7 @@ class ShiftedBlocks {
           r.offsets[c].push_back(offsets[c][order[j]]);
           r.starts[c].push_back(j);
         }
-        r.accesses[c].push_back(by[c][order[j]]);
+        r.accesses[c].push_back(toucher[c][order[j]]);
       }
       r.starts[c].push_back(order.size());
     }
@@ -1159,23 +1154,26 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     }
     return d;
   };
-  // Accesses of a warp's stream that the views take: one in strideOf(n) of its n.
+  // Accesses of a warp's stream that the views take: one in strideOf(n) of its n; access i's
+  // time within its block's interval.
   auto strideOf = [&](size_t n) {
     const auto cap = static_cast<size_t>(std::max(1LL, options.maxAccessesPerWarp));
     return n > cap ? (n + cap - 1) / cap : size_t{1};
   };
+  auto timeInBlock = [](const WarpAccess& a, size_t i, size_t n) {
+    return a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
+  };
   // Blocks that are the base block shifted by whole sectors, visited by their kept regions.
   std::optional<ShiftedBlocks> shifted;
-  if (streams.affine() && ShiftedBlocks::applies(streams, sectorsPerLine)) {
+  if (ShiftedBlocks::applies(streams, sectorsPerLine)) {
     std::vector<ShiftedBlocks::Access> selected;
     const std::vector<WarpAccesses>& base = streams.baseBlock();
     for (size_t w = 0; w < base.size(); ++w) {
       const size_t n = base[w].size();
       for (size_t i = 0; i < n; i += strideOf(n)) {
         const WarpAccess& a = base[w][i];
-        const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
         selected.push_back({w, i, a.site, sites[static_cast<size_t>(a.site)].access->isStore,
-                            static_cast<double>(strideOf(n)) * a.weight, at});
+                            static_cast<double>(strideOf(n)) * a.weight, timeInBlock(a, i, n)});
       }
     }
     shifted.emplace(streams, std::move(selected), sites.size(), static_cast<long long>(sectorsPerLine));
@@ -1221,9 +1219,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
             // The same base access recurs in every shifted block: its count is kept with it.
             totals.partial[site] += a.partialSectors * weight;
           }
-          const double at = a.at >= 0 ? a.at : (static_cast<double>(i) + 0.5) / std::max<double>(1.0, static_cast<double>(n));
           tally.generated(m.isStore, touched->size());
-          const SampledOrigin origin{&a, wave + at, weight, a.site, cluster, firstWarp + static_cast<int>(w), m.isStore, firstHalf};
+          const SampledOrigin origin{&a, wave + timeInBlock(a, i, n), weight, a.site, cluster, firstWarp + static_cast<int>(w), m.isStore, firstHalf};
           keepSampled(*touched, 0, origin, sampler, out, tally);
         });
   };

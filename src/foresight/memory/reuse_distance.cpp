@@ -107,13 +107,8 @@ struct UnitTable {
   std::vector<UnitState> units;
 };
 
-/// Floor of unit / group (rounding down for negative units too).
-long long groupOf(long long unit, long long group) {
-  return unit >= 0 ? unit / group : -((-unit + group - 1) / group);
-}
-
 /// The unit tables of `stream` for each grouping in `groups` (1: the units as given; g: runs of
-/// g consecutive units, groupOf()), from one sort of (unit, position): a group's units are
+/// g consecutive units, unitOf()), from one sort of (unit, position): a group's units are
 /// consecutive in unit order. Per unit, whether it is written and how many sampled clusters
 /// touch it (n̂ and the weight 1/π). Not hashing: streams are up to millions of accesses.
 std::vector<UnitTable> unitTables(const std::vector<SampledAccess>& stream, std::initializer_list<long long> groups) {
@@ -146,7 +141,7 @@ std::vector<UnitTable> unitTables(const std::vector<SampledAccess>& stream, std:
     for (size_t j = 0; j < n; ++j) {
       const std::uint32_t at = order[j];
       const long long unit = static_cast<long long>(keys[at] ^ (std::uint64_t{1} << 63));  // radixKey's inverse
-      const long long key = group == 1 ? unit : groupOf(unit, group);
+      const long long key = group == 1 ? unit : unitOf(unit, group);
       if (j == 0 || key != current) t.units.emplace_back();
       current = key;
       const int uid = static_cast<int>(t.units.size()) - 1;
@@ -271,6 +266,5 @@ std::pair<ReuseResult, ReuseResult> analyzeReuseGrouped(const std::vector<Sample
   });
   return out;
 }
-
 
 }  // namespace foresight

@@ -46,6 +46,12 @@ struct SamplePopulation {
   double clusters = 1;         ///< P (≥ K)
 };
 
+/// The unit of `per` consecutive units (sectors) that `unit` lies in: floor(unit / per), rounding
+/// down for negative units too.
+[[nodiscard]] inline long long unitOf(long long unit, long long per) {
+  return unit >= 0 ? unit / per : -((-unit + per - 1) / per);
+}
+
 /// Result of analyzeReuse().
 struct ReuseResult {
   std::vector<AccessOutcome> outcomes;  ///< one per access, in stream order
