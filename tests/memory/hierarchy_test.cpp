@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "foresight/gpu/presets.h"
 #include "foresight/ir/warp_stream.h"
@@ -88,10 +89,11 @@ Launch fullWave() {
   return l;
 }
 
-MemoryTraffic sweep(double mib, int passes, CacheOp op, bool store = false) {
+MemoryTraffic sweep(double mib, int passes, CacheOp op, bool store = false, L2Start start = L2Start::Cold) {
   Expected<Gpu> h100 = loadPreset("h100");
   EXPECT_TRUE(h100.ok());
-  const Launch l = fullWave();
+  Launch l = fullWave();
+  l.l2Start = start;
   const long long elements = static_cast<long long>(mib * 1024 * 1024 / 4);
   KernelIR ir = sweepKernel(elements, l.blocks() * 256, passes, 256, op, store);
   Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
@@ -234,6 +236,38 @@ TEST(MemoryHierarchy, StreamingStoresReachDramOnce) {
   EXPECT_NEAR(t.compulsoryWriteBytes, 270336.0 * 4, 0.01 * 270336.0 * 4);
   EXPECT_NEAR(t.dramReadSectors * 32, 64.0 * 1024 * 1024, 0.02 * 64.0 * 1024 * 1024);
   EXPECT_LT(t.l2HitRate(), 0.01);
+}
+
+TEST(MemoryHierarchy, WarmStartFindsAFootprintThatFitsInL2Resident) {
+  // One pass over 12.5 MiB and a 4-byte store per thread (270336 x 4 B = 1.03 MiB): cold, the
+  // reads come from DRAM (12.5 MiB) and the stores are written back once. Warm (the same launch
+  // just before), the 13.53 MiB footprint sits in the 50 MiB L2: every load sector hits there,
+  // the stores find their sectors resident and dirty, nothing reaches DRAM.
+  const double read = 12.5 * 1024 * 1024, written = 270336.0 * 4;
+  const MemoryTraffic cold = sweep(12.5, 1, CacheOp::Cg, true);
+  EXPECT_NEAR(cold.dramReadSectors * 32, read, 0.02 * read);
+  EXPECT_NEAR(cold.dramWriteSectors * 32, written, 0.01 * written);
+  EXPECT_DOUBLE_EQ(cold.residentBytes, 0);
+  EXPECT_NEAR(cold.coldBytes(), read + written, 0.02 * (read + written));
+  const MemoryTraffic warm = sweep(12.5, 1, CacheOp::Cg, true, L2Start::Warm);
+  EXPECT_DOUBLE_EQ(warm.dramReadSectors, 0);
+  EXPECT_DOUBLE_EQ(warm.dramWriteSectors, 0);
+  EXPECT_DOUBLE_EQ(warm.l2HitRate(), 1.0);
+  EXPECT_DOUBLE_EQ(warm.l2HitSectors, warm.loadSectors);
+  EXPECT_DOUBLE_EQ(warm.loadSectors, cold.loadSectors);  // the same requests, served elsewhere
+  EXPECT_DOUBLE_EQ(warm.compulsoryBytes(), cold.compulsoryBytes());
+  EXPECT_DOUBLE_EQ(warm.residentBytes, warm.compulsoryBytes());
+  EXPECT_DOUBLE_EQ(warm.coldBytes(), 0);
+  // 64 MiB does not fit: LRU kept the previous run's last 50 MiB, which this run's first 14 MiB
+  // of reads evict before it reaches them: the cold traffic.
+  const MemoryTraffic big = sweep(64, 1, CacheOp::Cg, true);
+  const MemoryTraffic bigWarm = sweep(64, 1, CacheOp::Cg, true, L2Start::Warm);
+  EXPECT_DOUBLE_EQ(bigWarm.dramReadSectors, big.dramReadSectors);
+  EXPECT_DOUBLE_EQ(bigWarm.dramWriteSectors, big.dramWriteSectors);
+  EXPECT_DOUBLE_EQ(bigWarm.residentBytes, 0);
+  bool said = false;
+  for (const std::string& n : bigWarm.notes) said = said || n.find("exceeds the L2: a cold start") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 /// One load per warp whose lanes are `strideBytes` apart: warp w of the launch reads

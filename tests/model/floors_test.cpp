@@ -61,6 +61,36 @@ TEST(PhysicalFloors, VecaddDramFloorIsTwelveMiBOverPeakBandwidth) {
   EXPECT_EQ(f.largest().first, "dram");
 }
 
+/// The same vecadd with a warm L2 (the launch before left its 12 MiB there, L2 peak 9.8 TB/s
+/// set here): nothing must cross DRAM, so the DRAM floor is 0; every byte still passes the L2
+/// once: 12,582,912 B / 9.8e12 B/s = 1.2840 us. Cold, the L2 floor is below the DRAM one.
+TEST(PhysicalFloors, AWarmL2LeavesTheL2FloorInsteadOfTheDramOne) {
+  Gpu gpu = handGpu();
+  for (MemoryLevel& m : gpu.memory) {
+    if (m.resource == "l2") m.bandwidth = Param<double>{9800};
+  }
+  gpu.blockDispatchCycles.reset();  // 31 x 157 cycles would be the largest floor of this grid
+  MemoryTraffic t;
+  t.compulsoryReadBytes = 8 << 20;
+  t.compulsoryWriteBytes = 4 << 20;
+  KernelInput k;
+  k.ir.name = "vecadd";
+  Launch l;
+  l.grid.x = 4096;
+  l.block.x = 256;
+  const PhysicalFloors cold = computeFloors(k, l, gpu, t);
+  EXPECT_NEAR(cold.l2Seconds * 1e6, 1.2840, 1e-4);
+  EXPECT_EQ(cold.largest().first, "dram");
+  t.residentBytes = 12 << 20;
+  const PhysicalFloors warm = computeFloors(k, l, gpu, t);
+  EXPECT_DOUBLE_EQ(warm.dramSeconds, 0);
+  EXPECT_NEAR(warm.l2Seconds * 1e6, 1.2840, 1e-4);
+  EXPECT_EQ(warm.largest().first, "l2");
+  // Half resident: the other 6 MiB cross DRAM, 6,291,456 B / 3.35e12 B/s = 1.8780 us.
+  t.residentBytes = 6 << 20;
+  EXPECT_NEAR(computeFloors(k, l, gpu, t).dramSeconds * 1e6, 1.8780, 1e-4);
+}
+
 /// An FMA chain: per warp 1000 executions of {4 FFMA, 1 DFMA, 1 IADD, 1 MUFU, 1 BRA}; grid 528 x
 /// 256 threads = 4224 warps.
 ///   fp32: 4224 x 4000 x 1 / (132 x 4) = 32,000 cycles = 21.333 us at 1.5 GHz

@@ -43,6 +43,20 @@ def test_predict_is_the_cli_prediction():
     assert emu["model"] == "emulate" and emu["variant"] == "modern"
 
 
+def test_a_warm_l2_is_the_cli_one():
+    # vecadd's 12 MiB fit in the H200's L2: warm, its loads hit there and DRAM moves nothing.
+    got = foresight.predict(VECADD, gpu="h200", grid=4096, block=256, args={"n": 1048576}, l2="warm")
+    want = cli_json("predict", VECADD, "--gpu", "h200", "--grid", "4096", "--block", "256",
+                    "--arg", "n=1048576", "--l2", "warm")
+    assert got == want
+    assert got["launch"]["l2"] == "warm"
+    assert got["values"]["f_DRAM"] == 0 and got["values"]["floor_dram_us"] == 0
+    cold = foresight.predict(VECADD, gpu="h200", grid=4096, block=256, args={"n": 1048576})
+    assert "l2" not in cold["launch"] and cold["values"]["f_DRAM"] == 1
+    with pytest.raises(foresight.Error, match="expected cold"):
+        foresight.predict(VECADD, gpu="h200", grid=4096, block=256, args={"n": 1048576}, l2="tepid")
+
+
 def test_explain_is_the_cli_explanation():
     got = foresight.explain(VECADD, gpu="h100", grid=4096, block=256, args={"n": 1048576})
     want = cli_json("explain", VECADD, "--gpu", "h100", "--grid", "4096", "--block", "256",

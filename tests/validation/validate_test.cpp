@@ -7,9 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "foresight/gpu/presets.h"
+#include "foresight/validation/manifest.h"
 #include "foresight/validation/measurement.h"
 
 namespace foresight {
@@ -212,6 +214,49 @@ TEST(ValidateRun, FixturesWithTheRealModels) {
   EXPECT_EQ(r->rows[14].experiment, "cuda");
   EXPECT_FALSE(r->rows[14].predictedSeconds.has_value());
   EXPECT_FALSE(r->rows[14].reason.empty());
+}
+
+TEST(ValidateRun, UnrotatedSamplesAndRepeatsStartWithAWarmL2) {
+  // The public set's SCALE kernel over 1036569 doubles in blocks of 1024 (16.6 MB, in the H200's
+  // 50 MiB L2). Rotated copies: each sample starts cold. Samples back to back over the same
+  // buffers: warm, faster (its reads hit in L2, nothing is written back). Three launches in a
+  // row with rotation: one cold, then two warm. A flush between samples, or re-uploaded inputs,
+  // start cold again.
+  Expected<std::vector<Manifest>> corpus = loadCorpus(std::string(FORESIGHT_SOURCE_DIR) + "/validation/public");
+  ASSERT_TRUE(corpus.ok()) << corpus.error().format();
+  const auto m = std::find_if(corpus->begin(), corpus->end(), [](const Manifest& x) { return x.name == "small_scale_n1036569"; });
+  ASSERT_NE(m, corpus->end());
+  const auto v = std::find_if(m->variants.begin(), m->variants.end(), [](const VariantSpec& x) { return x.name == "b1024"; });
+  ASSERT_NE(v, m->variants.end());
+  Expected<ResolvedExperiment> resolved = resolveVariant(*m, *v);
+  ASSERT_TRUE(resolved.ok()) << resolved.error().format();
+  ResolvedExperiment e = *resolved;
+  e.rotate = true;
+  Expected<Gpu> h200 = loadPreset("h200");
+  ASSERT_TRUE(h200.ok());
+  const std::vector<ModelChoice> models = {applicableModels().at(0)};  // the default
+  auto seconds = [&](const ResolvedExperiment& x) {
+    std::vector<Expected<double>> s = predictExperiment(x, models, *h200);
+    EXPECT_TRUE(s.at(0).ok()) << s.at(0).error().format();
+    return s.at(0).ok() ? *s.at(0) : 0.0;
+  };
+  const double cold = seconds(e);
+  if (cold == 0) GTEST_SKIP() << "no CUDA toolchain";
+  ResolvedExperiment unrotated = e;
+  unrotated.rotate = false;
+  const double warm = seconds(unrotated);
+  EXPECT_LT(warm, cold);
+  ResolvedExperiment repeated = e;
+  repeated.launches.at(0).repeat = 3;
+  EXPECT_NEAR(seconds(repeated), cold + 2 * warm, 1e-12);
+  repeated.rotate = false;
+  EXPECT_NEAR(seconds(repeated), 3 * warm, 1e-12);
+  ResolvedExperiment flushed = unrotated;
+  flushed.flush = true;
+  EXPECT_DOUBLE_EQ(seconds(flushed), cold);
+  ResolvedExperiment reuploaded = unrotated;
+  reuploaded.reinit = true;
+  EXPECT_DOUBLE_EQ(seconds(reuploaded), cold);
 }
 
 TEST(ValidateRun, NoMeasurementsIsNotAnError) {

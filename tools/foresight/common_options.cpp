@@ -163,6 +163,7 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu* gpu, co
     launch.block = *overrides.block;
     if (overrides.dynamicSharedBytes) launch.dynamicSharedBytes = *overrides.dynamicSharedBytes;
     if (overrides.carveoutPercent) launch.carveoutPercent = *overrides.carveoutPercent;
+    if (overrides.l2Start) launch.l2Start = *overrides.l2Start;
     in.launch = launch;
   }
   return in;
@@ -273,6 +274,11 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
                  "Shared-memory carveout, percent of the GPU's largest (cudaFuncAttributePreferredSharedMemoryCarveout; "
                  "rounded up to a carveout the GPU lists)")
       ->check(CLI::Range(0, 100));
+  sub.add_option("--l2", o.l2,
+                 "What the L2 holds of the launch's data at the start: cold (nothing; the default, as Nsight Compute and "
+                 "a first launch see it) or warm (left there by the same launch just before, as back-to-back launches "
+                 "over the same buffers see it)")
+      ->check(CLI::IsMember({"cold", "warm"}));
   sub.add_option("-I", o.includeDirs, "Include directory for CUDA compilation (repeatable)");
   sub.add_option("--nvcc-flag", o.nvccFlags, "Further nvcc flag for CUDA compilation, e.g. --nvcc-flag=-use_fast_math (repeatable)")
       ->allow_extra_args(false);
@@ -323,6 +329,11 @@ Expected<LaunchOverrides> toLaunchOverrides(const CommonOptions& o) {
   }
   if (o.dynamicShared >= 0) out.dynamicSharedBytes = o.dynamicShared;
   if (o.carveout >= 0) out.carveoutPercent = o.carveout;
+  if (!o.l2.empty()) {
+    Expected<L2Start> start = parseL2Start(o.l2, "--l2");
+    if (!start) return std::move(start).takeError();
+    out.l2Start = *start;
+  }
   return out;
 }
 

@@ -51,6 +51,7 @@ struct CommonOptions {
   std::vector<std::string> arrays;     ///< --array NAME=BYTES
   long long dynamicShared = -1;       ///< --dynamic-shared BYTES; < 0 = the input's (else 0)
   int carveout = -1;                  ///< --carveout PERCENT; < 0 = the driver's choice
+  std::string l2;                     ///< --l2 cold|warm; empty = cold
   long long maxVariants = 1'000'000;  ///< --max-variants: layouts a skeleton search may evaluate
   std::vector<std::string> includeDirs;  ///< -I DIR (CUDA compilation)
   std::vector<std::string> nvccFlags;    ///< --nvcc-flag FLAG (CUDA compilation)
@@ -83,7 +84,7 @@ void addToolTimeoutOption(CLI::App& sub, double& seconds, const std::string& hel
 /// The model names as typed (`--model`, `--variant` and the emulate options).
 [[nodiscard]] ModelNames toModelNames(const CommonOptions& options);
 
-/// --grid, --block, --dynamic-shared and --carveout; an Error for malformed extents or ones
+/// --grid, --block, --dynamic-shared, --carveout and --l2; an Error for malformed extents or ones
 /// beyond CUDA's limits, naming the option.
 [[nodiscard]] Expected<LaunchOverrides> toLaunchOverrides(const CommonOptions& options);
 

@@ -111,6 +111,15 @@ Request parseRequest(const std::string& text) {
   return r;
 }
 
+/// The request's `l2` ("cold" or "warm"; absent or null: unset).
+std::optional<L2Start> l2Field(const json& j) {
+  if (!j.contains("l2") || j["l2"].is_null()) return std::nullopt;
+  if (!j["l2"].is_string()) fail(makeError("l2: \"cold\" or \"warm\""));
+  Expected<L2Start> start = parseL2Start(j["l2"].get<std::string>(), "l2");
+  if (!start) fail(start.error());
+  return *start;
+}
+
 /// The workload options of predict/explain: `grid` and `block` override the input's launch (a
 /// skeleton takes a block only); with both, the frontends also see them with the scalar args.
 WorkloadOptions workloadOptions(const Request& r) {
@@ -124,12 +133,14 @@ WorkloadOptions workloadOptions(const Request& r) {
     wo.launch.dynamicSharedBytes = j["dynamic_shared"].get<long long>();
   }
   if (j.contains("carveout") && !j["carveout"].is_null()) wo.launch.carveoutPercent = j["carveout"].get<int>();
+  wo.launch.l2Start = l2Field(j);
   if (!grid || !block) return wo;
   Launch l;
   l.grid = *wo.launch.grid;
   l.block = *wo.launch.block;
   l.dynamicSharedBytes = wo.launch.dynamicSharedBytes.value_or(0);
   l.carveoutPercent = wo.launch.carveoutPercent;
+  if (wo.launch.l2Start) l.l2Start = *wo.launch.l2Start;
   const json argsField = object(j, "args");
   for (const auto& [name, value] : argsField.items()) {
     if (value.is_number_integer() || value.is_boolean()) {
@@ -220,6 +231,7 @@ std::string exploreText(const std::string& text) {
     o.launch.arrays.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
   }
   if (r.raw.contains("dynamic_shared")) o.launch.dynamicShared = r.raw["dynamic_shared"].dump();
+  o.launch.l2Start = l2Field(r.raw).value_or(L2Start::Cold);
   o.maxVariants = r.raw.value("max_variants", 10000LL);
   o.threads = r.raw.value("jobs", 0U);
   if (r.raw.contains("shard")) {

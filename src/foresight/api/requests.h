@@ -8,7 +8,7 @@
 /// h100), `kernel`, `grid` and `block` (an int or up to three; explore: expressions), `args`
 /// (name → number; explore: numbers or expressions), `defines` (name → value), `dynamic_shared`,
 /// `carveout`, `include_dirs`, `nvcc_flags`, `trips` and `branches` ("file.cu:LINE" → value),
-/// `tool_timeout`, `model`, `variant`, `policy`, `l1_hit_rate`, `l2_hit_rate`; explore also
+/// `tool_timeout`, `model`, `variant`, `policy`, `l1_hit_rate`, `l2_hit_rate`, `l2` ("cold" or "warm"); explore also
 /// `space` (a --space string or name → list of values), `max_variants`, `jobs`, `shard` ([i, n]).
 #pragma once
 

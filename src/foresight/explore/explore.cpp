@@ -120,6 +120,7 @@ void runVariant(const ExploreOptions& o, const std::map<std::string, long long>&
     for (const auto& [name, value] : (*launch)->args) l.args[name] = value;
     if (!o.launch.dynamicShared.empty()) l.dynamicSharedBytes = (*launch)->dynamicSharedBytes;
   }
+  l.l2Start = o.launch.l2Start;
   out.launch = l;
   Expected<Prediction> p = predict(kernel, l, *o.inputOptions.gpu, o.model);
   if (!p) {

@@ -42,6 +42,7 @@ struct LaunchExpressions {
   std::vector<std::pair<std::string, std::string>> args;
   /// Array sizes in bytes by pointer parameter (`--array`): integer expressions ("4*N*N").
   std::vector<std::pair<std::string, std::string>> arrays;
+  L2Start l2Start = L2Start::Cold;  ///< every variant's (`--l2`)
 };
 
 /// One variant's outcome.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// CUDA's universal launch limits (launch.h).
+/// CUDA's universal launch limits, and the names of the L2's start states (launch.h).
 #include "foresight/ir/launch.h"
 
 namespace foresight {
@@ -30,6 +30,14 @@ Expected<void> checkLaunchLimits(const Launch& launch) {
     return makeError("dynamic shared memory of " + std::to_string(launch.dynamicSharedBytes) + " bytes is negative");
   }
   return {};
+}
+
+const char* l2StartName(L2Start start) { return start == L2Start::Warm ? "warm" : "cold"; }
+
+Expected<L2Start> parseL2Start(const std::string& name, const std::string& what) {
+  if (name == "cold") return L2Start::Cold;
+  if (name == "warm") return L2Start::Warm;
+  return makeError(what + " '" + name + "': expected cold (the launch's data not in L2) or warm (left there by the same launch just before)");
 }
 
 }  // namespace foresight

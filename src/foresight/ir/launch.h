@@ -42,6 +42,21 @@ struct ArgValue {
   bool operator==(const ArgValue&) const = default;
 };
 
+/// What the L2 holds of a launch's data when it starts (docs/models.md#warm-l2).
+enum class L2Start {
+  /// Nothing: the first launch on its data, or other work evicted it since (what Nsight
+  /// Compute's cache control, a flush, and the runner's rotated buffer copies measure).
+  Cold,
+  /// The data as the same launch leaves it: back-to-back launches over the same buffers, as
+  /// timing loops measure them. What of the footprint the L2 holds is resident at the start.
+  Warm,
+};
+
+/// "cold", "warm".
+[[nodiscard]] const char* l2StartName(L2Start start);
+/// The L2Start of a name ("cold" or "warm"); an Error that names `what` (the option) otherwise.
+[[nodiscard]] Expected<L2Start> parseL2Start(const std::string& name, const std::string& what);
+
 /// One kernel launch.
 struct Launch {
   Dim3 grid;                       ///< blocks
@@ -57,6 +72,7 @@ struct Launch {
   /// engine estimates it).
   std::map<std::string, long long> arrayBytes;
   std::map<std::string, long long> macros;  ///< -D NAME=VALUE problem-size macros
+  L2Start l2Start = L2Start::Cold;          ///< what the L2 holds of its data at the start
 
   [[nodiscard]] long long blocks() const { return grid.count(); }
   [[nodiscard]] long long threadsPerBlock() const { return block.count(); }

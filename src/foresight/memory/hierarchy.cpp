@@ -1795,6 +1795,32 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       t.notes.push_back("memory: the footprint fits in L2: DRAM traffic capped at the compulsory bytes");
     }
   }
+  // A warm start (Launch::l2Start): the same launch ran just before over the same data. Under
+  // LRU a footprint that fits in L2 is resident when the launch starts and stays so (fewer
+  // distinct sectors than the capacity are ever touched): every L1 miss hits in L2, and a store
+  // finds its sector resident (dirty from the run before), so nothing reaches DRAM. A larger
+  // footprint leaves, under LRU, the sectors the previous run touched last, which this run
+  // evicts before it reaches them when it touches its data in the same order: a cold start.
+  // Not with unknown addresses (outside the footprint) or measured hit rates.
+  if (launch.l2Start == L2Start::Warm && l2Level && unknownTotal == 0 && !options.l2HitRate && fits > 0 &&
+      fits <= static_cast<double>(l2Level->size.value)) {
+    t.dramReadSectors = t.dramWriteSectors = t.l2HitSectors = 0;
+    for (SiteTraffic& st : t.sites) {
+      if (!st.isStore) {
+        st.l2Hits = std::max(0.0, st.sectors - st.l1Hits);
+        t.l2HitSectors += st.l2Hits;
+      }
+      st.dramSectors = 0;
+    }
+    t.residentBytes = t.compulsoryBytes();
+    std::snprintf(note, sizeof note, "memory: warm L2: the footprint (%.3g MiB) is resident from the launch before; no DRAM traffic",
+                  t.residentBytes / (1 << 20));
+    t.notes.push_back(note);
+  } else if (launch.l2Start == L2Start::Warm) {
+    t.notes.push_back(fits > 0 && l2Level && fits > static_cast<double>(l2Level->size.value)
+                          ? "memory: warm L2 asked for, but the footprint exceeds the L2: a cold start (LRU keeps none of it)"
+                          : "memory: warm L2 asked for, but the footprint is not known (data-dependent addresses in unknown arrays, or measured hit rates): a cold start");
+  }
   // Atomics at the L2 (the atomics floor), over the window's blocks:
   //  - to one address they are applied one after another: the lane operations per address. The
   //    most-updated address counts for the whole launch when every window block updates it (one

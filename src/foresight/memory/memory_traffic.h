@@ -7,6 +7,7 @@
 /// invariant as compulsory bytes), so there is one answer to "where is the data served from".
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ struct MemoryTraffic {
   /// crosses the DRAM interface at least once.
   double compulsoryReadBytes = 0;
   double compulsoryWriteBytes = 0;
+  /// Of the footprint, the bytes the L2 holds when the launch starts (Launch::l2Start warm):
+  /// their first touches hit in L2, so only the rest must cross the DRAM interface.
+  double residentBytes = 0;
   /// Global atomics (RED/ATOM) of the launch's most-updated address, lane operations: they are
   /// applied one after another at the L2 (the atomics floor). 0 = no atomics, or their
   /// addresses are unknown (data-dependent).
@@ -80,6 +84,8 @@ struct MemoryTraffic {
 
   [[nodiscard]] double dramBytes() const { return (dramReadSectors + dramWriteSectors) * sectorBytes; }
   [[nodiscard]] double compulsoryBytes() const { return compulsoryReadBytes + compulsoryWriteBytes; }
+  /// The footprint's bytes that must cross the DRAM interface: those not resident at the start.
+  [[nodiscard]] double coldBytes() const { return std::max(0.0, compulsoryBytes() - residentBytes); }
   [[nodiscard]] double l1HitRate() const { return loadSectors > 0 ? l1HitSectors / loadSectors : 0; }
   /// Share of the load sectors that miss L1 and hit in L2 (lookups: the L1 misses; DRAM read
   /// sectors can exceed the L2 misses when a miss fetches several sectors).

@@ -14,7 +14,7 @@
 namespace foresight {
 
 std::vector<std::pair<std::string, double>> PhysicalFloors::named() const {
-  std::vector<std::pair<std::string, double>> out{{"dram", dramSeconds}};
+  std::vector<std::pair<std::string, double>> out{{"dram", dramSeconds}, {"l2", l2Seconds}};
   for (InstrClass c : kFloorPipes) out.emplace_back(instrClassName(c), pipeSeconds[static_cast<int>(c)]);
   out.emplace_back("issue", issueSeconds);
   out.emplace_back("ldst", ldstSeconds);
@@ -155,8 +155,11 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     f.dispatchSeconds = (f.blocksPerSm - 1) * gpu.blockDispatchCycles->value / clockHz;
   }
   f.compulsoryBytes = traffic.compulsoryBytes();
+  f.residentBytes = traffic.residentBytes;
   const MemoryLevel* dram = gpu.memoryForResource("dram");
-  if (dram && dram->bandwidth && dram->bandwidth->value > 0) f.dramSeconds = f.compulsoryBytes / (dram->bandwidth->value * 1e9);
+  if (dram && dram->bandwidth && dram->bandwidth->value > 0) f.dramSeconds = traffic.coldBytes() / (dram->bandwidth->value * 1e9);
+  const MemoryLevel* l2 = gpu.memoryForResource("l2");
+  if (l2 && l2->bandwidth && l2->bandwidth->value > 0) f.l2Seconds = f.compulsoryBytes / (l2->bandwidth->value * 1e9);
   return f;
 }
 
@@ -165,7 +168,13 @@ void applyFloors(Prediction& p, const PhysicalFloors& f, const Gpu& gpu) {
     p.values.push_back({std::move(name), value, std::move(note)});
   };
   add("compulsory_bytes", f.compulsoryBytes, "distinct bytes the launch moves (memory engine)");
-  add("floor_dram_us", f.dramSeconds * 1e6, "compulsory bytes / peak DRAM bandwidth");
+  if (f.residentBytes > 0) {
+    add("resident_bytes", f.residentBytes, "of them, bytes in L2 when the launch starts (warm L2)");
+    add("floor_dram_us", f.dramSeconds * 1e6, "compulsory bytes not resident in L2 / peak DRAM bandwidth");
+  } else {
+    add("floor_dram_us", f.dramSeconds * 1e6, "compulsory bytes / peak DRAM bandwidth");
+  }
+  add("floor_l2_us", f.l2Seconds * 1e6, "compulsory bytes / peak L2 bandwidth");
   for (InstrClass c : kFloorPipes) {
     add(fmt::format("floor_{}_us", instrClassName(c)), f.pipeSeconds[static_cast<int>(c)] * 1e6,
         fmt::format("{} warp instructions x gap / (SMs x schedulers)", instrClassName(c)));

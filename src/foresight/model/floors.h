@@ -2,8 +2,11 @@
 /// \file
 /// Physical floors of one kernel launch on one GPU (docs/models.md#physical-floors): times no
 /// execution can beat, whatever the model says.
-///  - DRAM: compulsory bytes (the launch's footprint, MemoryTraffic::compulsoryBytes()) / peak
-///    DRAM bandwidth (`[memory.dram] bandwidth`);
+///  - DRAM: compulsory bytes (the launch's footprint, MemoryTraffic::compulsoryBytes()) not
+///    resident in L2 at the start (all of them with a cold L2) / peak DRAM bandwidth
+///    (`[memory.dram] bandwidth`);
+///  - L2: compulsory bytes / peak L2 bandwidth (`[memory.l2] bandwidth`): every byte of the
+///    footprint passes the L2 at least once, resident or not;
 ///  - per pipe (fp32, fp64, int, sfu, tensor): dynamic warp instructions of the class x the
 ///    pipe's gap / (SMs x schedulers), i.e. the class's operations / the pipe's peak rate;
 ///  - issue: all dynamic warp instructions / (SMs x schedulers x issue width);
@@ -53,7 +56,9 @@ inline constexpr std::array<InstrClass, 5> kFloorPipes = {InstrClass::Fp32, Inst
 /// The floors of one launch, in seconds (0 = nothing to bound, or the GPU gives no rate).
 struct PhysicalFloors {
   double compulsoryBytes = 0;
+  double residentBytes = 0;  ///< of them, in L2 at the start (MemoryTraffic::residentBytes)
   double dramSeconds = 0;
+  double l2Seconds = 0;
   std::array<double, kNumInstrClasses> pipeWarpInsts{};  ///< whole launch, by InstrClass
   std::array<double, kNumInstrClasses> pipeSeconds{};    ///< by InstrClass (kFloorPipes only)
   double warpInsts = 0;                                  ///< whole launch, all classes
@@ -79,7 +84,7 @@ struct PhysicalFloors {
   double blocksPerSm = 0;        ///< blocks of the busiest SM: ceil(blocks / SMs)
   double dispatchSeconds = 0;
 
-  /// Every floor by name, in report order: "dram", the pipes of kFloorPipes, "issue", "ldst",
+  /// Every floor by name, in report order: "dram", "l2", the pipes of kFloorPipes, "issue", "ldst",
   /// "shared", "sgemm-mix", "atomics", "partial-writes", "barriers", "block-dispatch" (0 where
   /// nothing bounds).
   [[nodiscard]] std::vector<std::pair<std::string, double>> named() const;

@@ -47,6 +47,9 @@ void printContextHeader(std::ostream& os, const PredictionContext& c, const std:
   if (c.launch.dynamicSharedBytes > 0) {
     os << fmt::format("           {} B of dynamic shared memory per block\n", c.launch.dynamicSharedBytes);
   }
+  if (c.launch.l2Start == L2Start::Warm) {
+    os << "           warm L2: its data as the same launch left it just before\n";
+  }
 }
 
 std::string predictionSummary(const PredictionContext& c, const Prediction& p) {
@@ -63,6 +66,7 @@ nlohmann::json contextJson(const PredictionContext& c) {
   j["launch"] = {{"grid", dim3Json(c.launch.grid)},
                  {"block", dim3Json(c.launch.block)},
                  {"dynamic_shared_bytes", c.launch.dynamicSharedBytes}};
+  if (c.launch.l2Start == L2Start::Warm) j["launch"]["l2"] = l2StartName(c.launch.l2Start);
   return j;
 }
 

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "foresight/frontend/input.h"
 #include "foresight/gpu/presets.h"
@@ -48,6 +50,11 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
                                                 const Gpu& gpu, double toolTimeoutSeconds) {
   std::vector<double> seconds(models.size(), 0.0);
   std::vector<std::optional<Error>> errors(models.size());
+  // What the L2 holds when a launch starts (docs/validation.md#what-the-l2-holds): the samples
+  // run back to back over the same buffers when copies are not rotated, nothing flushed and
+  // nothing re-uploaded, so each finds its data as the sample before left it; otherwise the
+  // first launch of a kernel starts cold. The repeats of a launch follow it: warm.
+  const L2Start sampleStart = !e.rotate && !e.flush && !e.reinit ? L2Start::Warm : L2Start::Cold;
   for (const ResolvedLaunch& l : e.launches) {
     InputOptions options = launchInputOptions(e, l, gpu);
     options.toolTimeoutSeconds = toolTimeoutSeconds;
@@ -57,29 +64,37 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
     Expected<const KernelInput*> kernel =
         input ? selectKernel(*input, l.kernel) : Expected<const KernelInput*>(input.error());
     // A skeleton's launch follows from its layout (the manifest's block only pins it).
-    const Launch& launch = input && input->layouts && input->launch ? *input->launch : l.launch;
-    // The memory analysis depends on the kernel, launch and GPU only: once for all models (each
-    // would otherwise run it again). A failure is left to each model's predict() to report.
-    std::shared_ptr<const MemoryTraffic> traffic;
-    if (kernel) {
-      const KernelInput& k = **kernel;
-      Expected<MemoryTraffic> t = analyzeMemory(k.ir, k.summary ? &*k.summary : nullptr, launch, gpu);
-      if (t) traffic = std::make_shared<const MemoryTraffic>(std::move(*t));
-    }
-    for (size_t m = 0; m < models.size(); ++m) {
-      if (errors[m]) continue;
-      if (!kernel) {
-        errors[m] = kernel.error();
-        continue;
+    Launch first = input && input->layouts && input->launch ? *input->launch : l.launch;
+    first.l2Start = sampleStart;
+    Launch repeated = first;
+    repeated.l2Start = L2Start::Warm;
+    // (launch, times): the first run, then the repeats when they start differently.
+    std::vector<std::pair<const Launch*, long long>> runs{{&first, l.repeat}};
+    if (l.repeat > 1 && first.l2Start != L2Start::Warm) runs = {{&first, 1}, {&repeated, l.repeat - 1}};
+    for (const auto& [launch, times] : runs) {
+      // The memory analysis depends on the kernel, launch and GPU only: once for all models
+      // (each would otherwise run it again). A failure is left to each model's predict().
+      std::shared_ptr<const MemoryTraffic> traffic;
+      if (kernel) {
+        const KernelInput& k = **kernel;
+        Expected<MemoryTraffic> t = analyzeMemory(k.ir, k.summary ? &*k.summary : nullptr, *launch, gpu);
+        if (t) traffic = std::make_shared<const MemoryTraffic>(std::move(*t));
       }
-      ModelOptions options = resolveDefaultModel(models[m].options, inputKindOf(e.source), &gpu);
-      options.emulate.memory = traffic;
-      Expected<Prediction> p = predict(**kernel, launch, gpu, options);
-      if (!p) {
-        errors[m] = p.error();
-        continue;
+      for (size_t m = 0; m < models.size(); ++m) {
+        if (errors[m]) continue;
+        if (!kernel) {
+          errors[m] = kernel.error();
+          continue;
+        }
+        ModelOptions options = resolveDefaultModel(models[m].options, inputKindOf(e.source), &gpu);
+        options.emulate.memory = traffic;
+        Expected<Prediction> p = predict(**kernel, *launch, gpu, options);
+        if (!p) {
+          errors[m] = p.error();
+          continue;
+        }
+        seconds[m] += p->seconds * static_cast<double>(times);
       }
-      seconds[m] += p->seconds * static_cast<double>(l.repeat);
     }
   }
   std::vector<Expected<double>> out;

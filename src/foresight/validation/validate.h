@@ -32,9 +32,11 @@ struct ModelChoice {
 [[nodiscard]] std::vector<ModelChoice> applicableModels();
 
 /// Predicted seconds of one experiment variant under each of `models` (same order): the sum over
-/// its launch sequence of repeat × predicted time, or the Error that stopped it. The input is
-/// loaded, and its memory traffic analysed (analyzeMemory), once per launch and shared by all
-/// models. The default implementation is
+/// its launch sequence of repeat × predicted time, or the Error that stopped it. A launch starts
+/// with a warm L2 (Launch::l2Start) when the samples run back to back over the same buffers
+/// (rotate off, no flush, no re-upload), else cold; its repeats start warm. The input is loaded
+/// once per launch, and its memory traffic analysed (analyzeMemory) once per start, shared by
+/// all models. The default implementation is
 /// predictExperiment.
 using PredictFn = std::function<std::vector<Expected<double>>(
     const ResolvedExperiment&, const std::vector<ModelChoice>&, const Gpu&)>;

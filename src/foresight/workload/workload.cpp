@@ -17,6 +17,7 @@ Launch applyOverrides(Launch launch, const LaunchOverrides& o) {
   if (o.block) launch.block = *o.block;
   if (o.dynamicSharedBytes) launch.dynamicSharedBytes = *o.dynamicSharedBytes;
   if (o.carveoutPercent) launch.carveoutPercent = *o.carveoutPercent;
+  if (o.l2Start) launch.l2Start = *o.l2Start;
   return launch;
 }
 

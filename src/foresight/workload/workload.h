@@ -30,6 +30,7 @@ struct LaunchOverrides {
   std::optional<Dim3> block;
   std::optional<long long> dynamicSharedBytes;
   std::optional<int> carveoutPercent;
+  std::optional<L2Start> l2Start;
 };
 
 /// Options of loadWorkload().

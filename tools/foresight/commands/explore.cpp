@@ -80,6 +80,11 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
   x.launch.grid = splitExpressionList(o.grid);
   x.launch.block = splitExpressionList(o.block);
   if (o.dynamicShared >= 0) x.launch.dynamicShared = std::to_string(o.dynamicShared);
+  if (!o.l2.empty()) {
+    Expected<L2Start> start = parseL2Start(o.l2, "--l2");
+    if (!start) return reportError(start.error());
+    x.launch.l2Start = *start;
+  }
   for (const std::string& a : o.args) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--arg", false);
     if (!kv) return reportError(kv.error());
