@@ -44,18 +44,26 @@ Instruction op(InstrClass c, const char* name) {
 }
 
 /// vecadd, n = 2^20 floats: reads a and b (8 MiB), writes c (4 MiB): 12 MiB compulsory.
-/// DRAM floor = 12,582,912 B / 3.35e12 B/s = 3.7561 us.
-TEST(PhysicalFloors, VecaddDramFloorIsTwelveMiBOverPeakBandwidth) {
-  const Gpu gpu = handGpu();
+MemoryTraffic vecaddTraffic() {
   MemoryTraffic t;
   t.compulsoryReadBytes = 8 << 20;
   t.compulsoryWriteBytes = 4 << 20;
+  return t;
+}
+
+/// The floors of vecadd's traffic `t` (no instructions) over 4096 blocks of 256 threads.
+PhysicalFloors vecaddFloors(const Gpu& gpu, const MemoryTraffic& t) {
   KernelInput k;
   k.ir.name = "vecadd";
   Launch l;
   l.grid.x = 4096;
   l.block.x = 256;
-  const PhysicalFloors f = computeFloors(k, l, gpu, t);
+  return computeFloors(k, l, gpu, t);
+}
+
+/// DRAM floor = 12,582,912 B / 3.35e12 B/s = 3.7561 us.
+TEST(PhysicalFloors, VecaddDramFloorIsTwelveMiBOverPeakBandwidth) {
+  const PhysicalFloors f = vecaddFloors(handGpu(), vecaddTraffic());
   EXPECT_DOUBLE_EQ(f.compulsoryBytes, 12582912.0);
   EXPECT_NEAR(f.dramSeconds * 1e6, 3.7561, 1e-4);
   EXPECT_EQ(f.largest().first, "dram");
@@ -70,25 +78,18 @@ TEST(PhysicalFloors, AWarmL2LeavesTheL2FloorInsteadOfTheDramOne) {
     if (m.resource == "l2") m.bandwidth = Param<double>{9800};
   }
   gpu.blockDispatchCycles.reset();  // 31 x 157 cycles would be the largest floor of this grid
-  MemoryTraffic t;
-  t.compulsoryReadBytes = 8 << 20;
-  t.compulsoryWriteBytes = 4 << 20;
-  KernelInput k;
-  k.ir.name = "vecadd";
-  Launch l;
-  l.grid.x = 4096;
-  l.block.x = 256;
-  const PhysicalFloors cold = computeFloors(k, l, gpu, t);
+  MemoryTraffic t = vecaddTraffic();
+  const PhysicalFloors cold = vecaddFloors(gpu, t);
   EXPECT_NEAR(cold.l2Seconds * 1e6, 1.2840, 1e-4);
   EXPECT_EQ(cold.largest().first, "dram");
   t.residentBytes = 12 << 20;
-  const PhysicalFloors warm = computeFloors(k, l, gpu, t);
+  const PhysicalFloors warm = vecaddFloors(gpu, t);
   EXPECT_DOUBLE_EQ(warm.dramSeconds, 0);
   EXPECT_NEAR(warm.l2Seconds * 1e6, 1.2840, 1e-4);
   EXPECT_EQ(warm.largest().first, "l2");
   // Half resident: the other 6 MiB cross DRAM, 6,291,456 B / 3.35e12 B/s = 1.8780 us.
   t.residentBytes = 6 << 20;
-  EXPECT_NEAR(computeFloors(k, l, gpu, t).dramSeconds * 1e6, 1.8780, 1e-4);
+  EXPECT_NEAR(vecaddFloors(gpu, t).dramSeconds * 1e6, 1.8780, 1e-4);
 }
 
 /// An FMA chain: per warp 1000 executions of {4 FFMA, 1 DFMA, 1 IADD, 1 MUFU, 1 BRA}; grid 528 x
