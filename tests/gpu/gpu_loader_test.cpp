@@ -211,6 +211,22 @@ TEST(GpuLoader, FetchGranularityIsAMultipleOfTheSectorAtMostALine) {
   }
 }
 
+TEST(GpuLoader, WarmFullAndWarmNoneComeTogetherInOrder) {
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  const MemoryLevel& l2 = *g->memoryForResource("l2");
+  ASSERT_TRUE(l2.warmFull && l2.warmNone);
+  EXPECT_EQ(l2.warmFull->value, 36438016);  // 34.75 MiB
+  EXPECT_EQ(l2.warmNone->value, 60030976);  // 57.25 MiB
+  const char* message = "'memory.l2.warm_full' and 'warm_none' come together, warm_full below warm_none";
+  const std::string swapped = replaced(h100, "warm_full = { value = 34.75,", "warm_full = { value = 60,");
+  EXPECT_EQ(loadError(swapped).message, message);
+  EXPECT_EQ(loadError(swapped).line, lineOf(swapped, "warm_full"));
+  const std::string alone = replaced(h100, "warm_none = { value = 57.25,", "# warm_none = { value = 57.25,");
+  EXPECT_EQ(loadError(alone).message, message);
+}
+
 TEST(GpuLoader, SgemmMixIsAnOptionalTableOfFractions) {
   // Absent: no mix. Present: each width's F_T, a fraction of the FP32 peak in (0, 1].
   Expected<Gpu> none = loadGpuFromString(fx5600Text(), kName);

@@ -258,16 +258,46 @@ TEST(MemoryHierarchy, WarmStartFindsAFootprintThatFitsInL2Resident) {
   EXPECT_DOUBLE_EQ(warm.compulsoryBytes(), cold.compulsoryBytes());
   EXPECT_DOUBLE_EQ(warm.residentBytes, warm.compulsoryBytes());
   EXPECT_DOUBLE_EQ(warm.coldBytes(), 0);
-  // 64 MiB does not fit: LRU kept the previous run's last 50 MiB, which this run's first 14 MiB
-  // of reads evict before it reaches them: the cold traffic.
+  // The h100 preset keeps all of a footprint up to warm_full = 34.75 MiB and none from
+  // warm_none = 57.25 MiB (the H200's gpu-small-kernels edge), of the footprint's upper bound,
+  // the hull of the sites' addresses: 46 MiB of reads span 45 grid strides of 270336 floats
+  // (the last one partly predicated off), 46.41 MiB, + 1.03 MiB written = 47.44 MiB:
+  // (57.25 - 47.44) / (57.25 - 34.75) = 0.436 of the cold DRAM traffic is served by L2 instead,
+  // in both directions.
+  const MemoryTraffic edge = sweep(46, 1, CacheOp::Cg, true);
+  const MemoryTraffic edgeWarm = sweep(46, 1, CacheOp::Cg, true, L2Start::Warm);
+  const double share = edgeWarm.residentBytes / edgeWarm.compulsoryBytes();
+  EXPECT_NEAR(share, 0.436, 0.001);
+  EXPECT_NEAR(edgeWarm.dramReadSectors, (1 - share) * edge.dramReadSectors, 1e-6 * edge.dramReadSectors);
+  EXPECT_NEAR(edgeWarm.dramWriteSectors, (1 - share) * edge.dramWriteSectors, 1e-6 * edge.dramWriteSectors);
+  EXPECT_NEAR(edgeWarm.l2HitSectors - edge.l2HitSectors, share * (edge.loadSectors - edge.l2HitSectors),
+              1e-6 * edge.loadSectors);
+  // 64 MiB is beyond warm_none (and under LRU the previous run's last 50 MiB would be evicted by
+  // this run's first 14 MiB of reads before it reaches them): the cold traffic.
   const MemoryTraffic big = sweep(64, 1, CacheOp::Cg, true);
   const MemoryTraffic bigWarm = sweep(64, 1, CacheOp::Cg, true, L2Start::Warm);
   EXPECT_DOUBLE_EQ(bigWarm.dramReadSectors, big.dramReadSectors);
   EXPECT_DOUBLE_EQ(bigWarm.dramWriteSectors, big.dramWriteSectors);
   EXPECT_DOUBLE_EQ(bigWarm.residentBytes, 0);
   bool said = false;
-  for (const std::string& n : bigWarm.notes) said = said || n.find("exceeds the L2: a cold start") != std::string::npos;
+  for (const std::string& n : bigWarm.notes) said = said || n.find("too large for the L2 to keep any of it") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+TEST(MemoryHierarchy, WarmShareFallsLinearlyBetweenWarmFullAndWarmNone) {
+  // Without the keys: LRU at the L2's size (50 MiB on the h100 preset). With them (34.75 and
+  // 57.25 MiB): 1 up to 34.75, (57.25 - 46) / 22.5 = 0.5 at 46, 0 from 57.25 on.
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100.ok());
+  MemoryLevel l2 = *h100->memoryForResource("l2");
+  const double mib = 1 << 20;
+  EXPECT_DOUBLE_EQ(warmShare(l2, 34.75 * mib), 1.0);
+  EXPECT_DOUBLE_EQ(warmShare(l2, 46 * mib), 0.5);
+  EXPECT_DOUBLE_EQ(warmShare(l2, 57.25 * mib), 0.0);
+  l2.warmFull.reset();
+  l2.warmNone.reset();
+  EXPECT_DOUBLE_EQ(warmShare(l2, 50 * mib), 1.0);
+  EXPECT_DOUBLE_EQ(warmShare(l2, 50 * mib + 1), 0.0);
 }
 
 /// One load per warp whose lanes are `strideBytes` apart: warp w of the launch reads

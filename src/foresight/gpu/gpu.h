@@ -82,6 +82,12 @@ struct MemoryLevel {
   /// Bytes one miss of this level reads from the level below (a multiple of `sector`, at most
   /// `line`): Hopper's L2 fetches 64-B sector pairs from DRAM. Absent = one sector.
   std::optional<Param<long long>> fetchGranularity;
+  /// A launch that follows itself over the same data (a warm L2, Launch::l2Start) finds all of
+  /// a footprint of at most `warmFull` bytes in this level, none of one of `warmNone` bytes or
+  /// more, and a share falling linearly between. Absent: both are `size` (LRU: all of a
+  /// footprint that fits, nothing of one that does not).
+  std::optional<Param<long long>> warmFull;
+  std::optional<Param<long long>> warmNone;
   std::optional<Param<int>> banks;
   std::optional<Param<int>> bankWidth;     ///< bytes per bank word (4, or 8 in Kepler 8-byte mode)
   Param<double> latency;                   ///< cycles, unloaded hit latency of this level

@@ -325,6 +325,8 @@ const std::vector<GpuField<MemoryLevel>>& memoryLevelFields() {
         paramKey<&M::line, Dim::Bytes, kPositive>("line"),
         paramKey<&M::sector, Dim::Bytes, kPositive>("sector"),
         paramKey<&M::fetchGranularity, Dim::Bytes>("fetch_granularity"),
+        paramKey<&M::warmFull, Dim::Bytes, kPositive>("warm_full"),
+        paramKey<&M::warmNone, Dim::Bytes, kPositive>("warm_none"),
         paramKey<&M::banks, Dim::Count, kPositive>("banks"),
         paramKey<&M::bankWidth, Dim::Bytes, kPositive>("bank_width"),
         paramKey<&M::latency, Dim::Cycles>("latency"),

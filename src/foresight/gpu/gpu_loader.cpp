@@ -100,6 +100,10 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
         m.failHere("'memory." + name + "' has serialization \"line\" and needs 'line'");
       } else if (level.serialization == Serialization::Sector && !level.sector) {
         m.failHere("'memory." + name + "' has serialization \"sector\" and needs 'sector'");
+      } else if (level.warmFull.has_value() != level.warmNone.has_value() ||
+                 (level.warmFull && level.warmFull->value >= level.warmNone->value)) {
+        m.failAtKey(level.warmFull ? "warm_full" : "warm_none",
+                    "'memory." + name + ".warm_full' and 'warm_none' come together, warm_full below warm_none");
       } else if (level.fetchGranularity &&
                  (!level.sector || level.fetchGranularity->value <= 0 ||
                   level.fetchGranularity->value % level.sector->value != 0 ||

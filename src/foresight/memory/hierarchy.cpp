@@ -1801,25 +1801,43 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // finds its sector resident (dirty from the run before), so nothing reaches DRAM. A larger
   // footprint leaves, under LRU, the sectors the previous run touched last, which this run
   // evicts before it reaches them when it touches its data in the same order: a cold start.
+  // Measured L2s lose part of a footprint below their size and keep part of one above it
+  // (`warm_full`, `warm_none`): that share of the first touches is served by L2 instead. A
+  // footprint that fits has only first touches left to reach DRAM (the cap above), so the share
+  // applies to all its DRAM traffic; a larger one also misses on re-touches within the launch,
+  // which no warm start saves: only the share of the compulsory bytes moves.
   // Not with unknown addresses (outside the footprint) or measured hit rates.
-  if (launch.l2Start == L2Start::Warm && l2Level && unknownTotal == 0 && !options.l2HitRate && fits > 0 &&
-      fits <= static_cast<double>(l2Level->size.value)) {
-    t.dramReadSectors = t.dramWriteSectors = t.l2HitSectors = 0;
-    for (SiteTraffic& st : t.sites) {
-      if (!st.isStore) {
-        st.l2Hits = std::max(0.0, st.sectors - st.l1Hits);
-        t.l2HitSectors += st.l2Hits;
+  if (launch.l2Start == L2Start::Warm) {
+    const double share = l2Level && unknownTotal == 0 && !options.l2HitRate && fits > 0 ? warmShare(*l2Level, fits) : 0.0;
+    if (share > 0) {
+      const bool fitsL2 = fits <= static_cast<double>(l2Level->size.value);
+      const double sb = static_cast<double>(sectorBytes);
+      auto kept = [&](double dram, double compulsory) {  // the share of DRAM sectors left
+        if (dram <= 0) return 1.0;
+        const double moved = share * (fitsL2 ? dram : std::min(dram, compulsory / sb));
+        return (dram - moved) / dram;
+      };
+      const double readKept = kept(t.dramReadSectors, t.compulsoryReadBytes);
+      const double writeKept = kept(t.dramWriteSectors, t.compulsoryWriteBytes);
+      t.dramReadSectors = t.dramWriteSectors = t.l2HitSectors = 0;
+      for (SiteTraffic& st : t.sites) {
+        const double keep = st.isStore ? writeKept : readKept;
+        if (!st.isStore) {
+          st.l2Hits += std::max(0.0, st.sectors - st.l1Hits - st.l2Hits) * (1 - keep);  // of its L2 misses
+          t.l2HitSectors += st.l2Hits;
+        }
+        st.dramSectors *= keep;
+        (st.isStore ? t.dramWriteSectors : t.dramReadSectors) += st.dramSectors;
       }
-      st.dramSectors = 0;
+      t.residentBytes = t.compulsoryBytes() * share;
+      std::snprintf(note, sizeof note, "memory: warm L2: %.0f%% of the footprint (%.3g MiB) is resident from the launch before",
+                    100 * share, fits / (1 << 20));
+      t.notes.push_back(note);
+    } else {
+      t.notes.push_back(fits > 0 && l2Level
+                            ? "memory: warm L2 asked for, but the footprint is too large for the L2 to keep any of it: a cold start"
+                            : "memory: warm L2 asked for, but the footprint is not known (data-dependent addresses in unknown arrays, or measured hit rates): a cold start");
     }
-    t.residentBytes = t.compulsoryBytes();
-    std::snprintf(note, sizeof note, "memory: warm L2: the footprint (%.3g MiB) is resident from the launch before; no DRAM traffic",
-                  t.residentBytes / (1 << 20));
-    t.notes.push_back(note);
-  } else if (launch.l2Start == L2Start::Warm) {
-    t.notes.push_back(fits > 0 && l2Level && fits > static_cast<double>(l2Level->size.value)
-                          ? "memory: warm L2 asked for, but the footprint exceeds the L2: a cold start (LRU keeps none of it)"
-                          : "memory: warm L2 asked for, but the footprint is not known (data-dependent addresses in unknown arrays, or measured hit rates): a cold start");
   }
   // Atomics at the L2 (the atomics floor), over the window's blocks:
   //  - to one address they are applied one after another: the lane operations per address. The
@@ -2058,6 +2076,15 @@ double achievableBandwidth(const MemoryLevel& level, double readShare) {
   const double perByte = r >= 0.5 ? (1 / mixed) + (2 * r - 1) * (1 / read - 1 / mixed)
                                   : (1 / write) + 2 * r * (1 / mixed - 1 / write);
   return 1 / perByte;
+}
+
+double warmShare(const MemoryLevel& level, double bytes) {
+  const double size = static_cast<double>(level.size.value);
+  const double full = level.warmFull ? static_cast<double>(level.warmFull->value) : size;
+  const double none = level.warmNone ? static_cast<double>(level.warmNone->value) : size;
+  if (bytes <= full) return 1;
+  if (bytes >= none) return 0;
+  return (none - bytes) / (none - full);
 }
 
 double averageHitLatency(const MemoryLevel& level) {

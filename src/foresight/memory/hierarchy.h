@@ -90,6 +90,12 @@ struct SpreadTraffic {
 /// no bandwidth at all.
 [[nodiscard]] double achievableBandwidth(const MemoryLevel& level, double readShare);
 
+/// The share of a footprint of `bytes` that `level` still holds when the same launch ran just
+/// before it (a warm start, Launch::l2Start): 1 up to `warm_full`, 0 from `warm_none` on,
+/// linear between (MemoryLevel::warmFull, warmNone); without them LRU at the level's size: 1
+/// when the footprint fits, else 0.
+[[nodiscard]] double warmShare(const MemoryLevel& level, double bytes);
+
 /// The unloaded hit latency of a (partitioned) level averaged over where lines are homed: with
 /// P partitions and lines spread evenly, 1/P of the hits are near (`latency`) and the rest far
 /// (`far_latency`). Without partitions: `latency`.
