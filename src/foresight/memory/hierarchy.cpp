@@ -1811,7 +1811,6 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double share = l2Level && unknownTotal == 0 && !options.l2HitRate && fits > 0 ? warmShare(*l2Level, fits) : 0.0;
     if (share > 0) {
       const bool fitsL2 = fits <= static_cast<double>(l2Level->size.value);
-      const double sb = static_cast<double>(sectorBytes);
       auto kept = [&](double dram, double compulsory) {  // the share of DRAM sectors left
         if (dram <= 0) return 1.0;
         const double moved = share * (fitsL2 ? dram : std::min(dram, compulsory / sb));
