@@ -195,6 +195,22 @@ struct Tally {
   int predicted = 0, raised = 0, errors = 0;
 };
 
+/// No cache serves more sectors than reach it: per access site and for the launch, L1 and L2
+/// hits together at most the sectors requested. (The "fits in L2" cap once moved a site's DRAM
+/// sectors instead of its L2 misses to L2 hits; with H100's 64-B fetch a lone sector's miss
+/// reads two, and hit rates came out above 1.)
+void expectPossibleHits(const std::string& where, const MemoryTraffic& t) {
+  constexpr double kSlack = 1 + 1e-9;
+  for (const SiteTraffic& st : t.sites) {
+    const std::string site = where + " site " + std::to_string(st.block) + ":" + std::to_string(st.index);
+    EXPECT_GE(st.l1Hits, 0) << site;
+    EXPECT_GE(st.l2Hits, 0) << site;
+    EXPECT_LE(st.l1Hits + st.l2Hits, st.sectors * kSlack)
+        << site << ": " << st.l1Hits << " L1 + " << st.l2Hits << " L2 hits of " << st.sectors << " sectors";
+  }
+  EXPECT_LE(t.l1HitSectors + t.l2HitSectors, t.loadSectors * kSlack) << where;
+}
+
 void checkLaunch(const std::string& caseName, const KernelInput* kernel, const Launch& l, const Gpu& gpu,
                  std::map<std::string, Tally>& tally);
 
@@ -241,6 +257,7 @@ void checkLaunch(const std::string& caseName, const KernelInput* kernel, const L
   Expected<MemoryTraffic> traffic =
       analyzeMemory(kernel->ir, kernel->summary ? &*kernel->summary : nullptr, l, gpu);
   ASSERT_TRUE(traffic.ok()) << where << ": " << traffic.error().format();
+  expectPossibleHits(where, *traffic);
   const PhysicalFloors floors = computeFloors(*kernel, l, gpu, *traffic);
   const auto [floorName, floorSeconds] = floors.largest();
   for (const auto& [name, options] : everyModel()) {
