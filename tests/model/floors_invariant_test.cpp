@@ -3,8 +3,9 @@
 /// The floor invariant (issue 11, item 4): every example (examples/**) and a sample of the
 /// validation corpus (validation/** manifests), through every model and variant, predicts no
 /// less than any physical floor of its launch, recomputed here from the memory engine's traffic
-/// and model/floors.h. Also prints, per model, how many raw predictions were below a floor
-/// (informational: predict() raised them).
+/// and model/floors.h; and the memory engine's traffic of each launch counts no more L1 and L2
+/// hits than sectors requested (expectPossibleHits). Also prints, per model, how many raw
+/// predictions were below a floor (informational: predict() raised them).
 ///
 /// Inputs without nvcc: the summary and skeleton examples, the CUDA examples and the bottleneck
 /// examples from their stored sm_90 fixtures (tests/frontend/cuda/fixtures,
