@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "fixture_paths.h"
+#include "foresight/frontend/cuda/float_compare.h"
 #include "foresight/frontend/cuda/ptx_parser.h"
 #include "foresight/frontend/cuda/sass_interpreter.h"
 #include "foresight/frontend/cuda/sass_parser.h"
@@ -288,6 +290,80 @@ TEST(AtomicContention, SassReductionOfAnInlinedAtomicKeepsItsArray) {
   EXPECT_EQ(red[0]->memory->allocation->name, "bins");
   EXPECT_EQ(red[0]->memory->allocation->begin, 2LL << 40);
   EXPECT_EQ(red[0]->memory->allocation->bytes, 8);
+}
+
+TEST(SassRun, FloatDivisionRangeCheckDecidesOnKnownOperands) {
+  // ptxas guards the IEEE division's slow path with FCHK P0, a, b; @!P0 BRA skips it. Here the
+  // skipped "slow path" is three IADD3s, so a warp runs MOV, MOV, FCHK, BRA, EXIT = 5 dynamic
+  // instructions on the fast path and 8 on the slow one.
+  auto run = [](const std::string& divisor) -> Expected<SassWarpCount> {
+    const std::string text =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "        /*0000*/                   MOV R0, 0x40400000 ;\n"  // a = 3.0f
+        "        /*0010*/                   " + divisor + " ;\n"
+        "        /*0020*/                   FCHK P0, R0, R1 ;\n"
+        "        /*0030*/              @!P0 BRA `(.L_x_1) ;\n"
+        "        /*0040*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+        "        /*0050*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+        "        /*0060*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+        ".L_x_1:\n"
+        "        /*0070*/                   EXIT ;\n";
+    Expected<SassListing> l = parseSass(text, "t.sass");
+    if (!l) return std::move(l).takeError();
+    CubinKernel layout;
+    SassRunOptions o;
+    o.layout = &layout;
+    o.launch = launch({1, 1, 1}, {32, 1, 1}, {});
+    return runSassWarp(l->functions.at(0), o, 0, 0);
+  };
+  const auto count = [&](const std::string& divisor) {
+    Expected<SassWarpCount> c = run(divisor);
+    EXPECT_TRUE(c) << c.error().format();
+    return c ? c->dynamicInstructions : -1;
+  };
+  EXPECT_EQ(count("MOV R1, 0x40000000"), 5);    // 3 / 2: normal operands, the fast path
+  EXPECT_EQ(count("MOV R1, 0x0"), 8);           // 3 / 0: the slow path
+  EXPECT_EQ(count("MOV R1, 0x1"), 8);           // 3 / 2^-149 (subnormal): the slow path
+  EXPECT_EQ(count("MOV R1, 0x7fc00000"), 8);    // 3 / NaN: the slow path
+  // An untracked divisor with no library call in the way: the branch needs a hint.
+  Expected<SassWarpCount> clock = run("S2R R1, SR_CLOCKLO");
+  ASSERT_FALSE(clock);
+  EXPECT_NE(clock.error().message.find("--branch"), std::string::npos) << clock.error().message;
+}
+
+TEST(SassRun, BranchesAroundLibrarySlowPathsSkipThemOnUntrackedData) {
+  // a / b, 1.0f / a and sqrtf(b) of loaded data (fixtures/float_slow_paths.cu, sm_90): ptxas
+  // guards each slow path with a branch around its CALL (@!P0 BRA after FCHK for the division,
+  // @P0 BRA after an exponent test for the reciprocal and the square root). Before, the SASS
+  // count stopped at the first ("the branch at float_slow_paths.cu:10 depends on values the
+  // SASS run does not track") and the PTX stream stood in; now each takes the fast path.
+  Expected<CudaProgram> p = analyseWith("float_slow_paths.cu", "float_slow_paths", launch({1, 1, 1}, {32, 1, 1}), {});
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  ASSERT_TRUE(k.sass.has_value());
+  EXPECT_EQ(k.sass->dynamicStatus, "");
+  for (const char* callee : {"__cuda_sm3x_div_rn_noftz_f32_slowpath", "__cuda_sm20_rcp_rn_f32_slowpath",
+                             "__cuda_sm20_sqrt_rn_f32_slowpath"}) {
+    EXPECT_TRUE(hasNote(k, std::string("float_slow_paths.cu:10: the branch around '") + callee + "' (library slow path) skips it"))
+        << allNotes(k);
+  }
+  // The fast paths only (fixtures/float_slow_paths.sm_90.sass): 0x000-0x120 (19, the branch
+  // taken), BSYNC at 0x160 (20), 0x170-0x1b0 (25, taken), 0x1f0-0x220 (29), BSYNC (30),
+  // 0x240-0x290 (36, taken), 0x2d0-0x300 (40), BSYNC (41), 0x320-0x360 up to EXIT (46).
+  EXPECT_DOUBLE_EQ(k.sass->dynamicInstructionsPerWarp.value_or(-1), 46);
+}
+
+TEST(SassRun, DivisionSlowPathRule) {
+  EXPECT_FALSE(divisionNeedsSlowPath(3.0f, 2.0f));
+  EXPECT_FALSE(divisionNeedsSlowPath(0.0f, 5.0f));       // 0 / b: the fast path gives 0
+  EXPECT_FALSE(divisionNeedsSlowPath(1e20f, 1e-10f));    // quotient 1e30: exponent 99
+  EXPECT_TRUE(divisionNeedsSlowPath(1.0f, 0.0f));
+  EXPECT_TRUE(divisionNeedsSlowPath(1.0f, 1e-40f));      // subnormal divisor
+  EXPECT_TRUE(divisionNeedsSlowPath(1e-40f, 1.0f));      // subnormal dividend
+  EXPECT_TRUE(divisionNeedsSlowPath(1.0f, 1e38f));       // 1/b subnormal: exponent of b is 126
+  EXPECT_TRUE(divisionNeedsSlowPath(1e30f, 1e-10f));     // quotient 1e40 overflows: 99 + 34 = 133
+  EXPECT_TRUE(divisionNeedsSlowPath(1e-30f, 1e10f));     // quotient 1e-40 underflows: -100 - 33
+  EXPECT_TRUE(divisionNeedsSlowPath(std::numeric_limits<float>::infinity(), 1.0f));
 }
 
 TEST(SassRun, PreparedOnceRunsLikeAFreshRun) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Float comparisons as PTX `setp` and SASS `FSETP` make them, shared by both runs.
+/// Float comparisons as PTX `setp` and SASS `FSETP` make them, shared by both runs, and the
+/// range check SASS `FCHK` makes before a float division.
 #pragma once
 
 #include <cmath>
@@ -27,6 +28,22 @@ namespace foresight::cuda {
   if (c == "gt") return x > y;
   if (c == "ge") return x >= y;
   return std::nullopt;
+}
+
+/// Whether `a / b` takes the slow path of the IEEE float division ptxas emits (FCHK sets the
+/// predicate that calls it). The fast path multiplies by a refined reciprocal of b; it is exact
+/// for normal operands whose reciprocal and quotient stay normal. NVIDIA does not document
+/// FCHK's exact rule; this takes the slow path where the fast one cannot hold: a NaN or
+/// infinite operand, b zero or subnormal, a subnormal, 1/b near the end of the normal range
+/// (|exponent of b| ≥ 126), or a quotient whose exponent is within two of either end.
+[[nodiscard]] inline bool divisionNeedsSlowPath(float a, float b) {
+  if (!std::isfinite(a) || !std::isfinite(b) || b == 0.0f) return true;
+  if (std::fpclassify(b) == FP_SUBNORMAL || std::fpclassify(a) == FP_SUBNORMAL) return true;
+  const int eb = std::ilogb(b);
+  if (eb >= 126 || eb <= -126) return true;
+  if (a == 0.0f) return false;
+  const int q = std::ilogb(a) - eb;
+  return q >= 126 || q <= -125;
 }
 
 }  // namespace foresight::cuda

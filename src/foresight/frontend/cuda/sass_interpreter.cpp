@@ -112,6 +112,7 @@ enum class Op : std::uint8_t {
   kFSEL,
   kF2I,
   kFADD,
+  kFCHK,
   kFFMA,
   kFMNMX,
   kFMUL,
@@ -221,6 +222,7 @@ const std::map<std::string, Op>& opTable() {
       {"FMUL", Op::kFMUL},
       {"FRND", Op::kFRND},
       {"FSETP", Op::kFSETP},
+      {"FCHK", Op::kFCHK},
       {"HFMA2", Op::kHFMA2},
       {"I2F", Op::kI2F},
       {"I2FP", Op::kI2F},
@@ -845,6 +847,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         }
       }
     }
+    if (op == Op::kFCHK) {
+      // FCHK p, a, b: whether a / b needs the IEEE division's slow path, which ptxas calls
+      // only when it is set (divisionNeedsSlowPath()); unknown with an unknown operand, where
+      // the branch around the call skips it (SassInstruction::skipsSlowPath).
+      if (ops.size() < 3) return unknownOutputs();
+      const V a = readAt(ops[1], lane, 0, 0, std::string::npos), b = readAt(ops[2], lane, 0, 0, std::string::npos);
+      if (!a.known || !b.known) return write(ops[0], lane, V{});
+      return write(ops[0], lane, V{divisionNeedsSlowPath(std::bit_cast<float>(a.v), std::bit_cast<float>(b.v)) ? 1u : 0u, true});
+    }
     if (op == Op::kI2F || op == Op::kF2I) {
       const V a = src(1);
       if (!a.known || ops.size() < 2) return unknownOutputs();
@@ -1234,7 +1245,8 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       [&](int i) {
         const SassInstruction& in = code[i];
         const std::string base = in.sourceFile.substr(in.sourceFile.rfind('/') + 1);
-        return SourceLocation{in.sourceFile, in.sourceLine, base + ":" + std::to_string(in.sourceLine), base, in.library, in.inlinedFrom};
+        return SourceLocation{in.sourceFile, in.sourceLine, base + ":" + std::to_string(in.sourceLine), base, in.library, in.inlinedFrom,
+                              in.skipsSlowPath};
       },
       [&](int i, std::uint32_t on, std::uint32_t undecided, int) -> Expected<void> {
         const SassInstruction& in = code[i];

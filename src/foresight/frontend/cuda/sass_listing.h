@@ -62,6 +62,9 @@ struct SassInstruction {
   /// Copied from a subroutine without line info (a libdevice slow path): it carries the call
   /// site's line, and its branches on unknown data take a default instead of needing a hint.
   bool library = false;
+  /// A conditional branch over a call of such a subroutine (ptxas's guard of the slow path of
+  /// sqrtf, 1/x, a float division): on data the run does not track it skips the call.
+  bool skipsSlowPath = false;
 };
 
 /// One function (kernel) of the listing. Its subroutines (`$kernel$callee:` after the

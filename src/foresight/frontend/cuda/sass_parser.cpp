@@ -231,9 +231,31 @@ void expandSubroutines(SassFunction& fn) {
   auto note = [&](std::string text) {
     if (std::find(fn.notes.begin(), fn.notes.end(), text) == fn.notes.end()) fn.notes.push_back(std::move(text));
   };
+  const size_t kernelEnd = starts.empty() ? original : static_cast<size_t>(starts.front().first / 16);
+  // ptxas guards a library slow path with a branch around its call (`@!P0 BRA` over `MOV`s and
+  // the `CALL`): the branch is marked, and on data the run does not track it skips the call, as
+  // normal data does (the slow path serves zero, subnormal, infinite and NaN operands and results
+  // at the ends of the float range).
+  {
+    constexpr size_t kGuardReach = 8;  // instructions a guard may jump over
+    for (size_t i = 0; i < kernelEnd; ++i) {
+      SassInstruction& b = code[i];
+      if (b.mnemonic != "BRA" || b.guard < 0 || b.target.empty()) continue;
+      const auto label = fn.labels.find(b.target);
+      if (label == fn.labels.end() || label->second <= b.offset) continue;
+      for (size_t j = i + 1; j < kernelEnd && j <= i + kGuardReach && code[j].offset < label->second; ++j) {
+        const auto sub = withLines.find(code[j].target);
+        if (code[j].mnemonic != "CALL" || sub == withLines.end() || sub->second) continue;
+        b.skipsSlowPath = true;
+        note(where(b) + ": the branch around '" + shortName(code[j].target) + "' (library slow path) skips it when it "
+             "depends on data the run does not track, as normal data does (the slow path serves zero, subnormal, "
+             "infinite or NaN operands and results at the ends of the float range)");
+        break;
+      }
+    }
+  }
   // Pending calls: (instruction index, the subroutines on the call chain above it).
   std::vector<std::pair<size_t, std::vector<std::string>>> work;
-  const size_t kernelEnd = starts.empty() ? original : static_cast<size_t>(starts.front().first / 16);
   for (size_t i = 0; i < kernelEnd; ++i) work.push_back({i, {}});
   int copies = 0;
   for (size_t w = 0; w < work.size(); ++w) {

@@ -26,8 +26,10 @@
 ///   N times), else a `--branch` probability (an error when the branch decides a loop): the
 ///   share P of the lanes that run the body of the `if` on that line, mapped onto the compiled
 ///   branch by takenShare() (BranchHint::body), else library code's default (a loop is left,
-///   any other branch falls through); with no hint the run goes on as library code does and
-///   ends in one error naming every such branch with the option that decides it;
+///   any other branch falls through); a SASS branch around a library slow path's call with no
+///   hint skips the call (SourceLocation::skipsSlowPath); with no hint any other branch goes on
+///   as library code does and ends in one error naming every such branch with the option that
+///   decides it;
 /// - an exit or return on unknown data is resolved the same way;
 /// - any other instruction whose guard is unknown (an if-converted body) runs in the share P
 ///   of those lanes that the `--branch …=P` hint on its line gives (1 − P where no `if` starts
@@ -79,6 +81,7 @@ struct SourceLocation {
   std::string errorFile;  ///< the file errors about the line point at
   bool library = false;   ///< code the user did not write (inlined from a CUDA header)
   std::string inlinedFrom;
+  bool skipsSlowPath = false;  ///< a branch around a library slow path (SassInstruction::skipsSlowPath)
 };
 
 /// What one warp run is given besides the instruction set.
@@ -288,6 +291,13 @@ Expected<void> WarpExecution::resolve(Isa& isa, int block, int index, int origin
     }
     taken |= probabilityLanes(unknown, takenShare(isa, block, *h, flow));
     hinted(index, "probability " + std::to_string(h->takenProbability));
+    return {};
+  }
+  if (at.skipsSlowPath) {
+    // Around a library slow path, with no hint, on data the run does not track: the fast
+    // path, as normal data takes it (the parser notes it).
+    taken |= unknown;
+    hinted(index, "the fast path around a library slow path");
     return {};
   }
   // No hint: remember it, so that one error lists every such branch of the warp's path with
