@@ -778,7 +778,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     // approximations as the correctly rounded functions; .FTZ, .SAT): float arguments decide
     // branches and trip counts here too. Operands may be -x, |x|, -|x|; immediates are decimal.
     if (op == Op::kFADD || op == Op::kFMUL || op == Op::kFFMA || op == Op::kFMNMX || op == Op::kFRND || op == Op::kFSEL ||
-        op == Op::kFSETP || op == Op::kMUFU) {
+        op == Op::kFSETP || op == Op::kMUFU || op == Op::kFCHK) {
       auto f = [&](size_t k) -> std::optional<float> {
         if (k >= ops.size()) return std::nullopt;
         const SassOperand& o = ops[k];
@@ -821,6 +821,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           if (!p.known) return out(std::nullopt);
           return out(p.v ? a : b);
         }
+        case Op::kFCHK:
+          // FCHK p, a, b: whether a / b needs the IEEE division's slow path, which ptxas calls
+          // only when it is set (divisionNeedsSlowPath()); unknown with an unknown operand,
+          // where the branch around the call skips it (SassInstruction::skipsSlowPath).
+          if (!a || !b) return write(ops[0], lane, V{});
+          return write(ops[0], lane, V{divisionNeedsSlowPath(*a, *b) ? 1u : 0u, true});
         case Op::kMUFU: {
           if (!a) return unknownOutputs();
           if (mods & kModRCP) return out(1.0f / *a);
@@ -846,15 +852,6 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           return write(ops[1], lane, combinePredicate(known, !r, c, decoded[index].bop));
         }
       }
-    }
-    if (op == Op::kFCHK) {
-      // FCHK p, a, b: whether a / b needs the IEEE division's slow path, which ptxas calls
-      // only when it is set (divisionNeedsSlowPath()); unknown with an unknown operand, where
-      // the branch around the call skips it (SassInstruction::skipsSlowPath).
-      if (ops.size() < 3) return unknownOutputs();
-      const V a = readAt(ops[1], lane, 0, 0, std::string::npos), b = readAt(ops[2], lane, 0, 0, std::string::npos);
-      if (!a.known || !b.known) return write(ops[0], lane, V{});
-      return write(ops[0], lane, V{divisionNeedsSlowPath(std::bit_cast<float>(a.v), std::bit_cast<float>(b.v)) ? 1u : 0u, true});
     }
     if (op == Op::kI2F || op == Op::kF2I) {
       const V a = src(1);
