@@ -31,6 +31,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "foresight/gpu/presets.h"
 #include "foresight/model/mwp_cwp.h"
@@ -382,6 +383,31 @@ TEST(MwpCwpModern, TheBlockOverheadBoundsAWaveWithFewWarps) {
   const auto [t64, b64] = runSweepPoint(64, gpu, &p64);
   EXPECT_NEAR(t64 * 1e6, 273.1265, 1e-3);
   EXPECT_EQ(p64.bound.resource, Resource::Dram);
+}
+
+/// The block's longest warp: the stream kernel above (N = 8, 500-cycle block overhead) whose
+/// longest warp runs 1.25x the mean warp's instructions (KernelIR::longestWarpShare). The slot
+/// is busy for that warp's path: 151,000 x 1.25 + 500 = 189,250 cycles x Rep 1 = 126.1667 us
+/// at 1.5 GHz (the mean warp's gave 151,500). At N = 64 the floor, 189,250, stays below the
+/// bandwidth-bound 409,689.75: 273.1265 us as before.
+TEST(MwpCwpModern, TheBlockFloorWaitsForTheLongestWarp) {
+  Gpu gpu = sweepGpu();
+  gpu.blockOverheadCycles = Param<double>{500};
+  KernelInput k = streamKernel();
+  k.ir.longestWarpShare = 1.25;
+  for (const auto& [w, exec, us] : {std::tuple{8, 189250.0, 126.1667}, std::tuple{64, -1.0, 273.1265}}) {
+    Launch l;
+    l.block.x = 64;
+    l.grid.x = 100LL * (w / 2);
+    Expected<Prediction> p = predict(k, l, gpu, modern());
+    ASSERT_TRUE(p.ok()) << p.error().format();
+    if (exec > 0) {
+      EXPECT_NEAR(p->value("Exec_cycles")->value, exec, 1e-6);
+      EXPECT_NEAR(p->value("Longest_warp_share")->value, 1.25, 1e-12);
+      EXPECT_EQ(p->bound.resource, Resource::Parallelism);
+    }
+    EXPECT_NEAR(p->seconds * 1e6, us, 1e-3) << w;
+  }
 }
 
 /// The block dispatch: 10,000 blocks of one warp, each one FFMA and an EXIT, on 100 SMs with a

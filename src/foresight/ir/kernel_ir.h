@@ -144,6 +144,10 @@ struct KernelIR {
   ThreadResources resources;
   /// The global arrays accesses are attributed to (empty when the frontend cannot tell).
   std::vector<ArrayWindow> arrays;
+  /// The longest executed warp's dynamic instructions over the executed warps' mean (>= 1; 1 =
+  /// balanced, or one warp known): the block counts above are the mean warp's, and a block's
+  /// slot stays busy until its longest warp ends (a triangular loop's first warp).
+  double longestWarpShare = 1;
   /// Per-warp dynamic streams (ir/warp_stream.h) when the frontend can execute warps; null =
   /// derive a stream from the blocks (synthesizeStream()).
   std::shared_ptr<const WarpStreamSource> streams;

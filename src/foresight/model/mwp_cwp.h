@@ -60,6 +60,7 @@ struct MwpCwpInputs {
   double pipeCycles = 0;        ///< SM cycles the busiest pipe spends on one warp's instructions
   double launchCycles = 0;      ///< the GPU's launch overhead, cycles, added to the time
   double blockOverheadCycles = 0;  ///< the GPU's block overhead: a wave lasts at least a warp's path + this
+  double longestWarpShare = 1;     ///< a block's longest warp's instructions over its mean warp's (>= 1)
   double blockDispatchCycles = 0;  ///< the GPU's block dispatch: an SM starts a block at most this often
   double atomicCycles = 0;      ///< the L2's serialized time for the launch's atomics (floors.h atomicSeconds())
 };
@@ -173,6 +174,7 @@ struct ModernMemoryInputs {
   std::vector<LoadGroup> loadGroups;  ///< loadGroups(ir); none: one load per period
   double warpIssueCycles = 0;  ///< warpIssueCycles(ir): a lone warp's issue time, 0 = unknown
   PipeBusy pipe;               ///< busiestPipe(ir); 0 cycles = derive it from the workload
+  double longestWarpShare = 1;  ///< KernelIR::longestWarpShare: the longest warp over the mean
 };
 
 /// Resolves inputs from the GPU, launch, per-thread resources and workload; evaluates the

@@ -38,7 +38,7 @@ Expected<Prediction> predictWithMwpCwp(const KernelInput& kernel, const Launch& 
   const ModernMemoryInputs modern{**traffic, loadGroups(kernel.ir),
                                   warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0,
                                                   sfu ? sfu->latency.value : 0),
-                                  busiestPipe(kernel.ir, gpu)};
+                                  busiestPipe(kernel.ir, gpu), kernel.ir.longestWarpShare};
   return predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
 }
 

@@ -77,6 +77,9 @@ void CudaProgramView::printText(std::ostream& os) const {
     } else if (k.sass) {
       os << "dynamic sass instructions per warp: unavailable: " << k.sass->dynamicStatus << "\n";
     }
+    if (k.ir.longestWarpShare > 1) {
+      os << fmt::format("longest warp: {:.4g}x the mean warp's instructions\n", k.ir.longestWarpShare);
+    }
     for (size_t li = 0; li < k.ir.loops.size(); ++li) {
       const Loop& l = k.ir.loops[li];
       os << fmt::format("loop at {}:{} header {}: trip count {:.6g} ({})\n", k.loopLocations[li].first, k.loopLocations[li].second,
@@ -130,6 +133,7 @@ nlohmann::json CudaProgramView::toJson() const {
     }
     j["dynamic_instructions_per_warp"] = k.dynamicInstructionsPerWarp;
     j["sampled_warps"] = k.sampledWarps;
+    j["longest_warp_share"] = k.ir.longestWarpShare;
     nlohmann::json loops = nlohmann::json::array();
     for (size_t li = 0; li < k.ir.loops.size(); ++li) {
       const Loop& l = k.ir.loops[li];

@@ -173,6 +173,28 @@ TEST(CudaFrontend, StencilBoundaryWarp) {
   EXPECT_EQ(requests(p->kernels[0].ir, MemorySpace::Global, true), (std::vector<double>{4}));
 }
 
+TEST(CudaFrontend, LongestWarpShareOfATriangularLoop) {
+  // correlation m = 64, n = 96, one block of 64 threads: lane j1 runs n - 1 - j1 outer
+  // iterations of the same inner loop over m rows, and a warp runs until its first lane is
+  // done: warp 0 95 outer iterations, warp 1 (lanes 32-63) 63. The inner loop is nearly all of
+  // a warp's instructions, so the longest warp over the mean is about 95 / ((95 + 63) / 2) =
+  // 1.2025 (the code before and after the loops makes it a little less); exactly, the traced
+  // warps' dynamic instructions.
+  Expected<CudaProgram> p = analyse("correlation.cu", "", launch({1, 1, 1}, {64, 1, 1}, {{"m", 64}, {"n", 96}}));
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  Expected<WarpTrace> w0 = k.streams->trace(0, 0), w1 = k.streams->trace(0, 1);
+  ASSERT_TRUE(w0 && w1);
+  const double longest = static_cast<double>(std::max(w0->dynamicInstructions, w1->dynamicInstructions));
+  const double mean = static_cast<double>(w0->dynamicInstructions + w1->dynamicInstructions) / 2;
+  EXPECT_DOUBLE_EQ(k.ir.longestWarpShare, longest / mean);
+  EXPECT_NEAR(k.ir.longestWarpShare, 1.2025, 0.01);
+  // A balanced kernel: every warp of vecadd's block runs the same 22 instructions.
+  Expected<CudaProgram> v = analyse("vecadd.cu", "", launch({4096, 1, 1}, {256, 1, 1}, {{"n", 1 << 20}}));
+  ASSERT_TRUE(v) << v.error().format();
+  EXPECT_DOUBLE_EQ(v->kernels.at(0).ir.longestWarpShare, 1.0);
+}
+
 TEST(CudaFrontend, ReductionWithBarriers) {
   // The stride loop is fully unrolled (BLOCK = 256). Per warp: entry 10 + 4 (load), then
   // $L__BB0_2 7 (+4 when tid < 128), seven 3-instruction tests $L__BB0_4.._16 (+4 each when

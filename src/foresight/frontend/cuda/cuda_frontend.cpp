@@ -1040,7 +1040,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   std::vector<std::map<int, double>> edgeExec(cfg->blocks.size());
   std::vector<InstructionStats> stats(kernel.instructions.size());
   std::map<int, std::string> hinted;
-  double dynamic = 0;
+  double dynamic = 0, longest = 0;
   long long executed = 0;
   std::optional<ProgressStage> ptxStage;
   ptxStage.emplace(o.progress, "interpreting the PTX of kernel '" + out.name + "' (warps of block 0)", maxSampled);
@@ -1078,6 +1078,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           if (std::find(out.notes.begin(), out.notes.end(), n) == out.notes.end()) out.notes.push_back(n);
         }
         dynamic += static_cast<double>(t->dynamicInstructions);
+        longest = std::max(longest, static_cast<double>(t->dynamicInstructions));
         return !(sampled >= std::min(2, maxSampled) && executed >= o.sampleInstructionBudget);  // first and last warp at least
       });
   if (failed) return std::move(*failed);
@@ -1087,6 +1088,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     for (auto& [to, n] : edgeExec[b]) n /= sampled;
   }
   dynamic /= sampled;
+  const double ptxLongestShare = dynamic > 0 ? std::max(1.0, longest / dynamic) : 1.0;
   out.sampledWarps = sampled;
   const std::vector<int> sampledWarps(order.begin(), order.begin() + sampled);
   if (sampled < maxSampled) {
@@ -1162,6 +1164,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   // Lower to KernelIR.
   KernelIR& ir = out.ir;
   ir.name = out.name;
+  ir.longestWarpShare = ptxLongestShare;
   for (const int ord : io.pointerParams) {
     ArrayWindow w{io.paramNames[static_cast<size_t>(ord)], WarpInterpreter::pointerBase(ord),
                   WarpInterpreter::pointerBase(ord) + WarpInterpreter::kPointerWindow, std::nullopt};
@@ -1267,7 +1270,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           so.branches = io.branches;
           so.recordAddresses = true;
           so.maxInstructions = o.maxInstructionsPerWarp;
-          double total = 0;
+          double total = 0, longestSass = 0;
           std::vector<double> perInstruction(fn->instructions.size(), 0);
           std::vector<SassMemoryStats> sassMemory(fn->instructions.size());
           std::string memoryError;
@@ -1290,6 +1293,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                 }
                 sassStage.advance(sassStage.done() + 1);
                 total += static_cast<double>(c->dynamicInstructions) / sampled;
+                longestSass = std::max(longestSass, static_cast<double>(c->dynamicInstructions));
                 for (size_t i = 0; i < perInstruction.size(); ++i) perInstruction[i] += static_cast<double>(c->instructions[i].executions) / sampled;
                 // Accesses of folded loop iterations repeat their recorded iteration's (LoopFold):
                 // each counts 1 + repeats times per fold repeating it, with the sectors of the
@@ -1330,6 +1334,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             if (o.sassStream) {
               if (!memoryError.empty()) sassMemory.assign(fn->instructions.size(), SassMemoryStats{});  // keep the PTX's
               lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, sassMemory, o.registerBanks, ir);
+              ir.longestWarpShare = total > 0 ? std::max(1.0, longestSass / total) : 1.0;
               program.isa = "sass (memory from ptx)";
               sassStreams = std::make_shared<const CudaStreamSource>(*fn, *out.resources, so,
                                                                       irLocations(*sassCfg, fn->instructions.size()));
