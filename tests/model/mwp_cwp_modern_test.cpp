@@ -410,6 +410,47 @@ TEST(MwpCwpModern, TheBlockFloorWaitsForTheLongestWarp) {
   }
 }
 
+/// Block turnover: the stream kernel above (Departure_delay 25.6 cycles, Mem_L 600, Comp_p 4,
+/// 250 memory periods, 6400 cycles of DRAM service per warp) with a 500-cycle block overhead, in
+/// four waves of 64 warps per SM on 100 SMs.
+///   1024-thread blocks, 2 per SM: a block needs S = 32 x 25.6 = 819.2 cycles of the SM's DRAM
+///   share per period and is away Z = 600 + 4 + 500 = 1104. Mean-value analysis of two blocks:
+///   one block alone responds in S; the second finds S / (S + Z) queued, less half of the busy
+///   share, so responds in S (1 + S / (2 (S + Z))), and the two pass in S + Z + S^2 / (2 (S + Z))
+///   = 1923.2 + 174.4719 = 2097.6719 cycles against 64 x 25.6 = 1638.4 of bandwidth: a loss of
+///   459.2719 per turnover. Exec = 64 x 6400 x 4 + 3 x 459.2719 = 1,639,777.816 cycles (above
+///   Hong & Kim's 4 x 409,689.75 = 1,638,759) = 1093.1852 us at 1.5 GHz.
+///   256-thread blocks, 8 per SM: the recursion gives 1603.80 cycles, below the 1638.4 of
+///   bandwidth (the queue never empties): no loss, Hong & Kim's 1,638,759 cycles.
+TEST(MwpCwpModern, BlockTurnoverChargesLargeBlocksOfAStream) {
+  Gpu gpu = sweepGpu();
+  gpu.blockOverheadCycles = Param<double>{500};
+  Launch big;
+  big.block.x = 1024;
+  big.grid.x = 800;
+  Expected<Prediction> p = predict(streamKernel(), big, gpu, modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->value("Rep")->value, 4.0, 1e-12);
+  EXPECT_NEAR(p->value("Turnover_loss")->value, 459.27188, 1e-4);
+  EXPECT_NEAR(p->value("Exec_cycles")->value, 1639777.816, 1e-2);
+  EXPECT_NEAR(p->seconds * 1e6, 1093.1852, 1e-3);
+  EXPECT_EQ(p->bound.resource, Resource::Dram);
+  EXPECT_EQ(p->bound.mode, BoundMode::Throughput);
+  EXPECT_NE(p->boundExplanation.find("block turnover"), std::string::npos) << p->boundExplanation;
+  Launch small;
+  small.block.x = 256;
+  small.grid.x = 3200;
+  Expected<Prediction> q = predict(streamKernel(), small, gpu, modern());
+  ASSERT_TRUE(q.ok()) << q.error().format();
+  EXPECT_NEAR(q->value("Turnover_loss")->value, 0.0, 1e-12);
+  EXPECT_NEAR(q->value("Exec_cycles")->value, 1638759.0, 1e-2);
+  // One wave (Rep 1): the blocks start together, nothing turns over.
+  big.grid.x = 200;
+  Expected<Prediction> one = predict(streamKernel(), big, gpu, modern());
+  ASSERT_TRUE(one.ok()) << one.error().format();
+  EXPECT_NEAR(one->value("Turnover_loss")->value, 0.0, 1e-12);
+}
+
 /// The block dispatch: 10,000 blocks of one warp, each one FFMA and an EXIT, on 100 SMs with a
 /// 200-cycle dispatch: the busiest SM gets ceil(10,000 / 100) = 100 blocks, so Exec = 100 x 200
 /// = 20,000 cycles (the warps' own issue: 2 cycles x 100 blocks, far less) = 13.3333 us at

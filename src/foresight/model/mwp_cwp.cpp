@@ -231,6 +231,46 @@ MwpCwpResult applyBlockFloor(MwpCwpResult r, const MwpCwpInputs& in) {
   return r;
 }
 
+/// One period of `blocks` resident blocks cycling through the SM's share of the bottleneck level
+/// (a deterministic service of `service` cycles per block) and a delay of `delay` cycles away
+/// from it: mean-value analysis of that closed queue (the arrival theorem: a block arriving at
+/// the queue finds it as it is with one block fewer in the system; the one in service has half a
+/// service left, as a deterministic service leaves). Returns the cycles for all `blocks` to pass
+/// once, at least blocks x service (the bandwidth) and service + delay (one block's own cycle).
+double blockTurnoverCycles(int blocks, double service, double delay) {
+  double queued = 0, throughput = 0;
+  for (int k = 1; k <= blocks; ++k) {
+    const double response = service * (1 + queued - throughput * service / 2);
+    throughput = k / (response + delay);
+    queued = throughput * response;
+  }
+  return throughput > 0 ? blocks / throughput : 0;
+}
+
+/// Not in the papers: block turnover. A block's slot frees only when its last warp's requests
+/// have returned (a fork-join), and the next block's requests then queue behind the other
+/// resident blocks'. Per memory period a block needs Warps_per_block x Departure_delay of the
+/// SM's share of the bottleneck level and spends Mem_L + Comp_p + block_overhead away from it;
+/// blockTurnoverCycles() of the resident blocks gives a period's cycle, and what exceeds their
+/// bandwidth time (N x Departure_delay) is the turnover loss, paid at each block turnover after
+/// the first wave: Exec >= N x service x Rep + Turnover_loss x (Rep - 1). It grows with the warps
+/// per block (fewer, larger fork-joins per slot) and shrinks with the memory periods per warp
+/// (one loss per block lifetime). Our stream_copy, one float per thread on the H100: 1024-thread
+/// blocks are measured 16 % slower than 256-thread ones, and the model had them equal.
+MwpCwpResult applyTurnoverFloor(MwpCwpResult r, const MwpCwpInputs& in) {
+  if (in.serviceCycles <= 0 || r.rep <= 1 || in.activeBlocksPerSm < 1) return r;
+  const double periods = std::max(1.0, r.memPeriods);
+  const double departure = in.serviceCycles / periods;
+  const double cycle = blockTurnoverCycles(static_cast<int>(std::lround(in.activeBlocksPerSm)), in.warpsPerBlock * departure,
+                                           r.memL + r.compCycles / periods + in.blockOverheadCycles);
+  r.turnoverLoss = std::max(0.0, cycle - r.n * departure);
+  if (raiseExec(r, r.n * in.serviceCycles * r.rep + r.turnoverLoss * (r.rep - 1), in)) {
+    r.turnoverBound = true;
+    r.blockBound = r.warpIssueBound = false;
+  }
+  return r;
+}
+
 /// Not in the papers: an SM starts a new block at most every Block_dispatch cycles, so a launch
 /// of many short blocks lasts at least the busiest SM's blocks, ceil(Blocks / Active_SMs), times
 /// that (gpu-benches' gpu-small-kernels: a one-warp SCALE block per 157 cycles per SM on an H200,
@@ -239,7 +279,7 @@ MwpCwpResult applyDispatchFloor(MwpCwpResult r, const MwpCwpInputs& in) {
   if (in.blockDispatchCycles <= 0 || in.activeSms <= 0) return r;
   if (raiseExec(r, std::ceil(in.blocks / in.activeSms) * in.blockDispatchCycles, in)) {
     r.dispatchBound = true;
-    r.blockBound = r.warpIssueBound = false;
+    r.blockBound = r.warpIssueBound = r.turnoverBound = false;
   }
   return r;
 }
@@ -268,9 +308,9 @@ MwpCwpResult addAtomics(MwpCwpResult r, const MwpCwpInputs& in) {
 }
 
 /// What the modern variant adds to Hong & Kim's execution time, in order: the lone warp's issue
-/// chain, the block slots' turnover, the block dispatch, the atomics, then the launch.
+/// chain, the block slots' path, their turnover, the block dispatch, the atomics, then the launch.
 MwpCwpResult finishModern(MwpCwpResult r, const MwpCwpInputs& in) {
-  return addLaunch(addAtomics(applyDispatchFloor(applyBlockFloor(applyWarpIssueFloor(std::move(r), in), in), in), in), in);
+  return addLaunch(addAtomics(applyDispatchFloor(applyTurnoverFloor(applyBlockFloor(applyWarpIssueFloor(std::move(r), in), in), in), in), in), in);
 }
 
 }  // namespace
@@ -717,6 +757,11 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     p.bound = {Resource::Parallelism, BoundMode::Latency};
     p.boundExplanation = "each wave of blocks lasts its warps' latency path plus the GPU's block overhead "
                          "(dispatch and retirement): too few warps per block slot to cover it";
+  } else if (md && r.turnoverBound) {
+    p.bound = {terms.bottleneck, BoundMode::Throughput};
+    p.boundExplanation = "memory bandwidth plus block turnover: a block's slot frees only when its last warp's requests "
+                         "return, and the next block's requests queue behind the other blocks' (smaller blocks, or more "
+                         "memory periods per warp, pay it less often)";
   } else if (md && r.warpIssueBound) {
     p.bound = {Resource::Parallelism, BoundMode::Latency};
     p.boundExplanation = "a lone warp's dependent chain (stall counts, shared-memory and SFU waits) outlasts what "
@@ -780,6 +825,9 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     if (in.longestWarpShare > 1) {
       add("Longest_warp_share", in.longestWarpShare, "the longest executed warp's instructions over the mean warp's: scales the path of the block floor");
     }
+    add("Turnover_loss", r.turnoverLoss,
+        r.turnoverBound ? "cycles per wave the block turnover adds to the bandwidth time: with it, bounds the time"
+                        : "cycles per wave the block turnover adds to the bandwidth time");
     add("Block_dispatch", in.blockDispatchCycles,
         r.dispatchBound ? "cycles between two block starts on an SM: the busiest SM's blocks x this bound the time"
                         : "cycles between two block starts on an SM");

@@ -91,6 +91,8 @@ struct MwpCwpResult {
   double launchCycles = 0;       ///< modern: launch overhead in Total_cycles
   bool blockBound = false;       ///< modern: a warp's path + the block overhead set Exec_cycles
   bool dispatchBound = false;    ///< modern: the block dispatch of the busiest SM set Exec_cycles
+  double turnoverLoss = 0;       ///< modern: cycles per wave the block turnover adds to the bandwidth time
+  bool turnoverBound = false;    ///< modern: the bandwidth time plus the turnover loss set Exec_cycles
   double atomicCycles = 0;       ///< modern: the atomics' serialized time, added to Exec_cycles
   bool atomicBound = false;      ///< modern: that time exceeds the rest of Exec_cycles
   double totalCycles = 0;        ///< Exec_cycles_with_synch
