@@ -236,7 +236,8 @@ MwpCwpResult applyBlockFloor(MwpCwpResult r, const MwpCwpInputs& in) {
 /// from it: mean-value analysis of that closed queue (the arrival theorem: a block arriving at
 /// the queue finds it as it is with one block fewer in the system; the one in service has half a
 /// service left, as a deterministic service leaves). Returns the cycles for all `blocks` to pass
-/// once, at least blocks x service (the bandwidth) and service + delay (one block's own cycle).
+/// once: about blocks x service (the bandwidth) where the queue stays busy (the half-service
+/// residual can put it a little below), service + delay (one block's own cycle) for one block.
 double blockTurnoverCycles(int blocks, double service, double delay) {
   double queued = 0, throughput = 0;
   for (int k = 1; k <= blocks; ++k) {
