@@ -908,6 +908,10 @@ Error locateSassError(Error e, const std::string& path) {
   return e;
 }
 
+/// KernelIR::longestWarpShare from the longest executed warp's dynamic instructions and their
+/// mean (1 when nothing ran).
+double longestWarpShare(double longest, double mean) { return mean > 0 ? std::max(1.0, longest / mean) : 1.0; }
+
 }  // namespace
 
 Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, Toolchain& tc) {
@@ -1088,7 +1092,6 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
     for (auto& [to, n] : edgeExec[b]) n /= sampled;
   }
   dynamic /= sampled;
-  const double ptxLongestShare = dynamic > 0 ? std::max(1.0, longest / dynamic) : 1.0;
   out.sampledWarps = sampled;
   const std::vector<int> sampledWarps(order.begin(), order.begin() + sampled);
   if (sampled < maxSampled) {
@@ -1164,7 +1167,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   // Lower to KernelIR.
   KernelIR& ir = out.ir;
   ir.name = out.name;
-  ir.longestWarpShare = ptxLongestShare;
+  ir.longestWarpShare = longestWarpShare(longest, dynamic);
   for (const int ord : io.pointerParams) {
     ArrayWindow w{io.paramNames[static_cast<size_t>(ord)], WarpInterpreter::pointerBase(ord),
                   WarpInterpreter::pointerBase(ord) + WarpInterpreter::kPointerWindow, std::nullopt};
@@ -1334,7 +1337,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             if (o.sassStream) {
               if (!memoryError.empty()) sassMemory.assign(fn->instructions.size(), SassMemoryStats{});  // keep the PTX's
               lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, sassMemory, o.registerBanks, ir);
-              ir.longestWarpShare = total > 0 ? std::max(1.0, longestSass / total) : 1.0;
+              ir.longestWarpShare = longestWarpShare(longestSass, total);
               program.isa = "sass (memory from ptx)";
               sassStreams = std::make_shared<const CudaStreamSource>(*fn, *out.resources, so,
                                                                       irLocations(*sassCfg, fn->instructions.size()));
