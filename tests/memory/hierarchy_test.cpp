@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "foresight/gpu/presets.h"
 #include "foresight/ir/warp_stream.h"
@@ -348,6 +349,47 @@ TEST(MemoryHierarchy, ARequestTakesOneL1WavefrontPerDistinctLine) {
     ASSERT_GT(t->loadRequests, 0);
     EXPECT_NEAR(t->loadWavefronts / t->loadRequests, c.lines, 1e-9) << "stride " << c.stride;
     EXPECT_NEAR(t->sites[0].wavefronts, t->loadWavefronts, 1e-9);
+  }
+}
+
+/// One warp chases a ring: at step s lane l loads the line l + s (128 B apart), so each request
+/// after the first finds 31 of its 32 lines in L1 and misses the new one; `shift` 0 re-reads
+/// the same 32 lines every step.
+class RingSource : public WarpStreamSource {
+ public:
+  RingSource(int steps, int shift) : steps_(steps), shift_(shift) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long, int) const override {
+    std::vector<DynamicInstruction> out;
+    for (int s = 0; s < steps_; ++s) {
+      DynamicInstruction d;
+      for (int l = 0; l < 32; ++l) d.laneAddresses.push_back((1LL << 40) + (l + static_cast<long long>(s) * shift_) * 128);
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+
+ private:
+  int steps_, shift_;
+};
+
+TEST(MemoryHierarchy, L1HitsOfARequestThatMissesElsewhereWaitForTheMiss) {
+  // 64 steps of 32 sectors: 63 × 31 = 1953 of the 2048 sectors hit in L1, but every request
+  // after the first misses its new line, and a warp's load completes with its last sector: all
+  // 1953 hits are split hits (SiteTraffic::l1SplitHits). Re-reading the same lines, requests
+  // 2 to 64 hit whole: 63 × 32 = 2016 hits, none split.
+  const Gpu gpu = loadPreset("h100").value();
+  Launch l;
+  l.grid.x = 1;
+  l.block.x = 32;
+  for (const auto& [shift, hits, split] : {std::tuple{1, 1953.0, 1953.0}, std::tuple{0, 2016.0, 0.0}}) {
+    KernelIR ir = stridedKernel(4);
+    ir.streams = std::make_shared<RingSource>(64, shift);
+    Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, gpu);
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_NEAR(t->loadSectors, 2048, 1e-6) << shift;
+    EXPECT_NEAR(t->l1HitSectors, hits, 1e-6) << shift;
+    EXPECT_NEAR(t->l1SplitHitSectors, split, 1e-6) << shift;
+    EXPECT_NEAR(t->sites[0].l1SplitHits, split, 1e-6) << shift;
   }
 }
 

@@ -169,6 +169,27 @@ SiteTraffic loadSite(int block, int index, double sectors, double l1, double l2)
   return st;
 }
 
+TEST(MwpCwpModern, LatencyMixMovesSplitHitsToTheMissesTheyWaitFor) {
+  // No split hits: the sector shares. 100 sectors, 60 L1, 30 L2, 10 DRAM.
+  const std::array<double, 3> plain = latencyShares(100, 60, 0, 30);
+  EXPECT_NEAR(plain[0], 0.6, 1e-12);
+  EXPECT_NEAR(plain[1], 0.3, 1e-12);
+  EXPECT_NEAR(plain[2], 0.1, 1e-12);
+  // 20 of the L1 hits wait for a miss: they split 3 : 1 as the misses (30 L2, 10 DRAM):
+  // L1 0.4, L2 0.3 + 0.2 × 0.75 = 0.45, DRAM 0.1 + 0.2 × 0.25 = 0.15.
+  const std::array<double, 3> split = latencyShares(100, 60, 20, 30);
+  EXPECT_NEAR(split[0], 0.4, 1e-12);
+  EXPECT_NEAR(split[1], 0.45, 1e-12);
+  EXPECT_NEAR(split[2], 0.15, 1e-12);
+  // A pointer chase's request: 31 of 32 sectors hit L1, the new one comes from DRAM: the whole
+  // request waits DRAM's latency.
+  const std::array<double, 3> chase = latencyShares(32, 31, 31, 0);
+  EXPECT_NEAR(chase[0], 0, 1e-12);
+  EXPECT_NEAR(chase[2], 1, 1e-12);
+  // Everything hits: nothing to wait for, whatever the split count says.
+  EXPECT_NEAR(latencyShares(32, 32, 5, 0)[0], 1, 1e-12);
+}
+
 TEST(MwpCwpModern, PeriodWaitsForItsSlowestLoad) {
   // PolyBench correlation's std_kernel: per iteration a warp loads data[i][j] (4 sectors, DRAM)
   // and mean[j] (4 sectors, L1 hits) before it uses either: one period of two loads.

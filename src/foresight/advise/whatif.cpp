@@ -60,6 +60,7 @@ MemoryTraffic perfectlyCoalesced(const MemoryTraffic& t, const KernelIR& ir, dou
         const double hits = s.l1Hits + s.l2Hits;
         const double scale = hits > 0 ? (kept - missesLeft) / hits : 0;
         s.l1Hits *= scale;
+        s.l1SplitHits *= scale;
         s.l2Hits *= scale;
       }
       s.sectors = kept;
@@ -73,6 +74,7 @@ MemoryTraffic perfectlyCoalesced(const MemoryTraffic& t, const KernelIR& ir, dou
     } else {
       out.loadSectors -= before.sectors - s.sectors;
       out.l1HitSectors -= before.l1Hits - s.l1Hits;
+      out.l1SplitHitSectors -= before.l1SplitHits - s.l1SplitHits;
       out.l2HitSectors -= before.l2Hits - s.l2Hits;
       out.dramReadSectors -= before.dramSectors - s.dramSectors;
       out.loadWavefronts -= before.wavefronts - s.wavefronts;
@@ -138,6 +140,8 @@ const Switch kSwitches[] = {
      [](Changed& c, const MemoryTraffic& t) {
        MemoryTraffic hit = t;
        hit.l1HitSectors = t.loadSectors;
+       hit.l1SplitHitSectors = 0;  // no request waits for a miss
+       for (SiteTraffic& s : hit.sites) s.l1SplitHits = 0;
        hit.l2HitSectors = 0;
        hit.dramReadSectors = 0;
        setTraffic(c, std::move(hit));

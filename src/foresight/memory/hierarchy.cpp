@@ -1244,7 +1244,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   };
 
   // ---- L1: the blocks resident on SM 0 (0, S, 2S, …), all their warps, one wave. ----
-  std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0);
+  // l1Whole: sectors weighted by the chance that their whole request hit (the least likely of
+  // its sampled sectors: they hit and miss together, as the lines of one request do).
+  std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0), l1Whole(sites.size(), 0);
   auto l1View = [&]() -> Expected<void> {
     const int maxBlocks = streams.affine() ? perSm : std::min(perSm, 2);
     const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
@@ -1263,15 +1265,22 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     sortByTime(timed);
     std::vector<SampledAccess> stream;
     std::vector<double> mult;
+    std::vector<size_t> requestBegin;  // per request: its first entry of `stream` (the sectors of one warp access are adjacent)
+    const Timed* previous = nullptr;
     for (const Timed& x : timed) {
       const MemoryAccess& m = *sites[static_cast<size_t>(x.access.site)].access;
       if (!l1Eligible(m) && !m.isStore) continue;
       SampledAccess a = x.access;
       a.allocates = !m.isStore;  // write-through, no allocate
       a.counted = !m.isStore && !x.warm;
+      if (!previous || previous->time != x.time || previous->access.warp != x.access.warp || previous->access.site != x.access.site) {
+        requestBegin.push_back(stream.size());
+      }
+      previous = &x;
       stream.push_back(a);
       mult.push_back(x.sectorsOfRequest);
     }
+    requestBegin.push_back(stream.size());
     const double residentOnSm = static_cast<double>(std::min<long long>(perSm, (blocks + sms - 1) / sms));
     SamplePopulation pop{static_cast<double>(std::max(1, sampled)), std::max<double>(residentOnSm, sampled)};
     const double capacity = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes) * collected.rate(collectRate);
@@ -1280,6 +1289,13 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       if (!stream[i].counted) continue;
       l1Hit[static_cast<size_t>(stream[i].site)] += r.outcomes[i].hit * mult[i];
       l1Seen[static_cast<size_t>(stream[i].site)] += mult[i];
+    }
+    for (size_t q = 0; q + 1 < requestBegin.size(); ++q) {
+      double whole = 1;
+      for (size_t i = requestBegin[q]; i < requestBegin[q + 1]; ++i) whole = std::min(whole, r.outcomes[i].hit);
+      for (size_t i = requestBegin[q]; i < requestBegin[q + 1]; ++i) {
+        if (stream[i].counted) l1Whole[static_cast<size_t>(stream[i].site)] += whole * mult[i];
+      }
     }
     return {};
   };
@@ -1641,6 +1657,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       t.loadSectors += st.sectors;
       t.loadWavefronts += st.wavefronts;
       t.l1HitSectors += st.l1Hits;
+      t.l1SplitHitSectors += st.l1SplitHits;
       t.l2HitSectors += st.l2Hits;
       t.dramReadSectors += st.dramSectors;
     }
@@ -1681,9 +1698,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     double h1 = l1Eligible(m) && l1Seen[s] > 0 ? l1Hit[s] / l1Seen[s] : 0.0;
     const double h2all = sectors[s] > 0 ? l2Hit[s] / sectors[s] : 0.0;
     double h2 = h1 < 1 ? std::max(0.0, (h2all - h1) / (1 - h1)) : 0.0;
+    const double whole = l1Eligible(m) && l1Seen[s] > 0 ? std::min(h1, l1Whole[s] / l1Seen[s]) : h1;
     if (options.l1HitRate) h1 = *options.l1HitRate;
     if (options.l2HitRate) h2 = *options.l2HitRate;
     st.l1Hits = known * h1;
+    st.l1SplitHits = options.l1HitRate ? 0.0 : known * std::max(0.0, h1 - whole);
     st.l2Hits = known * (1 - h1) * h2;
     st.dramSectors = known * (1 - h1) * (1 - h2) + dark;
     if (fetch > 1 && !options.l2HitRate) {

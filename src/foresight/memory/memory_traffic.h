@@ -22,6 +22,11 @@ struct SiteTraffic {
   double sectors = 0;       ///< sectors requested (after coalescing)
   double l1Hits = 0;        ///< sectors served by L1 (loads only)
   double l2Hits = 0;        ///< sectors served by L2 (loads), or absorbed by L2 (stores)
+  /// Loads: of l1Hits, the sectors whose request still waited for one of its sectors that L1
+  /// missed (a warp's load completes with its last sector): they count as hits for bandwidth
+  /// and as the request's misses for latency. 0 where unknown (measured hit rates, data-
+  /// dependent addresses).
+  double l1SplitHits = 0;
   /// Sectors read from DRAM (loads; with a fetch granularity of several sectors, every sector
   /// each miss brings, so more than the L2 misses for scattered accesses) or written back
   /// (stores). The L2 misses are sectors − l1Hits − l2Hits.
@@ -51,6 +56,7 @@ struct MemoryTraffic {
   double loadSectors = 0, storeSectors = 0;     ///< sectors requested
   double l1HitSectors = 0;     ///< load sectors served by L1
   double l2HitSectors = 0;     ///< load sectors served by L2
+  double l1SplitHitSectors = 0;  ///< of l1HitSectors, those whose request waited for an L1 miss (SiteTraffic::l1SplitHits)
   double dramReadSectors = 0;  ///< sectors read from DRAM for loads (at the L2's fetch granularity)
   double dramWriteSectors = 0; ///< store sectors written back to DRAM
   /// L1 wavefronts of the load / store requests: each request passes the L1 once per distinct

@@ -42,6 +42,8 @@ struct ModernTerms {
   double loadRequests = 0, independentLoads = 1;   // per warp
   double l1Latency = 0, l2Latency = 0, dramLatency = 0;
   double fL1 = 0, fL2 = 0, fDram = 0;               // shares of load sectors
+  double l1Split = 0;                               // L1_split: of fL1, sectors whose request waited for an L1 miss
+  std::array<double, 3> latencyMix{};               // the shares by the level a sector's request waits for
   double sectorsPerRequest = 0, sectorSerialization = 0;
   double wavefrontsPerRequest = 0;                  // L1 passes (distinct lines) per load request
   double periodWait = 0;                            // Period_wait: the slowest load's extra wait
@@ -76,6 +78,8 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
     // The latency mix: the sectors that miss both caches (DRAM read sectors can be more: a miss
     // may fetch several sectors; that counts for bandwidth below, not for latency).
     t.fDram = std::max(0.0, 1.0 - t.fL1 - t.fL2);
+    t.l1Split = std::clamp(tr.l1SplitHitSectors / tr.loadSectors, 0.0, t.fL1);
+    t.latencyMix = latencyShares(tr.loadSectors, tr.l1HitSectors, tr.l1SplitHitSectors, tr.l2HitSectors);
     t.sectorsPerRequest = tr.loadRequests > 0 ? tr.loadSectors / tr.loadRequests : 1;
   }
   // A request passes the L1 once per distinct line it touches (a wavefront: up to a line of
@@ -93,7 +97,8 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
     t.sectorSerialization = std::max(0.0, t.wavefrontsPerRequest - 1) * lineBytes / l1PerSmPerCycle;
   }
   t.periodWait = periodWaitCycles(mm.loadGroups, tr, {t.l1Latency, t.l2Latency, t.dramLatency});
-  t.loadLatency = t.fL1 * t.l1Latency + t.fL2 * t.l2Latency + t.fDram * t.dramLatency + t.sectorSerialization + t.periodWait;
+  t.loadLatency = t.latencyMix[0] * t.l1Latency + t.latencyMix[1] * t.l2Latency + t.latencyMix[2] * t.dramLatency +
+                  t.sectorSerialization + t.periodWait;
   if (totalWarps <= 0) return t;
   const double dramRead = tr.dramReadSectors * sb / totalWarps, dramWrite = tr.dramWriteSectors * sb / totalWarps;
   const double l2Read = (tr.loadSectors - tr.l1HitSectors) * sb / totalWarps, l2Write = tr.storeSectors * sb / totalWarps;
@@ -478,6 +483,16 @@ double independentLoads(const std::vector<LoadGroup>& groups) {
   return periods > 0 ? std::max(1.0, loads / periods) : 1.0;
 }
 
+std::array<double, 3> latencyShares(double sectors, double l1Hits, double l1SplitHits, double l2Hits) {
+  if (!(sectors > 0)) return {0, 0, 0};
+  const double l1 = std::clamp(l1Hits / sectors, 0.0, 1.0);
+  const double l2 = std::clamp(l2Hits / sectors, 0.0, 1.0 - l1);
+  const double dram = 1.0 - l1 - l2;
+  const double split = std::clamp(l1SplitHits / sectors, 0.0, l1);
+  if (l2 + dram <= 0) return {l1, l2, dram};  // no miss to wait for
+  return {l1 - split, l2 + split * l2 / (l2 + dram), dram + split * dram / (l2 + dram)};
+}
+
 double periodWaitCycles(const std::vector<LoadGroup>& groups, const MemoryTraffic& traffic,
                         const std::array<double, 3>& latencies) {
   std::map<std::pair<int, int>, const SiteTraffic*> siteAt;
@@ -495,9 +510,7 @@ double periodWaitCycles(const std::vector<LoadGroup>& groups, const MemoryTraffi
       const auto it = siteAt.find(at);
       if (it == siteAt.end()) continue;
       const SiteTraffic& st = *it->second;
-      const double l1 = std::clamp(st.l1Hits / st.sectors, 0.0, 1.0);
-      const double l2 = std::clamp(st.l2Hits / st.sectors, 0.0, 1.0 - l1);
-      const std::array<double, 3> share{l1, l2, 1.0 - l1 - l2};
+      const std::array<double, 3> share = latencyShares(st.sectors, st.l1Hits, st.l1SplitHits, st.l2Hits);
       double cdf = 0, mean = 0;
       for (size_t j = 0; j < 3; ++j) {
         cdf += share[order[j]];
@@ -794,6 +807,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     add("f_L1", terms.fL1, "share of load sectors served by L1");
     add("f_L2", terms.fL2, "share of load sectors served by L2");
     add("f_DRAM", terms.fDram, "share of load sectors read from DRAM");
+    if (terms.l1Split > 0) add("L1_split", terms.l1Split, "share of load sectors L1 served whose request waited for a sector it missed");
     add("L1_wavefronts", terms.wavefrontsPerRequest, "L1 passes per load request (distinct lines)");
     add("Sector_serialization", terms.sectorSerialization, "cycles for a request's extra L1 passes");
     add("Period_wait", terms.periodWait, "cycles a memory period waits for its slowest load beyond the mean");

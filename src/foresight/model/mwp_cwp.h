@@ -128,10 +128,17 @@ struct LoadGroup {
 /// (loadGroups()) weighted by executions per warp; 1 without loads.
 [[nodiscard]] double independentLoads(const std::vector<LoadGroup>& groups);
 
+/// Not in the papers: the latency mix of load sectors, shares served by (L1, L2, DRAM) as a
+/// request waits for its slowest sector. Of the `l1Hits` sectors, the `l1SplitHits` whose
+/// request missed L1 in another sector (SiteTraffic::l1SplitHits) wait for that miss: they take
+/// the mix of the missed sectors, L2 and DRAM in their proportion. Without split hits these are
+/// the sector shares.
+[[nodiscard]] std::array<double, 3> latencyShares(double sectors, double l1Hits, double l1SplitHits, double l2Hits);
+
 /// Not in the papers: the cycles a memory period waits for its slowest load beyond the mean
 /// latency of its loads, averaged over the periods as Mem_L averages the loads (by sectors). A
-/// load's latency is its site's mix of `latencies` (L1, L2, DRAM: the site's shares of hit and
-/// missed sectors in `traffic`); the loads of one period are taken to hit and miss together
+/// load's latency is its site's mix of `latencies` (L1, L2, DRAM: latencyShares() of the site's
+/// hit and missed sectors in `traffic`); the loads of one period are taken to hit and miss together
 /// (comonotone), so the period's expected latency is that of the pointwise slowest mix:
 /// P(period <= level) = min over its loads of P(load <= level). 0 when every period's loads
 /// share one mix (one load per period included); loads without a site in `traffic` are left out.
