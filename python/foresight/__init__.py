@@ -54,10 +54,11 @@ def _call(function, request, source):
 
 def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dynamic_shared, carveout,
             model, variant, include_dirs, nvcc_flags, trips, branches, tool_timeout, policy,
-            l1_hit_rate, l2_hit_rate, arrays, l2, extra=None):
+            l1_hit_rate, l2_hit_rate, arrays, data, l2, extra=None):
     """One launch through `function` (predict or explain); `extra`: more request fields."""
     request = _request(path, source, kernel, gpu, defines, model, variant, dict({
-        "grid": grid, "block": block, "args": args, "arrays": arrays, "dynamic_shared": dynamic_shared,
+        "grid": grid, "block": block, "args": args, "arrays": arrays, "data": data,
+        "dynamic_shared": dynamic_shared,
         "carveout": carveout, "include_dirs": include_dirs, "nvcc_flags": nvcc_flags,
         "trips": trips, "branches": branches, "tool_timeout": tool_timeout, "policy": policy,
         "l1_hit_rate": l1_hit_rate, "l2_hit_rate": l2_hit_rate, "l2": l2}, **(extra or {})))
@@ -67,25 +68,28 @@ def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dyn
 def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, l2=None):
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, data=None, l2=None):
     """Predicts one kernel launch: time, occupancy, bound, model values (``predict --json``).
 
     ``path``: a ``.cu``, ``.ptx``, ``.cubin``, ``.sass`` or workload-summary ``.toml`` file;
     or ``source``: CUDA source text. ``grid`` and ``block``: an int or up to three ints
     (omitted: the input's own launch). ``args``: scalar kernel arguments by name (ints, floats,
     bools). ``arrays``: bytes of the arrays pointer arguments point to, by name (``--array``).
+    ``data``: their contents, by name (``--data``: ``"i32:torus_cols:2048:4194304"``,
+    ``"f32:file:x.bin"``); ``args``, ``arrays`` and ``data`` reach the frontend with ``grid``
+    and ``block``.
     ``defines``: ``-D`` macros. ``trips`` / ``branches``: hints by ``"file.cu:LINE"``.
     ``l2``: ``"cold"`` (the default) or ``"warm"`` (``--l2``: the same launch ran just before).
     """
     return _kernel(_foresight.predict, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
-                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays, l2)
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays, data, l2)
 
 
 def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, l2=None, lines=False,
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, data=None, l2=None, lines=False,
             placement=False, try_defines=False):
     """Predict's time with the emulate model's bottleneck (sensitivity analysis), the time each
     resource alone would need, the what-if penalties and the ranked fixes (``explain --json``).
@@ -94,23 +98,25 @@ def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block
     values doubled and halved for a fix (``--try-defines``)."""
     return _kernel(_foresight.explain, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
-                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays, l2,
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays, data, l2,
                    {"lines": lines, "placement": placement, "try_defines": try_defines})
 
 
 def explore(path=None, *, space, source=None, kernel=None, gpu="h100", grid=None, block=None,
             args=None, defines=None, dynamic_shared=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            max_variants=10000, jobs=0, l2=None):
+            max_variants=10000, jobs=0, l2=None, arrays=None, data=None):
     """Predicts every variant of a space of macros and launch expressions and ranks them
     (``explore --json``).
 
     ``space``: a ``--space`` string (``"TX=32..1024:pow2,UNROLL=1,2,4"``) or a dict of value
     lists (``{"TX": [128, 256]}``). ``grid`` / ``block``: expressions over the macros and the
     space (``"cdiv(N, TX)"``, ``["TX", 4]``). ``args``: numbers or expressions (``{"n": "N"}``).
+    ``arrays``: byte sizes as expressions (``{"x": "4*N"}``); ``data``: contents as
+    :func:`predict` takes them, pattern parameters as expressions (``{"cols": "i32:chase:TX"}``).
     """
     request = _request(path, source, kernel, gpu, defines, model, variant, {
-        "space": space, "grid": grid, "block": block, "args": args,
+        "space": space, "grid": grid, "block": block, "args": args, "arrays": arrays, "data": data,
         "include_dirs": include_dirs, "nvcc_flags": nvcc_flags, "trips": trips,
         "branches": branches, "tool_timeout": tool_timeout, "max_variants": max_variants,
         "jobs": jobs, "l2": l2})

@@ -74,6 +74,36 @@ TEST(Explore, RanksEveryLaunchVariantWithPredictsOwnTimes) {
   }
 }
 
+TEST(Explore, ArrayContentsAreExpressionsOfTheSpace) {
+  // spmv's row_ptr = csr_rowptr:K per variant: K entries per row, no trip hint. The launch
+  // each variant carries holds its contents (element 1 = K), and more entries take longer.
+  const Gpu gpu = *loadPreset("h100");
+  ExploreOptions o;
+  o.input = kFixtures + "spmv_csr.sm_90.sass";
+  o.inputOptions.gpu = &gpu;
+  EXPECT_TRUE(parseSpace("K=4,16", o.space));
+  o.launch.grid = {"256"};
+  o.launch.block = {"128"};
+  o.launch.args = {{"rows", "32768"}};
+  o.launch.data = {{"row_ptr", "i32:csr_rowptr:K"}};
+  o.model = resolveDefaultModel(ModelOptions{}, InputKind::Cuda, &gpu);
+  Expected<ExploreResult> r = explore(o);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->predicted, 2) << r->variants[0].error;
+  EXPECT_EQ(r->variants[0].values.at("K"), 4);  // ranked: fewer entries first
+  for (const ExploredVariant& v : r->variants) {
+    EXPECT_EQ(v.launch->arrayData.at("row_ptr").read(4, 4), static_cast<std::uint64_t>(v.values.at("K")));
+  }
+  // Contents without the grid and block expressions: no variant predicts, and the error says why.
+  o.launch.grid.clear();
+  o.launch.block.clear();
+  Expected<ExploreResult> none = explore(o);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("--data needs the grid and block expressions (the launch whose arrays it fills)"),
+            std::string::npos)
+      << none.error().message;
+}
+
 TEST(Explore, TheRankingDoesNotDependOnTheThreads) {
   const Gpu gpu = *loadPreset("h100");
   ExploreOptions o = vecaddSearch(gpu);

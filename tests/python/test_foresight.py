@@ -57,6 +57,21 @@ def test_a_warm_l2_is_the_cli_one():
         foresight.predict(VECADD, gpu="h200", grid=4096, block=256, args={"n": 1048576}, l2="tepid")
 
 
+def test_array_contents_are_the_cli_ones():
+    # spmv's row_ptr and col given (--data): no trip hint, and x[col[j]] has exact addresses.
+    spmv = os.path.join(ROOT, "tests/frontend/cuda/fixtures/spmv_csr.sm_90.sass")
+    data = {"row_ptr": "i32:csr_rowptr:16", "col": "i32:csr_cols:16:32768"}
+    got = foresight.predict(spmv, gpu="h100", grid=256, block=128, args={"rows": 32768},
+                            arrays={"col": 2097152, "x": 131072}, data=data)
+    want = cli_json("predict", spmv, "--gpu", "h100", "--grid", "256", "--block", "128",
+                    "--arg", "rows=32768", "--array", "col=2097152", "--array", "x=131072",
+                    "--data", "row_ptr=i32:csr_rowptr:16", "--data", "col=i32:csr_cols:16:32768")
+    assert got == want
+    with pytest.raises(foresight.Error, match="unknown init pattern 'gauss'"):
+        foresight.predict(spmv, gpu="h100", grid=256, block=128, args={"rows": 32768},
+                          data={"col": "i32:gauss"})
+
+
 def test_explain_is_the_cli_explanation():
     got = foresight.explain(VECADD, gpu="h100", grid=4096, block=256, args={"n": 1048576})
     want = cli_json("explain", VECADD, "--gpu", "h100", "--grid", "4096", "--block", "256",

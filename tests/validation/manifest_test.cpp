@@ -140,6 +140,19 @@ TEST(Manifest, ParsesAndResolvesEveryVariant) {
   EXPECT_EQ(r->check->params, (std::vector<long long>{1000, 1000, 1000}));
   EXPECT_DOUBLE_EQ(r->check->tolerance, 1e-5);
 
+  // Without arrayContents no launch carries contents; with it, the integer input rp (second
+  // argument of the first launch: "@1") gets csr_rowptr:TILE, element 3 = 3 × 32 = 96; the f32
+  // input A and the output k get none.
+  EXPECT_TRUE(r->launches[0].launch.arrayData.empty());
+  Expected<ResolvedExperiment> withData = resolveVariant(*m, m->variants[1], true);
+  ASSERT_TRUE(withData.ok()) << withData.error().format();
+  const std::map<std::string, ArrayData>& data = withData->launches[0].launch.arrayData;
+  ASSERT_EQ(data.size(), 1u);
+  EXPECT_EQ(data.at("@1").description(), "i32 csr_rowptr:32");
+  EXPECT_EQ(data.at("@1").count(), 1001);
+  EXPECT_EQ(data.at("@1").read(3 * 4, 4), 96u);
+  EXPECT_TRUE(withData->launches[1].launch.arrayData.empty());
+
   Expected<ResolvedExperiment> t8 = resolveVariant(*m, m->variants[0]);
   ASSERT_TRUE(t8.ok());
   EXPECT_EQ(t8->launches[1].launch.grid, (Dim3{125, 125, 1}));

@@ -78,18 +78,18 @@ TEST(RunnerPatterns, RandomIsReproducibleAndInRange) {
   for (float v : a) EXPECT_TRUE(v >= 0 && v < 1);
   for (int32_t v : filled<int32_t>(buffer("i32", 1000, "random_int", {-3, 3})))
     EXPECT_TRUE(v >= -3 && v <= 3);
-  EXPECT_NE(seedFor("a", "b", "c"), seedFor("a", "bc", ""));
+  EXPECT_NE(foresight::patternSeed("a", "b", "c"), foresight::patternSeed("a", "bc", ""));
 }
 
 TEST(RunnerPatterns, ChunkedFillsEqualTheSequentialStream) {
   // 5 Mi elements are filled in chunks on several threads; element i must still be draw i of one
   // splitmix64 stream (seed 11), as a one-thread fill gives.
   const long long n = 5 << 20;
-  SplitMix64 rng{11};
+  foresight::SplitMix64 rng{11};
   std::vector<float> expected(n);
   std::vector<int32_t> expectedInt(n);
   for (long long i = 0; i < n; ++i) expected[i] = static_cast<float>(rng.uniform());
-  SplitMix64 rngInt{11};
+  foresight::SplitMix64 rngInt{11};
   for (long long i = 0; i < n; ++i) expectedInt[i] = static_cast<int32_t>(-2 + rngInt.next() % 5);
   EXPECT_EQ(filled<float>(buffer("f32", n, "random"), 11), expected);
   EXPECT_EQ(filled<int32_t>(buffer("i32", n, "random_int", {-2, 2}), 11), expectedInt);
@@ -102,11 +102,11 @@ TEST(RunnerPatterns, Errors) {
   std::vector<unsigned char> bytes;
   std::string error;
   EXPECT_FALSE(fillBuffer(buffer("f32", 2, "gaussian"), 1, bytes, error));
-  EXPECT_EQ(error, "unknown init pattern 'gaussian' of buffer 'b'");
+  EXPECT_EQ(error, "unknown init pattern 'gaussian' (buffer 'b')");
   EXPECT_FALSE(fillBuffer(buffer("i32", 2, "mod"), 1, bytes, error));
-  EXPECT_EQ(error, "pattern 'mod' of buffer 'b' takes 1 parameters");
+  EXPECT_EQ(error, "init pattern 'mod' takes 1 parameter(s) (buffer 'b')");
   EXPECT_FALSE(fillBuffer(buffer("i32", 2, "random_int", {5, 1}), 1, bytes, error));
-  EXPECT_EQ(error, "random_int of buffer 'b' needs LO <= HI");
+  EXPECT_EQ(error, "init pattern 'random_int' needs LO <= HI (buffer 'b')");
 }
 
 TEST(RunnerMeasure, Median) {

@@ -139,6 +139,18 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu* gpu, co
     if (!bytes || *bytes <= 0) return makeError("--array '" + a + "': the size must be a positive number of bytes");
     launch.arrayBytes[kv->first] = *bytes;
   }
+  if (!o.data.empty() && !(overrides.grid && overrides.block)) {
+    return makeError("--data needs --grid and --block (the launch whose arrays it fills)");
+  }
+  for (const std::string& d : o.data) {
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(d, "--data", false);
+    if (!kv) return std::move(kv).takeError();
+    const auto size = launch.arrayBytes.find(kv->first);
+    Expected<ArrayData> data = parseArrayData(kv->second, size == launch.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second),
+                                              launch.macros, "--data " + kv->first);
+    if (!data) return std::move(data).takeError();
+    launch.arrayData.insert_or_assign(kv->first, std::move(*data));
+  }
   for (const std::string& t : o.trips) {
     Expected<SourceHint> h = parseHint(t, "--trip");
     if (!h) return std::move(h).takeError();
@@ -266,6 +278,10 @@ void addCommonOptions(CLI::App& sub, CommonOptions& o) {
   sub.add_option("--array", o.arrays,
                  "Bytes of the array a pointer argument points to, NAME=BYTES (repeatable): sizes what its data-dependent "
                  "accesses spread over");
+  sub.add_option("--data", o.data,
+                 "Contents of the array a pointer argument points to, NAME=TYPE:PATTERN[:PARAM...] (a validation init "
+                 "pattern, e.g. cols=i32:torus_cols:2048:2048*2048) or NAME=TYPE:file:PATH (repeatable): loads from it "
+                 "read these values, so indices loaded from it give exact addresses and branches");
   sub.add_option("--trip", o.trips, "Trip count of a data-dependent loop, FILE:LINE=N (repeatable)");
   sub.add_option("--branch", o.branches, "Taken probability of a data-dependent branch, FILE:LINE=P (repeatable)");
   sub.add_option("--dynamic-shared", o.dynamicShared, "Dynamic shared memory per block, bytes (the launch's third <<<>>> argument)")

@@ -49,6 +49,7 @@ struct CommonOptions {
   std::vector<std::string> trips;     ///< --trip FILE:LINE=N: loop trip counts
   std::vector<std::string> branches;  ///< --branch FILE:LINE=P: branch-taken probabilities
   std::vector<std::string> arrays;     ///< --array NAME=BYTES
+  std::vector<std::string> data;       ///< --data NAME=TYPE:PATTERN[:PARAM...] | NAME=TYPE:file:PATH
   long long dynamicShared = -1;       ///< --dynamic-shared BYTES; < 0 = the input's (else 0)
   int carveout = -1;                  ///< --carveout PERCENT; < 0 = the driver's choice
   std::string l2;                     ///< --l2 cold|warm; empty = cold

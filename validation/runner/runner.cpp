@@ -138,7 +138,7 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
   HostBuffers host;
   for (const PlanBuffer& b : e.buffers) {
     std::string error;
-    if (!fillBuffer(b, seedFor(e.name, e.variant, b.name), host[b.name], error))
+    if (!fillBuffer(b, foresight::patternSeed(e.name, e.variant, b.name), host[b.name], error))
       throw std::runtime_error(error);
   }
   size_t freeBytes = 0, totalBytes = 0;
@@ -285,7 +285,7 @@ int main(int argc, char** argv) {
     for (const PlanExperiment& e : selected) {
       for (const PlanBuffer& b : e.buffers) {
         std::vector<unsigned char> bytes;
-        if (!fillBuffer(b, seedFor(e.name, e.variant, b.name), bytes, error)) {
+        if (!fillBuffer(b, foresight::patternSeed(e.name, e.variant, b.name), bytes, error)) {
           std::cerr << "runner: " << e.name << "/" << e.variant << ": " << error << "\n";
           return 1;
         }

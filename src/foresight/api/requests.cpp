@@ -159,6 +159,15 @@ WorkloadOptions workloadOptions(const Request& r) {
   for (const auto& [name, value] : r.input.macros) {
     if (std::optional<long long> v = toInteger(value)) l.macros[name] = *v;
   }
+  const json dataField = object(j, "data");
+  for (const auto& [name, value] : dataField.items()) {
+    if (!value.is_string()) fail(makeError("data['" + name + "']: a string TYPE:PATTERN[:PARAM...] or TYPE:file:PATH"));
+    const auto size = l.arrayBytes.find(name);
+    Expected<ArrayData> d = parseArrayData(value.get<std::string>(), size == l.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second),
+                                           l.macros, "data['" + name + "']");
+    if (!d) fail(d.error());
+    l.arrayData.insert_or_assign(name, std::move(*d));
+  }
   wo.input.launch = l;
   return wo;
 }
@@ -229,6 +238,11 @@ std::string exploreText(const std::string& text) {
   const json arraysField = object(r.raw, "arrays");  // items() must not outlive its json
   for (const auto& [name, value] : arraysField.items()) {
     o.launch.arrays.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  const json dataField = object(r.raw, "data");
+  for (const auto& [name, value] : dataField.items()) {
+    if (!value.is_string()) fail(makeError("data['" + name + "']: a string TYPE:PATTERN[:PARAM...] or TYPE:file:PATH"));
+    o.launch.data.emplace_back(name, value.get<std::string>());
   }
   if (r.raw.contains("dynamic_shared")) o.launch.dynamicShared = r.raw["dynamic_shared"].dump();
   o.launch.l2Start = l2Field(r.raw).value_or(L2Start::Cold);

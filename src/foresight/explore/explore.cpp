@@ -34,6 +34,7 @@ Expected<Dim3> evalDim(const std::vector<std::string>& exprs, const std::map<std
 /// The variant's launch from the expressions (nullopt: the input's launch is used).
 Expected<std::optional<Launch>> evalLaunch(const LaunchExpressions& le, const std::map<std::string, long long>& vars) {
   if (le.grid.empty() != le.block.empty()) return makeError("explore needs both the grid and the block expressions, or neither");
+  if (le.grid.empty() && !le.data.empty()) return makeError("--data needs the grid and block expressions (the launch whose arrays it fills)");
   Launch launch;
   launch.macros = vars;
   for (const auto& [name, text] : le.args) {
@@ -52,6 +53,13 @@ Expected<std::optional<Launch>> evalLaunch(const LaunchExpressions& le, const st
     if (!e) return makeError("--array " + name + ": " + e.error().message);
     if (*e <= 0) return makeError("--array " + name + ": " + std::to_string(*e) + " bytes: the size must be positive");
     launch.arrayBytes[name] = *e;
+  }
+  for (const auto& [name, spec] : le.data) {
+    const auto size = launch.arrayBytes.find(name);
+    Expected<ArrayData> d = parseArrayData(spec, size == launch.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second),
+                                           vars, "--data " + name);
+    if (!d) return std::move(d).takeError();
+    launch.arrayData.insert_or_assign(name, std::move(*d));
   }
   if (!le.dynamicShared.empty()) {
     Expected<long long> e = evalExpression(le.dynamicShared, vars);

@@ -42,6 +42,9 @@ struct LaunchExpressions {
   std::vector<std::pair<std::string, std::string>> args;
   /// Array sizes in bytes by pointer parameter (`--array`): integer expressions ("4*N*N").
   std::vector<std::pair<std::string, std::string>> arrays;
+  /// Array contents by pointer parameter (`--data`, ArrayData's syntax): pattern parameters
+  /// are expressions over the variant's macros.
+  std::vector<std::pair<std::string, std::string>> data;
   L2Start l2Start = L2Start::Cold;  ///< every variant's (`--l2`)
 };
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "foresight/ir/array_data.h"
 #include "foresight/support/error.h"
 
 namespace foresight {
@@ -71,6 +72,10 @@ struct Launch {
   /// sizes the array that data-dependent accesses spread over. Absent = unknown (the memory
   /// engine estimates it).
   std::map<std::string, long long> arrayBytes;
+  /// What the array a pointer argument points to holds, named as arrayBytes is (`--data
+  /// NAME=SPEC`, a manifest's integer buffers): loads from it read these values. Absent = the
+  /// values are unknown (their addresses and decisions data-dependent).
+  std::map<std::string, ArrayData> arrayData;
   std::map<std::string, long long> macros;  ///< -D NAME=VALUE problem-size macros
   L2Start l2Start = L2Start::Cold;          ///< what the L2 holds of its data at the start
 

@@ -21,29 +21,6 @@ namespace foresight {
 
 namespace fs = std::filesystem;
 
-const char* elemTypeName(ElemType t) {
-  switch (t) {
-    case ElemType::F32: return "f32";
-    case ElemType::F64: return "f64";
-    case ElemType::I32: return "i32";
-    case ElemType::U32: return "u32";
-    case ElemType::I64: return "i64";
-  }
-  return "?";
-}
-
-int elemTypeBytes(ElemType t) {
-  return t == ElemType::F64 || t == ElemType::I64 ? 8 : 4;
-}
-
-const std::vector<InitPatternKind>& initPatternKinds() {
-  static const std::vector<InitPatternKind> kinds = {
-      {"zero", 0},       {"ones", 0},     {"iota", 0},       {"random", 0},
-      {"random_int", 2}, {"constant", 1}, {"mod", 1},        {"poison", 0},
-      {"csr_rowptr", 1}, {"csr_cols", 2}, {"torus_cols", 2}, {"chase", 1}};
-  return kinds;
-}
-
 const std::vector<std::string>& checkReferences() {
   static const std::vector<std::string> refs = {"gemm", "transpose", "copy", "reduce_sum",
                                                 "spmv_csr"};
@@ -58,13 +35,7 @@ long long ResolvedExperiment::totalBytes() const {
 
 namespace {
 
-ElemType toElemType(const std::string& s) {
-  if (s == "f64") return ElemType::F64;
-  if (s == "i32") return ElemType::I32;
-  if (s == "u32") return ElemType::U32;
-  if (s == "i64") return ElemType::I64;
-  return ElemType::F32;
-}
+ElemType toElemType(const std::string& s) { return parseElemType(s).value_or(ElemType::F32); }
 
 const std::vector<std::string> kTypes = {"f32", "f64", "i32", "u32", "i64"};
 
@@ -398,7 +369,7 @@ Expected<std::vector<Manifest>> loadCorpus(const std::string& dir) {
   return out;
 }
 
-Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec& variant) {
+Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec& variant, bool arrayContents) {
   ResolvedExperiment out;
   out.experiment = m.name;
   out.variant = variant.name;
@@ -496,7 +467,17 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     for (size_t i = 0; i < l.args.size(); ++i) {
       // Buffers by parameter position ("@i"): their names need not be the kernel's.
       for (const ResolvedBuffer& b : out.buffers) {
-        if (b.name == l.args[i]) rl.launch.arrayBytes["@" + std::to_string(i)] = b.count * elemTypeBytes(b.type);
+        if (b.name != l.args[i]) continue;
+        const std::string at = "@" + std::to_string(i);
+        rl.launch.arrayBytes[at] = b.count * elemTypeBytes(b.type);
+        // The contents the runner uploads, for the loads whose values decide addresses,
+        // branches and trip counts: integer arrays the kernel reads (float contents would only
+        // decide float branches, which the hints state, and would stop loop folding).
+        if (!arrayContents || b.role == BufferRole::Output || b.initKind == "poison" || isFloatElem(b.type)) continue;
+        Expected<ArrayData> data = ArrayData::fromPattern(b.type, InitPattern{b.initKind, b.initParams, b.initValue},
+                                                          patternSeed(out.experiment, out.variant, b.name), b.count);
+        if (!data) return where("buffer '" + b.name + "' init", data.error());
+        rl.launch.arrayData.insert_or_assign(at, std::move(*data));
       }
     }
     for (const std::string& a : l.args) {

@@ -15,15 +15,9 @@
 
 #include "foresight/ir/launch.h"
 #include "foresight/support/error.h"
+#include "foresight/support/patterns.h"
 
 namespace foresight {
-
-/// Element type of a buffer or scalar argument.
-enum class ElemType { F32, F64, I32, U32, I64 };
-/// "f32", "f64", "i32", "u32", "i64".
-[[nodiscard]] const char* elemTypeName(ElemType t);
-/// Bytes per element.
-[[nodiscard]] int elemTypeBytes(ElemType t);
 
 /// What a kernel does with a buffer.
 enum class BufferRole { Input, Output, InOut };
@@ -104,16 +98,11 @@ struct Manifest {
   std::vector<HintSpec> branches;
 };
 
-/// Init pattern kinds and their parameter counts: zero, ones, iota, random (floats in [0,1),
-/// integers in [0,100)), random_int:LO:HI, constant:V, mod:K (i % K), poison (NaN / all ones;
-/// for outputs), csr_rowptr:K (i*K), csr_cols:K:NCOLS (column of the j-th entry of row i,
-/// distinct within a row), torus_cols:W:N (4 neighbours of node i on a W-wide torus of N nodes),
-/// chase:S ((i + S) % count, a pointer-chasing ring).
-struct InitPatternKind {
-  const char* name;
-  int params;
-};
-[[nodiscard]] const std::vector<InitPatternKind>& initPatternKinds();
+/// Init patterns (support/patterns.h): zero, ones, iota, random (floats in [0,1), integers in
+/// [0,100)), random_int:LO:HI, constant:V, mod:K (i % K), poison (NaN / all ones; for outputs),
+/// csr_rowptr:K (i*K), csr_cols:K:NCOLS (column of the j-th entry of row i, distinct within a
+/// row), torus_cols:W:N (4 neighbours of node i on a W-wide torus of N nodes), chase:S
+/// ((i + S) % count, a pointer-chasing ring).
 /// Reference checks the runner implements: gemm (M,N,K), transpose (ROWS,COLS), copy (N),
 /// reduce_sum (N), spmv_csr (ROWS).
 [[nodiscard]] const std::vector<std::string>& checkReferences();
@@ -191,8 +180,11 @@ struct ResolvedExperiment {
   [[nodiscard]] long long totalBytes() const;
 };
 
-/// Evaluates every expression of `manifest` for one of its variants.
-[[nodiscard]] Expected<ResolvedExperiment> resolveVariant(const Manifest& manifest,
-                                                          const VariantSpec& variant);
+/// Evaluates every expression of `manifest` for one of its variants. With `arrayContents`, each
+/// launch also gets the contents of the integer buffers it reads (Launch::arrayData by position,
+/// "@i": their init patterns, seeded as the runner seeds them), so the CUDA frontend reads the
+/// indices the GPU reads (`validate --array-contents`).
+[[nodiscard]] Expected<ResolvedExperiment> resolveVariant(const Manifest& manifest, const VariantSpec& variant,
+                                                          bool arrayContents = false);
 
 }  // namespace foresight

@@ -252,7 +252,7 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
     ++report.experiments;
     experimentNames.push_back(m.name);
     for (const VariantSpec& v : m.variants) {
-      Expected<ResolvedExperiment> r = resolveVariant(m, v);
+      Expected<ResolvedExperiment> r = resolveVariant(m, v, options.arrayContents);
       if (!r) return std::move(r).takeError();
       ++report.variants;
       resolved.emplace(std::make_pair(m.name, v.name), std::move(*r));

@@ -147,6 +147,9 @@ struct ValidateOptions {
   std::vector<std::string> experiments;  ///< score only these experiments; empty = all
   /// Wall-clock limit of each tool run of the real predictor (`--tool-timeout`); 0 = defaults.
   double toolTimeoutSeconds = 0;
+  /// Give the frontends the contents of the manifests' integer buffers (`--array-contents`,
+  /// resolveVariant()): exact addresses for the loads that index through them.
+  bool arrayContents = false;
   /// Called after each measurement (for a progress line on stderr; the library never prints).
   std::function<void(const ValidationProgress&)> progress;
 };

@@ -249,6 +249,51 @@ TEST(CudaFrontend, SpmvWithTripHint) {
   EXPECT_FALSE(k.notes.empty());
 }
 
+TEST(CudaFrontend, SpmvReadsTheGivenArrays) {
+  // With the arrays' contents (Launch::arrayData) no hint is needed: row_ptr = csr_rowptr:16
+  // gives 16 entries per row, exactly as the trip hint above (161 instructions, both runs), and
+  // col = iota makes x[col[j]] = x[j]: lanes 64 B apart, 32 sectors like val[j], known.
+  Launch l = launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}});
+  Expected<ArrayData> rowPtr = ArrayData::fromPattern(ElemType::I32, {"csr_rowptr", {16}, 0}, 0, 32769);
+  Expected<ArrayData> col = ArrayData::fromPattern(ElemType::I32, {"iota", {}, 0}, 0, 32768 * 16);
+  ASSERT_TRUE(rowPtr && col);
+  l.arrayData.emplace("row_ptr", *rowPtr);
+  l.arrayData.emplace("@1", *col);  // by position, as validate names a manifest's buffers
+  for (const bool sass : {false, true}) {
+    Expected<CudaProgram> p = analyse("spmv_csr.cu", "", l, "sm_90", {}, sass);
+    ASSERT_TRUE(p) << p.error().format();
+    const CudaKernel& k = p->kernels[0];
+    EXPECT_DOUBLE_EQ(k.dynamicInstructionsPerWarp, 161);
+    std::vector<double> known;
+    for (const BasicBlock& b : k.ir.blocks) {
+      for (const Instruction& i : b.instructions) {
+        if (!i.memory || i.memory->isStore || b.executionsPerWarp == 0) continue;
+        EXPECT_FALSE(i.memory->dataDependent) << i.opcode;
+        known.push_back(*i.memory->transactionsPerInst);
+      }
+    }
+    // row_ptr[row] 4 sectors, row_ptr[row+1] 5, then val[j], col[j] and x[col[j]] of the
+    // unrolled copies (4 in the PTX; ptxas unrolls the SASS further), 32 each.
+    ASSERT_GE(known.size(), 14u);
+    EXPECT_EQ(std::vector<double>(known.begin(), known.begin() + 2), (std::vector<double>{4, 5}));
+    EXPECT_EQ(std::count(known.begin() + 2, known.end(), 32.0), static_cast<long>(known.size()) - 2) << "sass " << sass;
+    if (!sass) EXPECT_EQ(known.size(), 14u);
+    // The SASS run read row_ptr too: its loop bounds, and so its count, are known.
+    ASSERT_TRUE(k.sass.has_value());
+    EXPECT_TRUE(k.sass->dynamicInstructionsPerWarp.has_value()) << k.sass->dynamicStatus;
+    bool noted = false;
+    for (const std::string& n : k.notes) noted = noted || n.find("loads from 'col' read its given contents (i32 iota") != std::string::npos;
+    EXPECT_TRUE(noted);
+  }
+  // A name that is no pointer parameter is an error naming the parameters.
+  Launch bad = launch({256, 1, 1}, {128, 1, 1}, {{"rows", 32768}});
+  bad.arrayData.emplace("rows", *col);
+  Expected<CudaProgram> e = analyse("spmv_csr.cu", "", bad);
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("--data 'rows': kernel 'spmv_csr' has no pointer parameter of that name"), std::string::npos)
+      << e.error().message;
+}
+
 TEST(CudaFrontend, TransposeCoalescing) {
   // Naive: 22 straight-line instructions; in[y*n+x] 4 sectors, out[x*n+y] 32 sectors (stride n).
   Expected<CudaProgram> naive = analyse("transpose.cu", "transpose_naive", launch({64, 64, 1}, {32, 32, 1}, {{"n", 2048}}));

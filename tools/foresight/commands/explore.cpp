@@ -74,6 +74,7 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
   fixed.block.clear();
   fixed.args.clear();
   fixed.arrays.clear();
+  fixed.data.clear();
   Expected<InputOptions> in = toInputOptions(fixed, *gpu);
   if (!in) return reportError(in.error());
   x.inputOptions = std::move(*in);
@@ -94,6 +95,11 @@ int runKernelExplore(const CommonOptions& o, const ExploreCliOptions& e) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(a, "--array", false);
     if (!kv) return reportError(kv.error());
     x.launch.arrays.push_back(std::move(*kv));
+  }
+  for (const std::string& d : o.data) {
+    Expected<std::pair<std::string, std::string>> kv = splitAssignment(d, "--data", false);
+    if (!kv) return reportError(kv.error());
+    x.launch.data.push_back(std::move(*kv));
   }
   Expected<ModelOptions> model = toModelOptions(o, &*gpu);
   if (!model) return reportError(model.error());

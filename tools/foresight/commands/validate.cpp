@@ -94,6 +94,9 @@ std::function<int()> setupValidate(CLI::App& sub) {
                  "Only these experiments (repeatable; also filters --emit-plan)");
   addToolTimeoutOption(sub, o->library.toolTimeoutSeconds,
                        "Wall-clock limit of each nvcc, ptxas, nvdisasm or clang run, seconds (default: per tool)");
+  sub.add_flag("--array-contents", o->library.arrayContents,
+               "Give the frontends the manifests' integer buffer contents (--data): exact addresses for accesses that "
+               "index through them");
   sub.add_flag("--json", o->json, "Print one JSON object on stdout");
   addHtmlOption(sub, o->html);
   return [o] { return runValidate(*o); };

@@ -69,7 +69,7 @@ struct OptionData {
   double copyTx = 0;
 };
 
-struct ArrayData {
+struct ArrayOptions {
   std::array<OptionData, kNumPlacements> options;
 };
 
@@ -121,7 +121,7 @@ double transactions(const ProfiledRequest& r, const MslMemory& m, int elementByt
 struct PorpleModel::Impl {
   const AccessProfile* profile = nullptr;
   PorpleModelOptions options;
-  std::vector<ArrayData> arrays;
+  std::vector<ArrayOptions> arrays;
   long long constantBytes = 0;  ///< capacity of constant memory
   long long persistBytes = 0;   ///< capacity of the persisting L2 window
   const Gpu* gpu = nullptr;

@@ -1003,8 +1003,8 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
   }
   // Pointer-ness from the source, else from the PTX type (a 64-bit parameter).
   const auto isPointer = [&](size_t i) { return haveNames ? src[i].pointer : kernel.params[i].bytes == 8; };
-  std::map<int, long long> arrayBytes;  // --array sizes by parameter ordinal
-  for (const auto& [name, bytes] : o.launch.arrayBytes) {
+  // A pointer parameter named as --array and --data name it (or "@N" by position): its ordinal.
+  const auto pointerOrdinal = [&](const std::string& name, const std::string& option) -> Expected<int> {
     size_t ord = static_cast<size_t>(std::find(io.paramNames.begin(), io.paramNames.end(), name) - io.paramNames.begin());
     if (name.size() > 1 && name[0] == '@') {  // by position: "@3"
       const bool digits = std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -1017,11 +1017,22 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
       }
       std::string list;
       for (const std::string& p : pointers) list += (list.empty() ? "" : ", ") + p;
-      return makeError("--array '" + name + "': kernel '" + out.name + "' has no pointer parameter of that name" +
+      return makeError(option + " '" + name + "': kernel '" + out.name + "' has no pointer parameter of that name" +
                            didYouMean(name, pointers) + " (pointer parameters: " + (list.empty() ? "none" : list) + ")",
                        path, 0);
     }
-    arrayBytes[static_cast<int>(ord)] = bytes;
+    return static_cast<int>(ord);
+  };
+  std::map<int, long long> arrayBytes;  // --array sizes by parameter ordinal
+  for (const auto& [name, bytes] : o.launch.arrayBytes) {
+    Expected<int> ord = pointerOrdinal(name, "--array");
+    if (!ord) return std::move(ord).takeError();
+    arrayBytes[*ord] = bytes;
+  }
+  for (const auto& [name, data] : o.launch.arrayData) {
+    Expected<int> ord = pointerOrdinal(name, "--data");
+    if (!ord) return std::move(ord).takeError();
+    io.arrayData.emplace(*ord, data);
   }
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     // A pointer given a base address (--arg) takes it; the others get a base of their own.
@@ -1268,6 +1279,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
           so.layout = &*out.resources;
           so.scalarArgs = io.scalarArgs;
           so.pointerParams = io.pointerParams;
+          so.arrayData = io.arrayData;
           so.trips = o.trips;
           so.foldLoops = o.foldLoops;
           so.branches = io.branches;

@@ -720,6 +720,26 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (op.reg != 255) writeAt(op, op.reg + 1, lane, hi);
   };
 
+  // The byte address memory operand `mem` names for `lane` (64-bit register pairs; `extended`:
+  // Volta/Turing's .E, each register the low half of a pair unless .U32; [R3.X4]: a scaled
+  // index), or nullopt when a part is unknown (data-dependent).
+  auto operandAddress = [&](const SassOperand& mem, int lane, bool extended) -> std::optional<long long> {
+    const bool desc = mem.text.find("desc[") != std::string::npos;
+    unsigned long long a = static_cast<unsigned long long>(mem.offset);
+    for (size_t k = desc ? 1 : 0; k < mem.parts.size(); ++k) {
+      const SassOperand& part = mem.parts[k];
+      unsigned long long scale = 1;
+      if (const size_t x = part.text.find(".X"); x != std::string::npos) scale = std::max(1ULL, std::strtoull(part.text.c_str() + x + 2, nullptr, 10));
+      const V lo = read(part, lane);
+      V hi{0, true};
+      const bool pair = part.width >= 2 || (extended && part.text.find(".U32") == std::string::npos);
+      if (pair && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
+      if (!lo.known || !hi.known) return std::nullopt;
+      a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * scale;
+    }
+    return static_cast<long long>(a & ((1ULL << 62) - 1));
+  };
+
   ExecutionSetup setup;
   setup.cfg = &cfg;
   setup.valid = valid;
@@ -1084,6 +1104,32 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const int width = std::max(1, in.memoryWidthBytes);
       return write(ops[0], lane, known ? V{static_cast<std::uint32_t>(trips * (low / width)), true} : V{});
     }
+    if ((op == Op::kLDG || op == Op::kLD) && !o.arrayData.empty() && ops.size() > 1 && ops[1].kind == SassOperand::Kind::Memory &&
+        isReg(ops[0])) {
+      // A load at a known address inside a given array (SassRunOptions::arrayData) reads its
+      // values: one 32-bit register per word (.64: a pair, .128: four), .U8/.S8/.U16/.S16
+      // zero- or sign-extended.
+      const bool global = sassAccessKind(in).space == SassSpace::Global;
+      if (const std::optional<long long> at = operandAddress(ops[1], lane, global && (mods & kModE) != 0)) {
+        const int width = std::max(1, in.memoryWidthBytes);
+        const int words = std::max(1, width / 4);
+        std::array<V, 4> values{};
+        bool known = words <= 4;
+        for (int w = 0; known && w < words; ++w) {
+          const std::optional<std::uint64_t> bits = WarpInterpreter::arrayValue(o.arrayData, *at + 4LL * w, std::min(4, width));
+          known = bits.has_value();
+          if (!known) break;
+          std::uint32_t v = static_cast<std::uint32_t>(*bits);
+          const bool sign = std::find(in.mods.begin(), in.mods.end(), width == 1 ? "S8" : "S16") != in.mods.end();
+          if (width < 4 && sign && (v >> (8 * width - 1) & 1)) v |= ~0u << (8 * width);
+          values[static_cast<size_t>(w)] = V{v, true};
+        }
+        if (known) {
+          for (int w = 0; w < words; ++w) writeAt(ops[0], ops[0].reg + w, lane, values[static_cast<size_t>(w)]);
+          return;
+        }
+      }
+    }
     // Stores, branches and barriers have no register destination.
     if (decoded[index].noDestination) return;
     unknownOutputs();
@@ -1102,19 +1148,11 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (!mem || mask == 0) return;
     const SassSpace space = sassAccessKind(in).space;
     const bool local = space == SassSpace::Local;
-    const bool desc = mem->text.find("desc[") != std::string::npos;
     // Volta/Turing write a 64-bit global address with plain registers (`LDG.E.SYS R6, [R2]`,
     // `STG.E.SYS [R6.64+UR4], R3`): the `.E` (extended address) modifier says that each
     // register is the low half of a pair (a `.U32` one excepted).
     const bool extended = space == SassSpace::Global && (decoded[index].mods & kModE) != 0;
     const int width = std::max(1, in.memoryWidthBytes);
-    // [R3.X4]: the register is a scaled index.
-    std::vector<unsigned long long> scales(mem->parts.size(), 1);
-    for (size_t k = 0; k < mem->parts.size(); ++k) {
-      unsigned long long scale = 1;
-      if (const size_t x = mem->parts[k].text.find(".X"); x != std::string::npos) scale = std::strtoull(mem->parts[k].text.c_str() + x + 2, nullptr, 10);
-      scales[k] = std::max(1ULL, scale);
-    }
     std::vector<long long> lanesOut(kLanes, -1);
     for (int lane = 0; lane < kLanes; ++lane) {
       if (!(mask >> lane & 1)) continue;
@@ -1123,20 +1161,12 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
         lanesOut[lane] = (1LL << 36) + (mem->offset / width) * width * kLanes + lane * width;
         continue;
       }
-      unsigned long long a = static_cast<unsigned long long>(mem->offset);
-      for (size_t k = desc ? 1 : 0; k < mem->parts.size(); ++k) {
-        const SassOperand& part = mem->parts[k];
-        const V lo = read(part, lane);
-        V hi{0, true};
-        const bool pair = part.width >= 2 || (extended && part.text.find(".U32") == std::string::npos);
-        if (pair && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
-        if (!lo.known || !hi.known) {  // data-dependent
-          ex.recordAccess(index, {});
-          return;
-        }
-        a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * scales[k];
+      const std::optional<long long> a = operandAddress(*mem, lane, extended);
+      if (!a) {  // data-dependent
+        ex.recordAccess(index, {});
+        return;
       }
-      lanesOut[lane] = static_cast<long long>(a & ((1ULL << 62) - 1));
+      lanesOut[lane] = *a;
     }
     ex.recordAccess(index, std::move(lanesOut));
   };

@@ -36,6 +36,9 @@ struct SassRunOptions {
   const CubinKernel* layout = nullptr;  ///< parameter layout (paramBankOffset, params); required
   std::map<int, long long> scalarArgs;  ///< by parameter ordinal; pointers get their base
   std::vector<int> pointerParams;
+  /// Array contents by parameter ordinal (InterpreterOptions::arrayData): global and generic
+  /// loads at known addresses inside them read these values.
+  std::map<int, ArrayData> arrayData;
   /// `--trip FILE:LINE=N`: global loads on the hinted line that feed the loop's bounds (outside
   /// the loop whose exit test is on that line) yield N, or N × element index when there are
   /// several (CSR-style start/end pointers, so that end − start = N), exactly as in the PTX

@@ -407,6 +407,13 @@ void expandStream(const WarpTrace& trace, long long begin, long long end,
 
 long long WarpInterpreter::pointerBase(int ordinal) { return static_cast<long long>(ordinal + 1) << 40; }
 
+std::optional<std::uint64_t> WarpInterpreter::arrayValue(const std::map<int, ArrayData>& arrays, long long address, int bytes) {
+  if (arrays.empty() || address < kPointerWindow) return std::nullopt;
+  const auto it = arrays.find(static_cast<int>(address / kPointerWindow) - 1);
+  if (it == arrays.end()) return std::nullopt;
+  return it->second.read(address % kPointerWindow, bytes);
+}
+
 WarpInterpreter::WarpInterpreter(const PtxModule& module, const PtxKernel& kernel, const PtxCfg& cfg,
                                  InterpreterOptions options, std::string fileName)
     : module_(module), kernel_(kernel), cfg_(cfg), options_(std::move(options)), fileName_(std::move(fileName)) {
@@ -681,6 +688,15 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     }
     return true;
   };
+  // Notes which arrays of Launch::arrayData the run read, once each.
+  std::set<int> arrayNoted;
+  auto noteArray = [&](const PtxInstruction& inst, int ordinal) {
+    if (!arrayNoted.insert(ordinal).second) return;
+    const std::string name = static_cast<size_t>(ordinal) < options_.paramNames.size() ? options_.paramNames[static_cast<size_t>(ordinal)]
+                                                                                       : "param_" + std::to_string(ordinal);
+    addNote(where(inst) + ": loads from '" + name + "' read its given contents (" +
+            options_.arrayData.at(ordinal).description() + "; assumed unchanged by the kernel's stores)");
+  };
   // Call slots (`.param` arguments and return values of calls): per name and byte offset.
   std::map<std::string, std::map<long long, Reg>> callSlots;
 
@@ -808,7 +824,8 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       // Addresses before the destination is written (ld %rd1, [%rd1]).
       std::array<long long, kLanes> at{};
       at.fill(-1);
-      if (!atomic && !initialised_.empty() && space != PtxSpace::Shared && space != PtxSpace::Local) {
+      const bool arrays = !options_.arrayData.empty() && (space == PtxSpace::Global || space == PtxSpace::Generic);
+      if (!atomic && (!initialised_.empty() || arrays) && space != PtxSpace::Shared && space != PtxSpace::Local) {
         for (int lane = 0; lane < kLanes; ++lane) {
           if (!(mask >> lane & 1)) continue;
           const Lane base = addr.reg >= 0 ? st.regs[addr.reg][lane] : !addr.name.empty() ? symbolValue(addr.name) : Lane{};
@@ -816,18 +833,30 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         }
       }
       writeUnknown(inst, mask, kFromMemory);
+      std::uint64_t loaded = static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ULL;  // hash of the array values read
+      bool fromArray = false;
       for (int lane = 0; lane < kLanes; ++lane) {
         if (at[lane] < 0) continue;
         const int elemBytes = std::max(1, t.bits / 8);
         const PtxOperand& dst = ops[0];
         const size_t n = dst.kind == PtxOperand::Kind::Vector ? dst.elems.size() : 1;
         for (size_t k = 0; k < n; ++k) {
+          const long long a = at[lane] + static_cast<long long>(k) * elemBytes;
           Lane v;
-          if (!initialValue(inst, at[lane] + static_cast<long long>(k) * elemBytes, elemBytes, v)) break;
+          if (!initialValue(inst, a, elemBytes, v)) {
+            const std::optional<std::uint64_t> bits = arrays ? arrayValue(options_.arrayData, a, elemBytes) : std::nullopt;
+            if (!bits) break;
+            v = {*bits, kKnown};
+            fromArray = true;
+            loaded = (loaded ^ v.bits) * 0x100000001B3ULL + static_cast<std::uint64_t>(lane);
+            noteArray(inst, static_cast<int>(a / kPointerWindow) - 1);
+          }
           const PtxOperand& e = dst.kind == PtxOperand::Kind::Vector ? dst.elems[k] : dst;
           if (e.kind == PtxOperand::Kind::Register) write(e, lane, v, t.bits);
         }
       }
+      // Values read from an array are data, not steps: equal in every folded iteration, or no fold.
+      if (fromArray && ex.logging()) ex.addNonAffine(loaded);
       if (auto b = boundLoads_.find(index); b != boundLoads_.end() && addr.reg >= 0) {
         const auto [trips, asIndex] = b->second;
         ex.boundLoad(index, "trip hint " + std::to_string(trips) + " (loop bound " + (asIndex ? "pointers" : "value") + ")");

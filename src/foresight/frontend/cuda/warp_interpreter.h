@@ -63,6 +63,9 @@ struct InterpreterOptions {
   /// Scalar value per parameter ordinal (pointers get synthetic bases; absent = unknown).
   std::map<int, long long> scalarArgs;
   std::vector<int> pointerParams;     ///< parameter ordinals that are pointers
+  /// Contents of pointer parameters' arrays by ordinal (Launch::arrayData): global and generic
+  /// loads at known addresses inside them read these values (a trip hint's bound loads excepted).
+  std::map<int, ArrayData> arrayData;
   std::vector<std::string> paramNames;  ///< source names by ordinal, for messages
   std::vector<TripHint> trips;
   std::vector<BranchHint> branches;
@@ -199,6 +202,10 @@ class WarpInterpreter {
 
   /// Synthetic base address of pointer parameter `ordinal`: (ordinal + 1) × kPointerWindow.
   [[nodiscard]] static long long pointerBase(int ordinal);
+  /// The `bytes` bytes at synthetic address `address` from `arrays` (InterpreterOptions::
+  /// arrayData): nullopt outside every given array. Shared by the PTX and SASS runs.
+  [[nodiscard]] static std::optional<std::uint64_t> arrayValue(const std::map<int, ArrayData>& arrays, long long address,
+                                                               int bytes);
   /// Bytes of address space each pointer parameter's allocation owns from its base.
   static constexpr long long kPointerWindow = 1LL << 40;
 
