@@ -70,6 +70,8 @@ def test_array_contents_are_the_cli_ones():
     with pytest.raises(foresight.Error, match="unknown init pattern 'gauss'"):
         foresight.predict(spmv, gpu="h100", grid=256, block=128, args={"rows": 32768},
                           data={"col": "i32:gauss"})
+    with pytest.raises(foresight.Error, match="data needs grid and block"):
+        foresight.predict(spmv, gpu="h100", args={"rows": 32768}, data=data)
 
 
 def test_explain_is_the_cli_explanation():

@@ -134,7 +134,11 @@ WorkloadOptions workloadOptions(const Request& r) {
   }
   if (j.contains("carveout") && !j["carveout"].is_null()) wo.launch.carveoutPercent = j["carveout"].get<int>();
   wo.launch.l2Start = l2Field(j);
-  if (!grid || !block) return wo;
+  if (!grid || !block) {
+    // As on the command line: contents belong to a launch the request gives.
+    if (!object(j, "data").empty()) fail(makeError("data needs grid and block (the launch whose arrays it fills)"));
+    return wo;
+  }
   Launch l;
   l.grid = *wo.launch.grid;
   l.block = *wo.launch.block;
