@@ -145,11 +145,9 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu* gpu, co
   for (const std::string& d : o.data) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(d, "--data", false);
     if (!kv) return std::move(kv).takeError();
-    const auto size = launch.arrayBytes.find(kv->first);
-    Expected<ArrayData> data = parseArrayData(kv->second, size == launch.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second),
-                                              launch.macros, "--data " + kv->first);
-    if (!data) return std::move(data).takeError();
-    launch.arrayData.insert_or_assign(kv->first, std::move(*data));
+    if (Expected<void> set = setArrayData(launch, kv->first, kv->second, launch.macros, "--data " + kv->first); !set) {
+      return std::move(set).takeError();
+    }
   }
   for (const std::string& t : o.trips) {
     Expected<SourceHint> h = parseHint(t, "--trip");

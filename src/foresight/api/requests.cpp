@@ -166,11 +166,7 @@ WorkloadOptions workloadOptions(const Request& r) {
   const json dataField = object(j, "data");
   for (const auto& [name, value] : dataField.items()) {
     if (!value.is_string()) fail(makeError("data['" + name + "']: a string TYPE:PATTERN[:PARAM...] or TYPE:file:PATH"));
-    const auto size = l.arrayBytes.find(name);
-    Expected<ArrayData> d = parseArrayData(value.get<std::string>(), size == l.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second),
-                                           l.macros, "data['" + name + "']");
-    if (!d) fail(d.error());
-    l.arrayData.insert_or_assign(name, std::move(*d));
+    if (Expected<void> set = setArrayData(l, name, value.get<std::string>(), l.macros, "data['" + name + "']"); !set) fail(set.error());
   }
   wo.input.launch = l;
   return wo;

@@ -55,11 +55,7 @@ Expected<std::optional<Launch>> evalLaunch(const LaunchExpressions& le, const st
     launch.arrayBytes[name] = *e;
   }
   for (const auto& [name, spec] : le.data) {
-    const auto size = launch.arrayBytes.find(name);
-    Expected<ArrayData> d = parseArrayData(spec, size == launch.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second),
-                                           vars, "--data " + name);
-    if (!d) return std::move(d).takeError();
-    launch.arrayData.insert_or_assign(name, std::move(*d));
+    if (Expected<void> set = setArrayData(launch, name, spec, vars, "--data " + name); !set) return std::move(set).takeError();
   }
   if (!le.dynamicShared.empty()) {
     Expected<long long> e = evalExpression(le.dynamicShared, vars);

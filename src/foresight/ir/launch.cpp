@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// CUDA's universal launch limits, and the names of the L2's start states (launch.h).
+/// CUDA's universal launch limits, the names of the L2's start states, and setting an array's
+/// contents (launch.h).
 #include "foresight/ir/launch.h"
 
 namespace foresight {
@@ -38,6 +39,16 @@ Expected<L2Start> parseL2Start(const std::string& name, const std::string& what)
   if (name == "cold") return L2Start::Cold;
   if (name == "warm") return L2Start::Warm;
   return makeError(what + " '" + name + "': expected cold (the launch's data not in L2) or warm (left there by the same launch just before)");
+}
+
+Expected<void> setArrayData(Launch& launch, const std::string& name, const std::string& spec,
+                            const std::map<std::string, long long>& vars, const std::string& what) {
+  const auto size = launch.arrayBytes.find(name);
+  Expected<ArrayData> data =
+      parseArrayData(spec, size == launch.arrayBytes.end() ? std::nullopt : std::optional<long long>(size->second), vars, what);
+  if (!data) return std::move(data).takeError();
+  launch.arrayData.insert_or_assign(name, std::move(*data));
+  return {};
 }
 
 }  // namespace foresight

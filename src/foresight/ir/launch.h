@@ -89,4 +89,10 @@ struct Launch {
 /// are checked by occupancy(). An Error names the limit and the offending extent.
 [[nodiscard]] Expected<void> checkLaunchLimits(const Launch& launch);
 
+/// Parses `spec` (a `--data` value, parseArrayData()) for the array `name` of `launch`, bounded
+/// by `launch.arrayBytes[name]` when given, with pattern parameters over `vars`, and sets
+/// `launch.arrayData[name]`; `what` names the option in the Error ("--data cols").
+[[nodiscard]] Expected<void> setArrayData(Launch& launch, const std::string& name, const std::string& spec,
+                                          const std::map<std::string, long long>& vars, const std::string& what);
+
 }  // namespace foresight

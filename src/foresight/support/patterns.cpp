@@ -54,8 +54,21 @@ const char* elemTypeName(ElemType t) {
   return "?";
 }
 
+namespace {
+constexpr ElemType kElemTypes[] = {ElemType::F32, ElemType::F64, ElemType::I32, ElemType::U32, ElemType::I64};
+}  // namespace
+
+const std::vector<std::string>& elemTypeNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (ElemType t : kElemTypes) out.emplace_back(elemTypeName(t));
+    return out;
+  }();
+  return names;
+}
+
 std::optional<ElemType> parseElemType(const std::string& name) {
-  for (ElemType t : {ElemType::F32, ElemType::F64, ElemType::I32, ElemType::U32, ElemType::I64}) {
+  for (ElemType t : kElemTypes) {
     if (name == elemTypeName(t)) return t;
   }
   return std::nullopt;

@@ -19,6 +19,8 @@ namespace foresight {
 enum class ElemType { F32, F64, I32, U32, I64 };
 /// "f32", "f64", "i32", "u32", "i64".
 [[nodiscard]] const char* elemTypeName(ElemType t);
+/// Every type's elemTypeName(), in the enum's order: "f32", "f64", "i32", "u32", "i64".
+[[nodiscard]] const std::vector<std::string>& elemTypeNames();
 /// The type of a name elemTypeName() gives; nullopt for any other.
 [[nodiscard]] std::optional<ElemType> parseElemType(const std::string& name);
 /// Bytes per element.

@@ -37,8 +37,6 @@ namespace {
 
 ElemType toElemType(const std::string& s) { return parseElemType(s).value_or(ElemType::F32); }
 
-const std::vector<std::string> kTypes = {"f32", "f64", "i32", "u32", "i64"};
-
 /// Splits "a, cdiv(b, c), d" at top-level commas.
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> out;
@@ -176,7 +174,7 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
       TableReader b(*bt, "buffers." + name, path, &error);
       BufferSpec buffer;
       buffer.name = name;
-      buffer.type = toElemType(b.choice("type", kTypes));
+      buffer.type = toElemType(b.choice("type", elemTypeNames()));
       buffer.count = b.string("count");
       buffer.init = b.string("init");
       const std::string role = b.choice("role", {"input", "output", "inout"});
@@ -213,7 +211,7 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
       TableReader s(*st, "scalars." + name, path, &error);
       ScalarSpec scalar;
       scalar.name = name;
-      scalar.type = toElemType(s.choice("type", kTypes));
+      scalar.type = toElemType(s.choice("type", elemTypeNames()));
       scalar.value = s.string("value");
       s.finish();
       if (bufferNames.count(name)) s.failHere("scalar '" + name + "' has the name of a buffer");

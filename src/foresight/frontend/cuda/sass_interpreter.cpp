@@ -724,18 +724,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
   // Volta/Turing's .E, each register the low half of a pair unless .U32; [R3.X4]: a scaled
   // index), or nullopt when a part is unknown (data-dependent).
   auto operandAddress = [&](const SassOperand& mem, int lane, bool extended) -> std::optional<long long> {
-    const bool desc = mem.text.find("desc[") != std::string::npos;
     unsigned long long a = static_cast<unsigned long long>(mem.offset);
-    for (size_t k = desc ? 1 : 0; k < mem.parts.size(); ++k) {
+    for (size_t k = mem.descriptor ? 1 : 0; k < mem.parts.size(); ++k) {
       const SassOperand& part = mem.parts[k];
-      unsigned long long scale = 1;
-      if (const size_t x = part.text.find(".X"); x != std::string::npos) scale = std::max(1ULL, std::strtoull(part.text.c_str() + x + 2, nullptr, 10));
       const V lo = read(part, lane);
       V hi{0, true};
-      const bool pair = part.width >= 2 || (extended && part.text.find(".U32") == std::string::npos);
+      const bool pair = part.width >= 2 || (extended && !part.u32);
       if (pair && part.reg != 255) hi = readAt(part, lane, 1, 0, std::string::npos);
       if (!lo.known || !hi.known) return std::nullopt;
-      a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * scale;
+      a += ((static_cast<unsigned long long>(hi.v) << 32) | lo.v) * static_cast<unsigned long long>(part.scale);
     }
     return static_cast<long long>(a & ((1ULL << 62) - 1));
   };
@@ -1094,8 +1091,7 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       ex.boundLoad(index, "trip hint " + std::to_string(trips) + " (loop bound " + (asIndex ? "pointers" : "value") + ")");
       std::uint32_t low = static_cast<std::uint32_t>(ops[1].offset);
       bool known = true;
-      const bool desc = ops[1].text.find("desc[") != std::string::npos;
-      for (size_t k = desc ? 1 : 0; k < ops[1].parts.size(); ++k) {
+      for (size_t k = ops[1].descriptor ? 1 : 0; k < ops[1].parts.size(); ++k) {
         const V v = read(ops[1].parts[k], lane);
         known = known && v.known;
         low += v.v;

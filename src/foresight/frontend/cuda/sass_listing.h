@@ -27,6 +27,9 @@ struct SassOperand {
   long long offset = 0;   ///< constant offset, memory displacement or immediate value
   bool integer = false;   ///< an integer immediate (`offset` holds it); false for 1.5, +INF, …
   std::vector<SassOperand> parts;  ///< the registers inside a memory operand [R2.64+0x10]
+  int scale = 1;          ///< an address register's index scale: 4 for [R3.X4]
+  bool u32 = false;       ///< R2.U32 in an address: one register even under Volta's .E
+  bool descriptor = false;  ///< desc[UR4][R2.64]: a memory operand whose first part is a descriptor
 };
 
 /// The scheduling control bits of a Volta+ instruction (bits 105–125 of the 128-bit word, LSB

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cctype>
 #include <cstdio>
 #include <sstream>
@@ -62,6 +63,10 @@ std::optional<SassOperand> parseRegister(std::string t) {
   std::string suffix = t.find('.') == std::string::npos ? "" : t.substr(t.find('.'));
   if (suffix.find(".64") != std::string::npos) op.width = 2;
   if (suffix.find(".128") != std::string::npos) op.width = 4;
+  if (suffix.find(".U32") != std::string::npos) op.u32 = true;
+  if (const size_t x = suffix.find(".X"); x != std::string::npos) {
+    op.scale = static_cast<int>(std::max(1L, std::strtol(suffix.c_str() + x + 2, nullptr, 10)));
+  }
   struct Prefix {
     const char* p;
     SassOperand::Kind k;
@@ -129,6 +134,7 @@ SassOperand parseOperand(const std::string& text) {
   // Memory: [R2.64+0x10], desc[UR4][R2.64], [UR4+0x80]
   if (t.find('[') != std::string::npos) {
     op.kind = SassOperand::Kind::Memory;
+    op.descriptor = t.find("desc[") != std::string::npos;
     size_t pos = 0;
     while ((pos = t.find('[', pos)) != std::string::npos) {
       const size_t end = t.find(']', pos);
