@@ -61,6 +61,8 @@ nlohmann::json PlaceView::toJson() const {
                           {"alpha", r.model.computeIntensive ? "compute-intensive" : "memory-intensive"}};
   j["profile"] = {{"blocks", r.profile.profiledBlocks},
                   {"warps_per_block", r.profile.warpsPerBlock},
+                  {"traced_warps", r.profile.tracedWarps},
+                  {"full_trace_reason", r.profile.fullTraceReason.empty() ? json(nullptr) : json(r.profile.fullTraceReason)},
                   {"requests", r.profile.requests.size()}};
   j["arrays"] = json::array();
   for (size_t a = 0; a < r.profile.arrays.size(); ++a) {
@@ -116,9 +118,17 @@ void PlaceView::printText(std::ostream& os) const {
                     pm["name"] == "porple" ? "TC'17: slowest path" : "MICRO'14: sum over arrays",
                     pm["alpha"].get<std::string>(), j["memory_spec"].get<std::string>());
   const json& prof = j["profile"];
-  os << fmt::format("\narrays     {} global array{}; profiled {} block{} of {} warps, {} warp requests\n", j["arrays"].size(),
-                    j["arrays"].size() == 1 ? "" : "s", prof["blocks"].get<long long>(),
-                    prof["blocks"].get<long long>() == 1 ? "" : "s", prof["warps_per_block"].get<int>(),
+  const long long allWarps = prof["blocks"].get<long long>() * prof["warps_per_block"].get<int>();
+  const long long traced = prof["traced_warps"].get<long long>();
+  std::string trace;  // what Procedure 2 did, when asked for
+  if (traced < allWarps) {
+    trace = fmt::format(", the first {} traced (Procedure 2: the mean index settled)", traced);
+  } else if (!prof["full_trace_reason"].is_null()) {
+    trace = ", all traced (Procedure 2: " + prof["full_trace_reason"].get<std::string>() + ")";
+  }
+  os << fmt::format("\narrays     {} global array{}; profiled {} block{} of {} warps{}, {} warp requests\n",
+                    j["arrays"].size(), j["arrays"].size() == 1 ? "" : "s", prof["blocks"].get<long long>(),
+                    prof["blocks"].get<long long>() == 1 ? "" : "s", prof["warps_per_block"].get<int>(), trace,
                     prof["requests"].get<size_t>());
   size_t width = 5;
   for (const json& a : j["arrays"]) width = std::max(width, a["name"].get<std::string>().size());

@@ -31,9 +31,11 @@ struct Case {
   std::map<std::string, double> trips;  ///< "file.cu:LINE" → trip count
 };
 
-Expected<PlaceResult> place(const Case& c, const std::string& gpuName, SearchMethod method = SearchMethod::Hybrid) {
+Expected<PlaceResult> place(const Case& c, const std::string& gpuName, SearchMethod method = SearchMethod::Hybrid,
+                            bool earlyStop = false, const std::string& fixtures = kFixtures,
+                            const std::string& sources = kExamples) {
   const Gpu gpu = preset(gpuName);
-  auto tc = cuda::createFixtureToolchain({kFixtures, true});
+  auto tc = cuda::createFixtureToolchain({fixtures, true});
   cuda::CudaOptions o;
   Expected<std::string> arch = cuda::archForGpu(gpu);
   if (!arch) return std::move(arch).takeError();
@@ -46,11 +48,12 @@ Expected<PlaceResult> place(const Case& c, const std::string& gpuName, SearchMet
     const size_t colon = where.find(':');
     o.trips.push_back({where.substr(0, colon), std::stoi(where.substr(colon + 1)), static_cast<long long>(n)});
   }
-  Expected<cuda::CudaProgram> prog = cuda::loadCuda(kExamples + "/" + c.file, o, *tc);
+  Expected<cuda::CudaProgram> prog = cuda::loadCuda(sources + "/" + c.file, o, *tc);
   if (!prog) return std::move(prog).takeError();
   EXPECT_EQ(prog->kernels.size(), 1u);
   PlaceOptions po;
   po.search.method = method;
+  po.profile.earlyStop = earlyStop;
   po.timing = resolveDefaultModel({}, InputKind::Cuda, &gpu);
   KernelInput input;
   input.ir = prog->kernels[0].ir;
@@ -188,6 +191,61 @@ TEST(Place, SearchesAgreeWhereTheSpaceIsSmall) {
   Expected<PlaceResult> exhaustive = place(kParticleFilter, "k20c", SearchMethod::Exhaustive);
   ASSERT_TRUE(hybrid && exhaustive);
   EXPECT_DOUBLE_EQ(hybrid->plans[0].modelCost, exhaustive->plans[0].modelCost);
+}
+
+// Procedure 2's test (porple.md §5.4): a move under 0.5 % of the last mean, or the same move as
+// the step before within ±0.5 %.
+TEST(PorpleProcedure2, StabilityTestHasTheDigestsTwoCases) {
+  EXPECT_TRUE(porpleStable(100.4, 100, 90));   // |0.4| < 0.005 · 100
+  EXPECT_FALSE(porpleStable(100.6, 100, 50));  // 0.6 ≥ 0.5, and 0.6 is not the last move (50)
+  EXPECT_TRUE(porpleStable(110, 100, 90));     // 10 after 10: a linear drift
+  EXPECT_FALSE(porpleStable(120, 100, 90));    // 20 after 10
+  EXPECT_TRUE(porpleStable(-100.4, -100, -90));  // 0.4 < 0.005 · |−100|: negative means too
+}
+
+TEST(PorpleProcedure2, StopsAtTheFirstSettledRunningMeanFromTheThirdWarp) {
+  // Proxies 10, 30, 50: running means 10, 20, 30; at warp 2 the move (10) repeats: 3 warps.
+  EXPECT_EQ(porpleWarpsProfiled({10, 30, 50, 70, 90}), 3);
+  // A constant proxy settles at the first test (warp 2), never before it.
+  EXPECT_EQ(porpleWarpsProfiled({7, 7, 7, 7}), 3);
+  EXPECT_EQ(porpleWarpsProfiled({7, 7}), 2);
+  // Means 1, 5, 11/3, 17/4: moves 4, 4/3, 7/12, never within 0.5 % of the one before or of the
+  // mean: every warp.
+  EXPECT_EQ(porpleWarpsProfiled({1, 9, 1, 6}), 4);
+  // All-zero proxies (indices nobody knows) never pass: |0 − 0| < 0.005 · 0 is false.
+  EXPECT_EQ(porpleWarpsProfiled({0, 0, 0, 0, 0}), 5);
+}
+
+TEST(PorpleProcedure2, TransposeStopsAfterThreeWarpsWhoseKeptRequestsStandForAll) {
+  Expected<PlaceResult> full = place(kTranspose, "k20c");
+  Expected<PlaceResult> early = place(kTranspose, "k20c", SearchMethod::Hybrid, true);
+  ASSERT_TRUE(full && early);
+  // Block (0,0), warp w holds rows y = 2w, 2w+1 and columns x = 0..15; a thread reads in[1024y +
+  // x] and writes out[1024x + y]: its index sum is 1025(x + y), the warp's mean 1025(2w + 8),
+  // and the running mean over warps 1025(w + 8) moves by 1025 each warp: stable at warp 2.
+  EXPECT_EQ(full->profile.tracedWarps, 8);
+  EXPECT_EQ(full->profile.requests.size(), 16u);  // a load and a store per warp
+  EXPECT_EQ(early->profile.tracedWarps, 3);
+  EXPECT_EQ(early->profile.fullTraceReason, "");
+  ASSERT_EQ(early->profile.requests.size(), 6u);
+  for (const ProfiledRequest& r : early->profile.requests) {
+    EXPECT_DOUBLE_EQ(r.weight, 8.0 / 3.0);
+    EXPECT_LT(r.warp, 3);
+  }
+  // The traits and sizes still come from every warp.
+  EXPECT_EQ(array(*early, "out").bytes, array(*full, "out").bytes);
+  EXPECT_DOUBLE_EQ(array(*early, "in").requests, array(*full, "in").requests);
+}
+
+TEST(PorpleProcedure2, ThreadsThatShareThroughSharedMemoryAreAllProfiled) {
+  // gemm_shared stages tiles of a and b through shared memory between barriers: its threads
+  // depend on each other, and PORPLE then profiles the whole block.
+  const Case gemm{"gemm_shared.cu", {8, 8, 1}, {16, 16, 1}, {{"n", 128}}, {}, {}};
+  const std::string dir = std::string(FORESIGHT_SOURCE_DIR) + "/tests/examples/fixtures/bound";
+  Expected<PlaceResult> r = place(gemm, "h100", SearchMethod::Hybrid, true, dir, dir);
+  ASSERT_TRUE(r) << r.error().format();
+  EXPECT_EQ(r->profile.tracedWarps, 8);
+  EXPECT_EQ(r->profile.fullTraceReason, "its threads exchange data through shared memory");
 }
 
 TEST(Place, NonCudaInputsAreRefused) {

@@ -27,6 +27,7 @@ struct PlaceCliOptions {
   bool latencyCentric = false;  ///< --latency-centric: MICRO'14's sum instead of the path max
   bool computeIntensive = false;
   int profileBlocks = 1;
+  bool earlyStop = false;  ///< --early-stop: PORPLE's Procedure 2 prunes the trace
   int ranked = 5;
   bool emitPatch = false;  ///< --emit-patch: the chosen plan as a diff of the kernel's source
 };
@@ -61,6 +62,7 @@ int runPlace(const PlaceCliOptions& po) {
   options.model.pathBased = !po.latencyCentric;
   options.model.computeIntensive = po.computeIntensive;
   options.profile.blocks = po.profileBlocks;
+  options.profile.earlyStop = po.earlyStop;
   options.ranked = po.ranked;
   Expected<ModelOptions> timing = toModelOptions(o, &*gpu);
   if (!timing) return reportError(timing.error());
@@ -104,6 +106,9 @@ std::function<int()> setupPlace(CLI::App& sub) {
                "use each memory's compute-intensive concurrency factor (second value of its MSL pair)");
   sub.add_option("--profile-blocks", options->profileBlocks, "blocks profiled (PORPLE: 1, the first)")
       ->check(CLI::Range(1, 1 << 20));
+  sub.add_flag("--early-stop", options->earlyStop,
+               "PORPLE's active-learning early stop (Procedure 2): trace the profiled warps only until their mean "
+               "accessed index settles (default: every warp)");
   sub.add_option("--ranked", options->ranked, "alternative plans listed after the chosen one (default 5)")
       ->check(CLI::Range(0, 1000));
   sub.add_flag("--emit-patch", options->emitPatch,

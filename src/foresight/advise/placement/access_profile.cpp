@@ -2,6 +2,9 @@
 #include "foresight/advise/placement/access_profile.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
 #include <bit>
 #include <limits>
 #include <map>
@@ -53,6 +56,23 @@ Expected<SampledStream> profiledStream(const WarpStreamSource& source, long long
 }
 
 }  // namespace
+
+bool porpleStable(double cur, double pre1, double pre2) {
+  const double dCur = std::abs(cur - pre1);
+  const double dPre = std::abs(pre1 - pre2);
+  return dCur < 0.005 * std::abs(pre1) || (0.995 * dPre < dCur && dCur < 1.005 * dPre);
+}
+
+int porpleWarpsProfiled(const std::vector<double>& warpProxy) {
+  double prev1 = 0, prev2 = 0;
+  for (size_t w = 0; w < warpProxy.size(); ++w) {
+    const double cur = (prev1 * static_cast<double>(w) + warpProxy[w]) / static_cast<double>(w + 1);
+    if (w >= 2 && porpleStable(cur, prev1, prev2)) return static_cast<int>(w + 1);
+    prev2 = prev1;
+    prev1 = cur;
+  }
+  return static_cast<int>(warpProxy.size());
+}
 
 Expected<AccessProfile> profileAccesses(const KernelIR& ir, const Launch& launch, const ProfileOptions& options) {
   if (!ir.streams || ir.arrays.empty()) {
@@ -135,6 +155,9 @@ Expected<AccessProfile> profileAccesses(const KernelIR& ir, const Launch& launch
   StreamSampling sampling;
   sampling.budget = options.instructionsPerWarp;
   std::vector<std::vector<ProfiledRequest>> perWarp;
+  // Procedure 2's proxy per warp: the mean over its threads of each thread's sum of the element
+  // indices it accessed (all arrays in one sum: porple.md §5.4's choice for several arrays).
+  std::vector<double> proxy;
   for (long long b = 0; b < p.profiledBlocks; ++b) {
     std::vector<BlockUse> use(ir.arrays.size());
     for (int w = 0; w < p.warpsPerBlock; ++w) {
@@ -142,6 +165,8 @@ Expected<AccessProfile> profileAccesses(const KernelIR& ir, const Launch& launch
       if (!s) return std::move(s).takeError();
       const int warp = static_cast<int>(perWarp.size());
       std::vector<ProfiledRequest>& out = perWarp.emplace_back();
+      std::array<double, 32> threadSum{};
+      std::uint32_t threadsSeen = 0;
       size_t window = 0;
       for (size_t k = 0; k < s->instructions.size(); ++k) {
         while (window + 1 < s->windows.size() && k >= s->windows[window].end) ++window;
@@ -167,6 +192,10 @@ Expected<AccessProfile> profileAccesses(const KernelIR& ir, const Launch& launch
           for (size_t lane = 0; lane < r.lanes.size(); ++lane) {
             const long long o = r.lanes[lane];
             if (o < 0) continue;
+            if (lane < threadSum.size()) {
+              threadSum[lane] += static_cast<double>(o / r.widthBytes);
+              threadsSeen |= std::uint32_t{1} << lane;
+            }
             u.lo = std::min(u.lo, o);
             u.hi = std::max(u.hi, o + r.widthBytes);
             if (r.store) continue;
@@ -180,6 +209,11 @@ Expected<AccessProfile> profileAccesses(const KernelIR& ir, const Launch& launch
         }
         out.push_back(std::move(r));
       }
+      double sum = 0;
+      for (size_t lane = 0; lane < threadSum.size(); ++lane) {
+        if (threadsSeen >> lane & 1) sum += threadSum[lane];
+      }
+      proxy.push_back(threadsSeen ? sum / std::popcount(threadsSeen) : 0.0);
     }
     for (size_t a = 0; a < use.size(); ++a) {
       if (use[a].hi > use[a].lo) tile[a] = std::max(tile[a], use[a].hi - use[a].lo);
@@ -197,6 +231,33 @@ Expected<AccessProfile> profileAccesses(const KernelIR& ir, const Launch& launch
     }
   }
 
+  // Procedure 2: the trace keeps the warps up to where the mean index settled; they stand for
+  // the rest. Threads that exchange data through shared memory (a shared store and a barrier)
+  // depend on each other, and PORPLE then profiles the whole block. Within a warp the rule does
+  // not apply: the warp's lanes run together, so its trace has them all at no extra cost.
+  const int allWarps = static_cast<int>(perWarp.size());
+  p.tracedWarps = allWarps;
+  if (options.earlyStop) {
+    bool sharedStore = false, barrier = false;
+    for (const BasicBlock& bb : ir.blocks) {
+      for (const Instruction& in : bb.instructions) {
+        barrier = barrier || in.barrier;
+        sharedStore = sharedStore || (in.memory && in.memory->space == MemorySpace::Shared && in.memory->isStore);
+      }
+    }
+    if (sharedStore && barrier) {
+      p.fullTraceReason = "its threads exchange data through shared memory";
+    } else {
+      p.tracedWarps = porpleWarpsProfiled(proxy);
+      if (allWarps < 3) p.fullTraceReason = "fewer than 3 warps (the test compares two earlier means)";
+      else if (p.tracedWarps == allWarps) p.fullTraceReason = "the mean index did not settle";
+    }
+  }
+  const double standsFor = static_cast<double>(allWarps) / static_cast<double>(std::max(1, p.tracedWarps));
+  perWarp.resize(static_cast<size_t>(p.tracedWarps));
+  for (auto& w : perWarp) {
+    for (ProfiledRequest& r : w) r.weight *= standsFor;
+  }
   // Interleave: the k-th request of every warp, warp by warp, then the (k+1)-th.
   size_t longest = 0;
   for (const auto& w : perWarp) longest = std::max(longest, w.size());

@@ -10,7 +10,8 @@
 /// has the CUDA frontend's warp streams: it profiles every warp of the first `blocks` blocks,
 /// each warp's stream reduced to systematic windows (steady state, not the prefix: issue 11
 /// item 2), and reads the last block as well for the arrays' extents (an array indexed by the
-/// global thread id looks one block long in the first block alone).
+/// global thread id looks one block long in the first block alone). PORPLE's active-learning
+/// early stop (Procedure 2) can prune the trace to the first warps (ProfileOptions::earlyStop).
 #pragma once
 
 #include <optional>
@@ -70,6 +71,12 @@ struct ProfiledArray {
 /// Options of profileAccesses().
 struct ProfileOptions {
   int blocks = 1;  ///< profiled blocks (PORPLE: the first); capped at the grid
+  /// PORPLE's active-learning early stop (Procedure 2, porple.md §5.4; `place --early-stop`)
+  /// over the profiled warps: the trace keeps warps in order until the running mean of their
+  /// accessed indices is stable. Off by default: PORPLE stops to save profiling time, and here
+  /// every warp is run anyway (for the traits, tiles and extents), so a shorter trace only
+  /// loses the sharing between the warps it drops.
+  bool earlyStop = false;
   /// Instructions kept per warp (systematic windows of the whole stream); 0 = the whole stream.
   long long instructionsPerWarp = 1 << 14;
 };
@@ -81,12 +88,30 @@ struct AccessProfile {
   std::vector<ProfiledRequest> requests;  ///< in interleaved order (round-robin over the warps)
   long long profiledBlocks = 1;
   int warpsPerBlock = 1;
+  /// Warps whose requests are in `requests`: all of the profiled blocks' (profiledBlocks ·
+  /// warpsPerBlock), or the first ones where Procedure 2 stopped; the kept requests' weights
+  /// then stand for the rest too (× all / kept).
+  int tracedWarps = 1;
+  /// With earlyStop, why it did not prune ("" when it did, or when it was off): the warps
+  /// exchange data through shared memory, there are fewer than 3, or the mean never settled.
+  std::string fullTraceReason;
   int threadsPerBlock = 1;
   long long gridBlocks = 1;
   /// Arrays missing from the profile although the kernel accesses them (sites the profiled
   /// warps never executed): "name (file:line)".
   std::vector<std::string> unreached;
 };
+
+/// Procedure 2's stability test (porple.md §5.4, with its documented choices: |pre1|): the
+/// running mean `cur` moved by less than 0.5 % of `pre1`, or by the same amount as in the step
+/// before (within ±0.5 %: a mean drifting linearly).
+[[nodiscard]] bool porpleStable(double cur, double pre1, double pre2);
+
+/// How many of the warps, in order, Procedure 2's outer loop profiles, given each warp's proxy
+/// (the mean over its threads of each thread's sum of accessed element indices): it stops at
+/// the first warp w >= 2 whose running mean over warps 0..w is stable against the two before
+/// (the test needs two earlier means: porple.md's start-up quirk); all of them otherwise.
+[[nodiscard]] int porpleWarpsProfiled(const std::vector<double>& warpProxy);
 
 /// Profiles the global accesses of one launch of a kernel whose frontend executes warps (CUDA).
 /// Errors for a kernel without warp streams or array windows (skeletons, summaries, C loops:
