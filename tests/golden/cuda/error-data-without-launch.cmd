@@ -1,2 +1,2 @@
 # exit: 1
-predict tests/frontend/cuda/fixtures/spmv_csr.sm_90.sass --gpu h100 --arg rows=32768 --data row_ptr=i32:csr_rowptr:16
+predict tests/frontend/cuda/fixtures/spmv_csr.sm_90.sass --gpu h100 --data row_ptr=i32:csr_rowptr:16
