@@ -141,24 +141,24 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu* gpu, co
   }
   // A kernel's parameters: only a CUDA kernel has them, and only a launch given here sets them
   // (a value that would be dropped is an error, not a silent no-op).
-  const std::pair<const std::vector<std::string>*, const char*> parameterOptions[] = {
-      {&o.args, "--arg"}, {&o.arrays, "--array"}, {&o.data, "--data"}};
-  for (const auto& [values, name] : parameterOptions) {
-    if (values->empty()) continue;
+  struct ParameterOption {
+    const std::vector<std::string>* values;
+    const char* name;
+    const char* purpose;  ///< what it does to the launch
+  };
+  const ParameterOption parameterOptions[] = {{&o.args, "--arg", "whose scalar arguments it sets"},
+                                              {&o.arrays, "--array", "whose arrays it sizes"},
+                                              {&o.data, "--data", "whose arrays it fills"}};
+  for (const ParameterOption& p : parameterOptions) {
+    if (p.values->empty()) continue;
     if (inputKindOf(o.input) != InputKind::Cuda) {
-      return makeError(std::string(name) + " sets a CUDA kernel's parameter; " + inputKindName(inputKindOf(o.input)) +
+      return makeError(std::string(p.name) + " sets a CUDA kernel's parameter; " + inputKindName(inputKindOf(o.input)) +
                            " inputs have none (their sizes are -D macros or part of the file)",
                        o.input, 0);
     }
-  }
-  if (!o.args.empty() && !(overrides.grid && overrides.block)) {
-    return makeError("--arg needs --grid and --block (the launch whose scalar arguments it sets)", o.input, 0);
-  }
-  if (!o.arrays.empty() && !(overrides.grid && overrides.block)) {
-    return makeError("--array needs --grid and --block (the launch whose arrays it sizes)", o.input, 0);
-  }
-  if (!o.data.empty() && !(overrides.grid && overrides.block)) {
-    return makeError("--data needs --grid and --block (the launch whose arrays it fills)", o.input, 0);
+    if (!(overrides.grid && overrides.block)) {
+      return makeError(std::string(p.name) + " needs --grid and --block (the launch " + p.purpose + ")", o.input, 0);
+    }
   }
   for (const std::string& d : o.data) {
     Expected<std::pair<std::string, std::string>> kv = splitAssignment(d, "--data", false);
