@@ -208,6 +208,69 @@ TEST(MemoryHierarchy, GatherInAKnownArraySpreadsOverItInsteadOfMissingEverywhere
   EXPECT_NEAR(dark->sites[1].dramSectors, 32.0 * 32768, 1);
 }
 
+/// The sweep of SweepSource with one pass, each of its loads followed by a load of a small table
+/// that every lane of every warp reads at one address: table[k % entries] for the warp's k-th
+/// load, one table entry per 32-byte sector.
+class TableSweepSource : public WarpStreamSource {
+ public:
+  TableSweepSource(long long elements, long long threads, int threadsPerBlock, int entries)
+      : elements_(elements), threads_(threads), tpb_(threadsPerBlock), entries_(entries) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long block, int warp) const override {
+    std::vector<DynamicInstruction> out;
+    const long long first = block * tpb_ + warp * 32LL;
+    long long k = 0;
+    for (long long e = first; e < elements_; e += threads_, ++k) {
+      DynamicInstruction d;
+      d.block = 0;
+      d.index = 0;
+      for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(e + l < elements_ ? SweepSource::kA + (e + l) * 4 : -1);
+      out.push_back(std::move(d));
+      DynamicInstruction t;
+      t.block = 0;
+      t.index = 1;
+      t.laneAddresses.assign(32, kTable + (k % entries_) * 32);
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+  /// 256 B at 2^42 + 96 · 256: the one sampling region (256 B) whose hash is 0.999 of the range,
+  /// so that no view's sample keeps it at any rate below 0.999.
+  static constexpr long long kTable = (1LL << 42) + 96 * 256;
+
+ private:
+  long long elements_, threads_;
+  int tpb_, entries_;
+};
+
+TEST(MemoryHierarchy, ASmallTableTheSampleKeepsNoneOfHitsAfterItsFirstTouches) {
+  // One wave of 256-thread blocks on the H100 reads 1 GiB once (268,435,456 floats: 992.97
+  // loads per thread) and, after each load, one entry of an 8-sector table (256 B: one sampling
+  // region). Each view samples about 2^17 of millions of sector accesses, and the table's
+  // region falls outside every sample (its hash; checked: counted as missing everywhere, as
+  // before, the table's L1 hit share is 0 and DRAM reads are 1.5 GiB). Every warp re-reads the
+  // table between two of its stream loads, so only the first touch of each of its 8 sectors
+  // misses: per SM's L1, 8 of the 64 warps × 992.97 table loads (h1 = 1 − 8 / 63,550 =
+  // 0.99987), and DRAM reads are the stream's 1 GiB alone (counted as missing, the table would
+  // add 8,388,608 loads × 64 B fetched: 512 MiB).
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100.ok());
+  const Launch l = fullWave();
+  const long long elements = 1024LL * 1024 * 1024 / 4;
+  KernelIR ir = sweepKernel(elements, l.blocks() * 256, 1, 256, CacheOp::Default, false);
+  ir.blocks[0].instructions[1] = globalLoad(CacheOp::Default);  // the table load (index 1)
+  ir.streams = std::make_shared<TableSweepSource>(elements, l.blocks() * 256, 256, 8);
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const SiteTraffic* table = nullptr;
+  for (const SiteTraffic& st : t->sites) {
+    if (st.index == 1) table = &st;
+  }
+  ASSERT_NE(table, nullptr);
+  EXPECT_NEAR(table->sectors, 8388608.0, 0.01 * 8388608.0);  // 8448 warps × 992.97 loads × 1 sector
+  EXPECT_NEAR(table->l1Hits / table->sectors, 1 - 8.0 / (64 * 992.97), 0.001);
+  EXPECT_NEAR(t->dramReadSectors * 32, 1024.0 * 1024 * 1024, 0.02 * 1024.0 * 1024 * 1024);
+}
+
 TEST(MemoryHierarchy, WorkingSetSweepL2HitRateFallsAroundTheL2Size) {
   // `.cg` loads (no L1), 10 passes over the working set. Fits in the 50 MiB L2: the first pass
   // misses, the other nine hit: 0.9. 2.4 times the L2: LRU keeps nothing of a sweep: 0.

@@ -62,6 +62,24 @@ double patternWavefronts(double n, bool coalesced, double sectorsPerLine) {
   return coalesced ? std::ceil(n / sectorsPerLine) : n;
 }
 
+/// Hit share of a site a view's spatial sample kept none of. A sample keeps whole regions, so a
+/// site whose data spans few regions (a small table every warp reads: `centres[c * F + f]`,
+/// stencil coefficients) may have none kept, and it would count as missing every time: a 2.7 KB
+/// table read from DRAM at every access. Such a site's touches are spread over the view (every
+/// warp reads it), so between two touches of one of its sectors the view makes about
+/// `viewSectors` × distinct / `siteSectors` sector accesses; when that is below the cache's
+/// `capacitySectors`, no LRU eviction can come between them (the distinct sectors in between
+/// are at most the accesses), and only each sector's first touch misses. `extent` (lowest and
+/// highest sector touched) bounds the distinct sectors. Nothing (no estimate: the site stays
+/// all misses) when the bound does not hold or the site has no sectors of known address.
+std::optional<double> residentHitShare(double siteSectors, std::pair<long long, long long> extent, double viewSectors,
+                                       double capacitySectors) {
+  if (!(siteSectors > 0) || extent.first > extent.second) return std::nullopt;
+  const double distinct = std::min(siteSectors, static_cast<double>(extent.second - extent.first + 1));
+  if (!(viewSectors * distinct / siteSectors < capacitySectors)) return std::nullopt;
+  return 1.0 - distinct / siteSectors;
+}
+
 /// Sector accesses analysed for L2 at most (spatial sampling keeps a share of the sectors).
 constexpr long long kSampledAccesses = 1 << 17;
 /// Room for the sample of a view that would generate `expected` sector accesses unsampled: the
@@ -1252,14 +1270,14 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
                                     std::max(1.0, 4.0 * maxBlocks * static_cast<double>(streams.baseAccesses())));
     std::vector<Timed> timed;
-    SiteTotals ignored(sites.size());
+    SiteTotals viewTotals(sites.size());
     SampleTally collected;
     int warpCounter = 0, sampled = 0;
     const RegionSampler sampler(collectRate);
     for (int i = 0; i < maxBlocks; ++i) {
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
-      Expected<void> ok = collect(coords(b), sampled++, warpCounter, 0.0, false, sampler, timed, ignored, collected);
+      Expected<void> ok = collect(coords(b), sampled++, warpCounter, 0.0, false, sampler, timed, viewTotals, collected);
       if (!ok) return std::move(ok).takeError();
     }
     sortByTime(timed);
@@ -1295,6 +1313,20 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       for (size_t i = requestBegin[q]; i < requestBegin[q + 1]; ++i) whole = std::min(whole, r.outcomes[i].hit);
       for (size_t i = requestBegin[q]; i < requestBegin[q + 1]; ++i) {
         if (stream[i].counted) l1Whole[static_cast<size_t>(stream[i].site)] += whole * mult[i];
+      }
+    }
+    // Loads the sample kept none of (residentHitShare()); the L1 allocates on loads only.
+    double viewLoadSectors = 0;
+    for (size_t site = 0; site < sites.size(); ++site) {
+      if (!sites[site].access->isStore) viewLoadSectors += viewTotals.sectors[site];
+    }
+    for (size_t site = 0; site < sites.size(); ++site) {
+      const MemoryAccess& m = *sites[site].access;
+      if (m.isStore || !l1Eligible(m) || l1Seen[site] > 0) continue;
+      if (const std::optional<double> h = residentHitShare(viewTotals.sectors[site], viewTotals.extent[site], viewLoadSectors,
+                                                           static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes))) {
+        l1Hit[site] = l1Whole[site] = *h;
+        l1Seen[site] = 1;
       }
     }
     return {};
@@ -1541,6 +1573,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
 
   const double scale = static_cast<double>(blocks) / static_cast<double>(windowBlocks);
+  double windowSectors = 0;
+  for (const double n : sectors) windowSectors += n;
   for (size_t site = 0; site < sites.size(); ++site) {
     requests[site] *= scale;
     // Share of the site's sectors that hit / write back, applied to all its sectors.
@@ -1552,6 +1586,16 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       hitShare = std::max(hitShare, spreadHit[site] / spreadSeen[site]);
       wbShare = std::min(wbShare, spreadWb[site] / spreadSeen[site]);
       fetchedShare = std::max(fetchedShare, spreadFetchedHit[site] / spreadSeen[site]);
+    } else if (seen <= 0 && l2Level) {
+      // Neither view kept any of it (residentHitShare()): the window's share of the L2.
+      const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) *
+                              std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
+      if (const std::optional<double> h = residentHitShare(sectors[site], window.extent[site], windowSectors, capacity)) {
+        hitShare = *h;
+        wbShare = 1 - *h;  // a written sector goes back once
+        const double distinct = (1 - *h) * sectors[site];
+        fetchedShare = std::max(0.0, 1 - std::max(1.0, distinct / static_cast<double>(fetch)) / sectors[site]);
+      }
     }
     l2Hit[site] = hitShare * sectors[site];
     writeBacks[site] = wbShare * sectors[site];
