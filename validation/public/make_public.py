@@ -162,6 +162,20 @@ LAPLACE = [
       (52, "stencil_vec", "| 49.2 | 571,363 | 2 | 285,681.5 | 285,681.5 | 277,025 | 294,338 | 12,242.1 | `stencil_vector(int, int, float4 *, float4 *)` |")]),
 ]
 
+# --- ahmadsharif1/cuda_study, README.md section 3b (copy_bw.cu, float4, UNROLL = 4) -----------
+# Copy of 256 MiB, printed as 2 x 256 MiB / time; the README rounds the program's output.
+CS = "ahmadsharif1/cuda_study"
+CS_PATH = "README.md"
+CS_COMMIT = "0dc3e53e303241dce5cf2f8c185c07628240f714"
+CS_COPIED = "2026-11-30"
+CS_DEVICE = "NVIDIA H100 SXM5 80 GB HBM3 (README: observed boost clock 1.98 GHz, CUDA 12.8)"
+CS_BYTES = 256 * 1024 * 1024
+CS_ROWS = [(131, "b1x1024", "| 1 SM (1024 threads), float4, UNROLL=4 | 66.67 GB/s | 3.33% |"),
+           (132, "b32", "| 32 SMs | 1,183 GB/s | 59.2% |"),
+           (133, "b64", "| 64 SMs | 1,722 GB/s | 86.1% |"),
+           (134, "b132", "| **132 SMs (all)** | **1,992 GB/s** | **99.6%** |"),
+           (135, "b528", "| 528 blocks (4× SMs) | 2,034 GB/s | 101.7% |")]
+
 
 def record(gpu_file, experiment, variant, device, source, path, commit, line, row, value, unit,
            derivation, ms, clock=None, copied=COPIED):
@@ -225,6 +239,11 @@ def points():
                               line, row, med_ns, "ns",
                               "t = the Med (ns) column of nsys cuda_gpu_kern_sum (two launches)",
                               med_ns * 1e-6))
+    for line, variant, row in CS_ROWS:
+        gbs = float(row.split("|")[2].strip(" *").split()[0].replace(",", ""))
+        ms = 2 * CS_BYTES / (gbs * 1e9) * 1e3
+        out.append(record("h100", "copy_bw", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
+                          f"t = 2 x {CS_BYTES} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED))
     return out
 
 
@@ -232,7 +251,8 @@ def check_rows():
     """Transcription check: each row must agree with itself. Roofline: GF/s = GB/s x Fl/B and
     Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
     kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
-    laplace_vector: Avg = Total / Instances. The stream rows have no redundancy to check."""
+    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000. The stream rows have no
+    redundancy to check."""
     for _, _, _, _, _, rows in ROOFLINE:
         for _, row in rows:
             m = ROOF_RE.match(row)
@@ -264,6 +284,11 @@ def check_rows():
         t, gf, gb = (float(x) for x in row.split(",")[1:4])
         assert abs(k / 32 * 2 * 8192 * 4 * 2**20 / t * 1e-6 - gf) <= 0.01 + gf * 1e-4, row
         assert abs((32 - k) / 32 * 8192 * 2**20 * 4 / t * 1e-6 - gb) <= 0.01 + gb * 1e-4, row
+    for _, _, row in CS_ROWS:
+        # cuda_study: the % column is the GB/s over the program's assumed 2.0 TB/s peak.
+        c = [x.strip(" *") for x in row.split("|")[1:-1]]
+        gbs, pct = float(c[1].split()[0].replace(",", "")), float(c[2].rstrip("%"))
+        assert abs(gbs / 2000 * 100 - pct) <= 0.06, row
     for _, _, rows in LAPLACE:
         for _, _, row in rows:
             c = [x.strip().replace(",", "") for x in row.split("|")[1:-1]]
