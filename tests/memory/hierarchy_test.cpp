@@ -233,8 +233,8 @@ class TableSweepSource : public WarpStreamSource {
     }
     return out;
   }
-  /// 256 B at 2^42 + 96 · 256: the one sampling region (256 B) whose hash is 0.999 of the range,
-  /// so that no view's sample keeps it at any rate below 0.999.
+  /// 256 B at 2^42 + 96 · 256: one sampling region (256 B), whose hash is 0.999 of the range, so
+  /// that no view's sample keeps it at any rate below 0.999.
   static constexpr long long kTable = (1LL << 42) + 96 * 256;
 
  private:
