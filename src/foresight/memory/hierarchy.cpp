@@ -1372,6 +1372,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   SiteTotals window(sites.size());
   SampleTally windowTally;
   const long long half = windowBlocks / 2;
+  // The L2 sectors the window's blocks get: a window smaller than the chip's resident blocks gets
+  // their share of L2 (before sampling).
+  const double windowL2Sectors =
+      l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) *
+                    std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident))
+              : 0;
   std::vector<SampledAccess> stream;
   double windowRate = 1;
   ReuseResult r;
@@ -1417,10 +1423,8 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     sortByTime(timed);
     stream.reserve(timed.size());
     for (const Timed& x : timed) stream.push_back(x.access);
-    // A window smaller than the chip's resident blocks gets their share of L2.
-    const double share = std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
     windowRate = windowTally.rate(rate);
-    const double l2Capacity = l2Level ? static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) * share * windowRate : 0;
+    const double l2Capacity = windowL2Sectors * windowRate;
     // The sector-level and the fetch-level analyses of the same stream.
     if (fetch > 1) {
       std::tie(r, rf) = analyzeReuseGrouped(stream, SamplePopulation{1, 1}, l2Capacity, fetch);
@@ -1588,9 +1592,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       fetchedShare = std::max(fetchedShare, spreadFetchedHit[site] / spreadSeen[site]);
     } else if (seen <= 0 && l2Level) {
       // Neither view kept any of it (residentHitShare()): the window's share of the L2.
-      const double capacity = static_cast<double>(l2Level->size.value) / static_cast<double>(sectorBytes) *
-                              std::min(1.0, static_cast<double>(windowBlocks) / static_cast<double>(resident));
-      if (const std::optional<double> h = residentHitShare(sectors[site], window.extent[site], windowSectors, capacity)) {
+      if (const std::optional<double> h = residentHitShare(sectors[site], window.extent[site], windowSectors, windowL2Sectors)) {
         hitShare = *h;
         wbShare = 1 - *h;  // a written sector goes back once
         const double distinct = (1 - *h) * sectors[site];
