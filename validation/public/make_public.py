@@ -177,6 +177,12 @@ CS_ROWS = [(131, "b1x1024", "| 1 SM (1024 threads), float4, UNROLL=4 | 66.67 GB/
            (135, "b528", "| 528 blocks (4× SMs) | 2,034 GB/s | 101.7% |")]
 
 
+def cs_cells(row):
+    """(GB/s, % of 2.0 TB/s) of a cuda_study table row."""
+    c = [x.strip(" *") for x in row.split("|")[1:-1]]
+    return float(c[1].split()[0].replace(",", "")), float(c[2].rstrip("%"))
+
+
 def record(gpu_file, experiment, variant, device, source, path, commit, line, row, value, unit,
            derivation, ms, clock=None, copied=COPIED):
     rec = {"experiment": experiment, "variant": variant, "gpu": device, "date": copied,
@@ -240,7 +246,7 @@ def points():
                               "t = the Med (ns) column of nsys cuda_gpu_kern_sum (two launches)",
                               med_ns * 1e-6))
     for line, variant, row in CS_ROWS:
-        gbs = float(row.split("|")[2].strip(" *").split()[0].replace(",", ""))
+        gbs = cs_cells(row)[0]
         ms = 2 * CS_BYTES / (gbs * 1e9) * 1e3
         out.append(record("h100", "copy_bw", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
                           f"t = 2 x {CS_BYTES} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED))
@@ -286,8 +292,7 @@ def check_rows():
         assert abs((32 - k) / 32 * 8192 * 2**20 * 4 / t * 1e-6 - gb) <= 0.01 + gb * 1e-4, row
     for _, _, row in CS_ROWS:
         # cuda_study: the % column is the GB/s over the program's assumed 2.0 TB/s peak.
-        c = [x.strip(" *") for x in row.split("|")[1:-1]]
-        gbs, pct = float(c[1].split()[0].replace(",", "")), float(c[2].rstrip("%"))
+        gbs, pct = cs_cells(row)
         assert abs(gbs / 2000 * 100 - pct) <= 0.06, row
     for _, _, rows in LAPLACE:
         for _, _, row in rows:
