@@ -168,6 +168,7 @@ CS = "ahmadsharif1/cuda_study"
 CS_PATH = "README.md"
 CS_COMMIT = "0dc3e53e303241dce5cf2f8c185c07628240f714"
 CS_COPIED = "2026-11-30"
+CS_COPIED_MM = "2026-12-01"
 CS_DEVICE = "NVIDIA H100 SXM5 80 GB HBM3 (README: observed boost clock 1.98 GHz, CUDA 12.8)"
 CS_BYTES = 256 * 1024 * 1024
 CS_ROWS = [(131, "b1x1024", "| 1 SM (1024 threads), float4, UNROLL=4 | 66.67 GB/s | 3.33% |"),
@@ -175,6 +176,26 @@ CS_ROWS = [(131, "b1x1024", "| 1 SM (1024 threads), float4, UNROLL=4 | 66.67 GB/
            (133, "b64", "| 64 SMs | 1,722 GB/s | 86.1% |"),
            (134, "b132", "| **132 SMs (all)** | **1,992 GB/s** | **99.6%** |"),
            (135, "b528", "| 528 blocks (4× SMs) | 2,034 GB/s | 101.7% |")]
+
+# --- ahmadsharif1/cuda_study, matmul/results/benchmark.out.txt: the five FP32 kernels ----------
+# (matmul/matmul.cu as at commit 4247f2d: naive 16 x 16; 32 x 32 shared tiles; 128 x 128 register
+# tiles, plain, with float4 loads, double-buffered), A 4096 x 16384 times B 16384 x 8192, the
+# average of 100 back-to-back launches timed with events; same card as the README.
+CS_MM_PATH = "matmul/results/benchmark.out.txt"
+CS_MM_COMMIT = "be5cef0477225f5a3447d66b55f6e6d0e4c44720"
+CS_MM_FLOPS = 2 * 4096 * 16384 * 8192
+# (line of the time, variant, the time line, the next line: its TFLOPS)
+CS_MM_ROWS = [(8, "naive", "  Avg Time     : 296.2365 ms", "  Performance  : 3.71 TFLOPS"),
+              (16, "tiled_smem", "  Avg Time     : 176.7880 ms", "  Performance  : 6.22 TFLOPS"),
+              (24, "reg_tile", "  Avg Time     : 67.7292 ms", "  Performance  : 16.23 TFLOPS"),
+              (32, "vec_load", "  Avg Time     : 50.2735 ms", "  Performance  : 21.87 TFLOPS"),
+              (40, "dbl_buf", "  Avg Time     : 73.5290 ms", "  Performance  : 14.95 TFLOPS")]
+
+# README section 4 (transpose/transpose.cu): the two plain CUDA kernels of 32768 x 32768 floats,
+# 100 launches timed with events; Bandwidth = 2 x 4 GiB / time.
+CS_TR_BYTES = 32768 * 32768 * 4
+CS_TR_ROWS = [(182, "basic", "| Basic | 1,224 | 7.02 | 61% |"),
+              (183, "vectorized", "| Vectorized | 1,904 | 4.51 | 95% |")]
 
 
 def cs_cells(row):
@@ -250,6 +271,15 @@ def points():
         ms = 2 * CS_BYTES / (gbs * 1e9) * 1e3
         out.append(record("h100", "copy_bw", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
                           f"t = 2 x {CS_BYTES} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED))
+    for line, variant, row in CS_TR_ROWS:
+        ms = float(row.split("|")[3])
+        out.append(record("h100", "transpose_tiles", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, ms, "ms",
+                          "t = the Time (ms) column", ms, 1980, copied=CS_COPIED_MM))
+    for line, variant, row, _ in CS_MM_ROWS:
+        ms = float(row.split(":")[1].split()[0])
+        out.append(record("h100", "matmul_fp32", variant, CS_DEVICE, CS, CS_MM_PATH, CS_MM_COMMIT, line, row, ms, "ms",
+                          "t = the Avg Time line (ms per launch, 100 launches timed with events)", ms, 1980,
+                          copied=CS_COPIED_MM))
     return out
 
 
@@ -257,7 +287,7 @@ def check_rows():
     """Transcription check: each row must agree with itself. Roofline: GF/s = GB/s x Fl/B and
     Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
     kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
-    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000. The stream rows have no
+    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time. The stream rows have no
     redundancy to check."""
     for _, _, _, _, _, rows in ROOFLINE:
         for _, row in rows:
@@ -294,6 +324,15 @@ def check_rows():
         # cuda_study: the % column is the GB/s over the program's assumed 2.0 TB/s peak.
         gbs, pct = cs_cells(row)
         assert abs(gbs / 2000 * 100 - pct) <= 0.06, row
+    for _, _, row in CS_TR_ROWS:
+        # transpose: GB/s = 2 x 4 GiB / time, the time printed to two decimals.
+        c = [x.strip() for x in row.split("|")[1:-1]]
+        gbs, ms = float(c[1].replace(",", "")), float(c[2])
+        assert abs(2 * CS_TR_BYTES / (ms * 1e-3) / 1e9 - gbs) <= 2 * CS_TR_BYTES / 1e9 * 0.005 / ms ** 2 * 1e3 + 1, row
+    for _, _, row, perf in CS_MM_ROWS:
+        # matmul: the next line's TFLOPS is 2 M N K over the time, printed to two decimals.
+        ms, tflops = float(row.split(":")[1].split()[0]), float(perf.split(":")[1].split()[0])
+        assert abs(CS_MM_FLOPS / (ms * 1e-3) / 1e12 - tflops) <= 0.005 + 1e-9, row
     for _, _, rows in LAPLACE:
         for _, _, row in rows:
             c = [x.strip().replace(",", "") for x in row.split("|")[1:-1]]
