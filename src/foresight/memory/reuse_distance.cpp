@@ -164,7 +164,6 @@ ReuseResult reuseOf(const std::vector<SampledAccess>& stream, UnitTable table, c
   ReuseResult out;
   const size_t n = stream.size();
   out.outcomes.resize(n);
-  out.weights.resize(n);
   const double k = std::max(1.0, population.sampledClusters);
   const double p = std::max(k, population.clusters);
   const std::vector<int>& id = table.id;
@@ -194,7 +193,6 @@ ReuseResult reuseOf(const std::vector<SampledAccess>& stream, UnitTable table, c
       const SampledAccess& a = stream[i];
       UnitState& u = units[static_cast<size_t>(id[i])];
       AccessOutcome& o = out.outcomes[i];
-      out.weights[i] = u.weight;
       bool hit = false;
       if (u.pos >= 0) {
         o.distance = static_cast<double>(tree.range(static_cast<size_t>(u.pos) + 1, i));

@@ -58,8 +58,6 @@ struct ReuseResult {
   double distinctUnits = 0;        ///< estimated distinct units of the population (footprint)
   double distinctReadUnits = 0;    ///< of which never stored to
   double distinctWrittenUnits = 0; ///< of which stored to
-  /// Per access, the weight 1/π of its unit (how many population units it stands for).
-  std::vector<double> weights;
 };
 
 /// Reuse distances and LRU outcomes of `stream` (fewer than 2^31 accesses: the views' samples
