@@ -191,6 +191,18 @@ CS_MM_ROWS = [(8, "naive", "  Avg Time     : 296.2365 ms", "  Performance  : 3.7
               (32, "vec_load", "  Avg Time     : 50.2735 ms", "  Performance  : 21.87 TFLOPS"),
               (40, "dbl_buf", "  Avg Time     : 73.5290 ms", "  Performance  : 14.95 TFLOPS")]
 
+# README section 3c (micro_benchmarks/l2_bw.cu at commit 03500bd: copy_l2<8>, float, __ldcg /
+# __stcg, blocks of 256 threads), 100 launches after 20 warm-up ones, printed as 2 x bytes / time:
+# 16 MiB (L2-resident) on 1 ... 528 blocks, and 256 MiB on 528 blocks (the HBM row).
+CS_L2_BYTES = 16 * 1024 * 1024
+CS_L2_ROWS = [(152, "l2_bw", "b1", CS_L2_BYTES, "| 1 SM | 16.8 GB/s |"),
+              (153, "l2_bw", "b16", CS_L2_BYTES, "| 16 SMs | 323 GB/s |"),
+              (154, "l2_bw", "b64", CS_L2_BYTES, "| 64 SMs | 2,252 GB/s |"),
+              (155, "l2_bw", "b132", CS_L2_BYTES, "| 132 SMs (all) | 3,223 GB/s |"),
+              (156, "l2_bw", "b528", CS_L2_BYTES, "| **528 blocks (4× SMs)** | **3,574 GB/s (3.6 TB/s)** |"),
+              (157, "l2_bw_hbm", "b528", 256 * 1024 * 1024, "| HBM (256 MB, doesn't fit L2) | 887 GB/s |")]
+CS_L2_RATIO = (158, "| **L2 / HBM ratio** | **4.0×** |")
+
 # README section 4 (transpose/transpose.cu): the two plain CUDA kernels of 32768 x 32768 floats,
 # 100 launches timed with events; Bandwidth = 2 x 4 GiB / time.
 CS_TR_BYTES = 32768 * 32768 * 4
@@ -199,9 +211,9 @@ CS_TR_ROWS = [(182, "basic", "| Basic | 1,224 | 7.02 | 61% |"),
 
 
 def cs_cells(row):
-    """(GB/s, % of 2.0 TB/s) of a cuda_study table row."""
+    """(GB/s, % of 2.0 TB/s or None) of a cuda_study bandwidth table row."""
     c = [x.strip(" *") for x in row.split("|")[1:-1]]
-    return float(c[1].split()[0].replace(",", "")), float(c[2].rstrip("%"))
+    return float(c[1].split()[0].replace(",", "")), float(c[2].rstrip("%")) if len(c) > 2 else None
 
 
 def record(gpu_file, experiment, variant, device, source, path, commit, line, row, value, unit,
@@ -271,6 +283,11 @@ def points():
         ms = 2 * CS_BYTES / (gbs * 1e9) * 1e3
         out.append(record("h100", "copy_bw", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
                           f"t = 2 x {CS_BYTES} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED))
+    for line, experiment, variant, nbytes, row in CS_L2_ROWS:
+        gbs = cs_cells(row)[0]
+        ms = 2 * nbytes / (gbs * 1e9) * 1e3
+        out.append(record("h100", experiment, variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
+                          f"t = 2 x {nbytes} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED_MM))
     for line, variant, row in CS_TR_ROWS:
         ms = float(row.split("|")[3])
         out.append(record("h100", "transpose_tiles", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, ms, "ms",
@@ -287,7 +304,7 @@ def check_rows():
     """Transcription check: each row must agree with itself. Roofline: GF/s = GB/s x Fl/B and
     Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
     kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
-    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time. The stream rows have no
+    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, L2 / HBM = the ratio row, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time. The stream rows have no
     redundancy to check."""
     for _, _, _, _, _, rows in ROOFLINE:
         for _, row in rows:
@@ -324,6 +341,10 @@ def check_rows():
         # cuda_study: the % column is the GB/s over the program's assumed 2.0 TB/s peak.
         gbs, pct = cs_cells(row)
         assert abs(gbs / 2000 * 100 - pct) <= 0.06, row
+    # l2_bw: the ratio row is the best L2 row over the HBM row, to one decimal.
+    best = max(cs_cells(row)[0] for _, e, _, _, row in CS_L2_ROWS if e == "l2_bw")
+    hbm = [cs_cells(row)[0] for _, e, _, _, row in CS_L2_ROWS if e == "l2_bw_hbm"][0]
+    assert abs(best / hbm - float(CS_L2_RATIO[1].split("|")[2].strip(" *×"))) <= 0.05, CS_L2_RATIO
     for _, _, row in CS_TR_ROWS:
         # transpose: GB/s = 2 x 4 GiB / time, the time printed to two decimals.
         c = [x.strip() for x in row.split("|")[1:-1]]
