@@ -304,7 +304,8 @@ def check_rows():
     """Transcription check: each row must agree with itself. Roofline: GF/s = GB/s x Fl/B and
     Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
     kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
-    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, L2 / HBM = the ratio row, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time. The stream rows have no
+    laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, L2 / HBM = the ratio
+    row, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time. The stream rows have no
     redundancy to check."""
     for _, _, _, _, _, rows in ROOFLINE:
         for _, row in rows:
@@ -346,10 +347,11 @@ def check_rows():
     hbm = [cs_cells(row)[0] for _, e, _, _, row in CS_L2_ROWS if e == "l2_bw_hbm"][0]
     assert abs(best / hbm - float(CS_L2_RATIO[1].split("|")[2].strip(" *×"))) <= 0.05, CS_L2_RATIO
     for _, _, row in CS_TR_ROWS:
-        # transpose: GB/s = 2 x 4 GiB / time, the time printed to two decimals.
+        # transpose: GB/s = 2 x 4 GiB / time; the time is printed to 0.01 ms (a relative slack of
+        # 0.005 / ms) and the GB/s to 1.
         c = [x.strip() for x in row.split("|")[1:-1]]
         gbs, ms = float(c[1].replace(",", "")), float(c[2])
-        assert abs(2 * CS_TR_BYTES / (ms * 1e-3) / 1e9 - gbs) <= 2 * CS_TR_BYTES / 1e9 * 0.005 / ms ** 2 * 1e3 + 1, row
+        assert abs(2 * CS_TR_BYTES / (ms * 1e-3) / 1e9 - gbs) <= gbs * 0.005 / ms + 1, row
     for _, _, row, perf in CS_MM_ROWS:
         # matmul: the next line's TFLOPS is 2 M N K over the time, printed to two decimals.
         ms, tflops = float(row.split(":")[1].split()[0]), float(perf.split(":")[1].split()[0])
