@@ -210,6 +210,18 @@ CS_TR_ROWS = [(182, "basic", "| Basic | 1,224 | 7.02 | 61% |"),
               (183, "vectorized", "| Vectorized | 1,904 | 4.51 | 95% |")]
 
 
+def cs_number(line):
+    """The number after the colon of a matmul benchmark line ("  Avg Time     : 296.2365 ms",
+    "  Performance  : 3.71 TFLOPS")."""
+    return float(line.split(":")[1].split()[0])
+
+
+def cs_transpose_cells(row):
+    """(GB/s, ms) of a cuda_study transpose table row."""
+    c = [x.strip() for x in row.split("|")[1:-1]]
+    return float(c[1].replace(",", "")), float(c[2])
+
+
 def cs_cells(row):
     """(GB/s, % of 2.0 TB/s or None) of a cuda_study bandwidth table row."""
     c = [x.strip(" *") for x in row.split("|")[1:-1]]
@@ -278,22 +290,20 @@ def points():
                               line, row, med_ns, "ns",
                               "t = the Med (ns) column of nsys cuda_gpu_kern_sum (two launches)",
                               med_ns * 1e-6))
-    for line, variant, row in CS_ROWS:
-        gbs = cs_cells(row)[0]
-        ms = 2 * CS_BYTES / (gbs * 1e9) * 1e3
-        out.append(record("h100", "copy_bw", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
-                          f"t = 2 x {CS_BYTES} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED))
-    for line, experiment, variant, nbytes, row in CS_L2_ROWS:
+    # cuda_study's copies: GB/s = 2 x bytes (read + write) / time.
+    copies = [(line, "copy_bw", variant, CS_BYTES, row, CS_COPIED) for line, variant, row in CS_ROWS]
+    copies += [(line, e, variant, nbytes, row, CS_COPIED_MM) for line, e, variant, nbytes, row in CS_L2_ROWS]
+    for line, experiment, variant, nbytes, row, copied in copies:
         gbs = cs_cells(row)[0]
         ms = 2 * nbytes / (gbs * 1e9) * 1e3
         out.append(record("h100", experiment, variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, gbs, "GB/s",
-                          f"t = 2 x {nbytes} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=CS_COPIED_MM))
+                          f"t = 2 x {nbytes} B (read + write) / ({gbs:g} GB/s)", ms, 1980, copied=copied))
     for line, variant, row in CS_TR_ROWS:
-        ms = float(row.split("|")[3])
+        ms = cs_transpose_cells(row)[1]
         out.append(record("h100", "transpose_tiles", variant, CS_DEVICE, CS, CS_PATH, CS_COMMIT, line, row, ms, "ms",
                           "t = the Time (ms) column", ms, 1980, copied=CS_COPIED_MM))
     for line, variant, row, _ in CS_MM_ROWS:
-        ms = float(row.split(":")[1].split()[0])
+        ms = cs_number(row)
         out.append(record("h100", "matmul_fp32", variant, CS_DEVICE, CS, CS_MM_PATH, CS_MM_COMMIT, line, row, ms, "ms",
                           "t = the Avg Time line (ms per launch, 100 launches timed with events)", ms, 1980,
                           copied=CS_COPIED_MM))
@@ -349,12 +359,11 @@ def check_rows():
     for _, _, row in CS_TR_ROWS:
         # transpose: GB/s = 2 x 4 GiB / time; the time is printed to 0.01 ms (a relative slack of
         # 0.005 / ms) and the GB/s to 1.
-        c = [x.strip() for x in row.split("|")[1:-1]]
-        gbs, ms = float(c[1].replace(",", "")), float(c[2])
+        gbs, ms = cs_transpose_cells(row)
         assert abs(2 * CS_TR_BYTES / (ms * 1e-3) / 1e9 - gbs) <= gbs * 0.005 / ms + 1, row
     for _, _, row, perf in CS_MM_ROWS:
         # matmul: the next line's TFLOPS is 2 M N K over the time, printed to two decimals.
-        ms, tflops = float(row.split(":")[1].split()[0]), float(perf.split(":")[1].split()[0])
+        ms, tflops = cs_number(row), cs_number(perf)
         assert abs(CS_MM_FLOPS / (ms * 1e-3) / 1e12 - tflops) <= 0.005 + 1e-9, row
     for _, _, rows in LAPLACE:
         for _, _, row in rows:
