@@ -625,23 +625,24 @@ TEST(CudaFrontend, ParametersFromAnIncludedCu) {
   }
 }
 
-// async_copy.cu line 7 copies with cp.async, which the interpreter cannot execute; the
-// instruction comes from cuda_pipeline_helpers.h, line 219, where its `.loc` points.
+// bulk_prefetch.cu line 7 calls prefetchBulk() of bulk_prefetch.cuh, whose inline PTX is a
+// bulk (TMA) prefetch, which the interpreter cannot execute: code inlined from a header counts
+// at its call site (the `.loc`'s inlined_at), so the error names the .cu's line 7.
 TEST(CudaFrontend, ErrorsPointAtTheSourceLine) {
-  Expected<CudaProgram> cu = analyse("async_copy.cu", "", launch({1, 1, 1}, {256, 1, 1}));
+  Expected<CudaProgram> cu = analyse("bulk_prefetch.cu", "", launch({1, 1, 1}, {256, 1, 1}));
   ASSERT_FALSE(cu);
-  EXPECT_EQ(cu.error().line, 219);
-  EXPECT_EQ(cu.error().message.rfind("cuda_pipeline_helpers.h:219: 'cp.async.ca.shared.global' (asynchronous copies)", 0), 0u)
+  EXPECT_EQ(cu.error().line, 7);
+  EXPECT_EQ(cu.error().message.rfind("bulk_prefetch.cu:7: 'cp.async.bulk.prefetch.L2.global' (bulk asynchronous copies", 0), 0u)
       << cu.error().message;
   // A .ptx input: its own lines are right.
   auto tc = createFixtureToolchain({testing::fixtureDir(), false});
   CudaOptions o;
   o.arch = "sm_90";
   o.launch = launch({1, 1, 1}, {256, 1, 1});
-  Expected<CudaProgram> ptx = loadCuda(testing::fixture("async_copy.sm_90.ptx"), o, *tc);
+  Expected<CudaProgram> ptx = loadCuda(testing::fixture("bulk_prefetch.sm_90.ptx"), o, *tc);
   ASSERT_FALSE(ptx);
-  EXPECT_EQ(ptx.error().file, testing::fixture("async_copy.sm_90.ptx"));
-  EXPECT_EQ(ptx.error().line, 47);
+  EXPECT_EQ(ptx.error().file, testing::fixture("bulk_prefetch.sm_90.ptx"));
+  EXPECT_EQ(ptx.error().line, 46);
   // device_call.cu calls a __noinline__ function: the call is expanded, no error.
   Expected<CudaProgram> call = analyse("device_call.cu", "", launch({1, 1, 1}, {32, 1, 1}));
   EXPECT_TRUE(call) << call.error().format();
@@ -1021,6 +1022,70 @@ TEST(CudaFrontendSass, MatmulNaiveUnrolledBy16) {
     }
     EXPECT_EQ(loads, 32);  // 16 × (A, B)
   }
+}
+
+// async_copy.cu line 7: each thread copies one float of its block's 256 with cp.async (4 B,
+// .ca): a global read of one 128-B line per warp, 4 sectors; the commit and the wait move
+// nothing. In SASS it is an LDGSTS, after three `@!PT LDS RZ, [RZ]` that never run (no
+// access), and the one shared load s[255 - threadIdx.x] stays an access of its own.
+TEST(CudaFrontendSass, AsyncCopyIsAGlobalRead) {
+  for (const bool sass : {false, true}) {
+    Expected<CudaProgram> p = analyse("async_copy.cu", "", launch({1, 1, 1}, {256, 1, 1}), "sm_90", {}, sass);
+    ASSERT_TRUE(p) << p.error().format();
+    int copies = 0, shared = 0, stores = 0, none = 0;
+    for (const BasicBlock& b : p->kernels[0].ir.blocks) {
+      for (const Instruction& i : b.instructions) {
+        const bool copy = i.opcode.rfind("cp.async.ca", 0) == 0 || i.opcode.rfind("LDGSTS", 0) == 0;
+        if (i.opcode.rfind("LDS", 0) == 0 && !i.memory) ++none;
+        if (!i.memory) {
+          EXPECT_FALSE(copy) << i.opcode;
+          continue;
+        }
+        if (copy) {
+          ++copies;
+          EXPECT_EQ(i.memory->space, MemorySpace::Global);
+          EXPECT_FALSE(i.memory->isStore);
+          EXPECT_EQ(i.memory->widthBytes, 4);
+          EXPECT_DOUBLE_EQ(*i.memory->transactionsPerInst, 4);  // 32 lanes x 4 B, one line
+        } else if (i.memory->space == MemorySpace::Shared) {
+          ++shared;
+          EXPECT_FALSE(i.memory->isStore);
+        } else {
+          ++stores;
+          EXPECT_TRUE(i.memory->isStore);
+        }
+      }
+    }
+    EXPECT_EQ(copies, 1) << sass;
+    EXPECT_EQ(shared, 1) << sass;
+    EXPECT_EQ(stores, 1) << sass;
+    EXPECT_EQ(none, sass ? 3 : 0);  // the @!PT padding
+  }
+}
+
+// wmma_shared.cu: wmma::load_matrix_sync from shared memory has no PTX ld (it is a
+// wmma.load), so its SASS LDSM.16.M88.4 pairs with nothing; it stays a shared load of 16-byte
+// rows (not a global access, as it was). Its addresses come from the SASS run: 16 x 16 half
+// tiles with 32-byte rows (A's rows, B's columns); ldmatrix fetches one 8 x 8 matrix (8 lanes'
+// 16-byte rows) per pass, and rows r and r + 4 of a matrix fall in the same four banks
+// (32 x 4 = 128 B apart): 2 wavefronts per matrix, 8 for the four. (By half-warps, as an
+// LDS.128 is counted, B's lanes 0-15 would read 256 contiguous bytes in 2.)
+TEST(CudaFrontendSass, LdmatrixIsASharedLoadOfRows) {
+  Expected<CudaProgram> p = analyse("wmma_shared.cu", "", launch({1, 1, 1}, {32, 1, 1}), "sm_90", {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  int ldsm = 0;
+  for (const BasicBlock& b : p->kernels[0].ir.blocks) {
+    for (const Instruction& i : b.instructions) {
+      if (i.opcode.rfind("LDSM", 0) != 0) continue;
+      ++ldsm;
+      ASSERT_TRUE(i.memory) << i.opcode;
+      EXPECT_EQ(i.memory->space, MemorySpace::Shared);
+      EXPECT_FALSE(i.memory->isStore);
+      EXPECT_EQ(i.memory->widthBytes, 16);
+      EXPECT_DOUBLE_EQ(i.memory->wavefrontsPerInst, 8);
+    }
+  }
+  EXPECT_EQ(ldsm, 2);
 }
 
 TEST(CudaFrontendSass, StraightLineKernels) {

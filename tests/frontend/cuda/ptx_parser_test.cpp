@@ -136,6 +136,56 @@ TEST(PtxParser, BlockBarriersAreNotWarpSyncs) {
   EXPECT_FALSE(in[4].isBlockBarrier());
 }
 
+// A header function called by a header function called from the kernel (cuda_pipeline's
+// __pipeline_memcpy_async, nvcc 13.0): each `.loc` of inlined code says where its function was
+// inlined; the instruction counts at the outermost call site, file 1 line 7, as nvdisasm's line
+// table attributes the SASS. The copy is an asynchronous copy of its cp-size operand; the
+// group instructions and a bulk copy are not.
+TEST(PtxParser, InlinedCodeCountsAtItsOutermostCallSite) {
+  const char* ptx = R"(.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<3>;
+	.loc	1 5 0
+	ld.param.u64 	%rd1, [k_param_0];
+	.loc	1 7 3
+	.loc	2 103 9, function_name $L__info_string0, inlined_at 1 7 3
+	.loc	3 292 5, function_name $L__info_string1, inlined_at 2 103 9
+	.loc	3 219 9, function_name $L__info_string2, inlined_at 3 292 5
+	.loc	3 190 23, function_name $L__info_string3, inlined_at 3 219 9
+	cp.async.cg.shared.global [%r1], [%rd1], 16;
+	.loc	1 8 3
+	.loc	2 119 5, function_name $L__info_string4, inlined_at 1 8 3
+	cp.async.commit_group;
+	.loc	3 12 1
+	cp.async.bulk.prefetch.L2.global [%rd1], %r2;
+	ret;
+}
+	.file	1 "/src/k.cu"
+	.file	2 "/cuda/cuda_pipeline_primitives.h"
+	.file	3 "/cuda/cuda_pipeline_helpers.h"
+)";
+  Expected<PtxModule> m = parsePtx(ptx, "k.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  const std::vector<PtxInstruction>& in = m->kernels.at(0).instructions;
+  ASSERT_EQ(in.size(), 5u);
+  EXPECT_EQ(in[1].sourceFile, 1);
+  EXPECT_EQ(in[1].sourceLine, 7);
+  EXPECT_EQ(in[2].sourceFile, 1);
+  EXPECT_EQ(in[2].sourceLine, 8);
+  EXPECT_EQ(in[3].sourceFile, 3);  // not inlined: its own line
+  EXPECT_EQ(in[3].sourceLine, 12);
+  EXPECT_TRUE(in[1].isAsyncCopy());
+  EXPECT_EQ(ptxAccessBytes(in[1]), 16);
+  EXPECT_FALSE(in[2].isAsyncCopy());
+  EXPECT_FALSE(in[3].isAsyncCopy());
+}
+
 namespace {
 
 // Bad input found by fuzzing and by hand (issue 14): each is one Error at its line, never an

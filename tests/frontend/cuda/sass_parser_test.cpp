@@ -9,6 +9,7 @@
 
 #include "fixture_paths.h"
 #include "foresight/frontend/cuda/isa/instr_class_table.h"
+#include "foresight/frontend/cuda/sass_ptx_map.h"
 
 namespace foresight::cuda {
 namespace {
@@ -105,6 +106,31 @@ TEST(SassParser, WideMemoryGroupsAndOffsets) {
   EXPECT_EQ(f.instructions[1].operands[0].offset, -8);
   EXPECT_EQ(f.instructions[2].operands[1].offset, 0x208);
   EXPECT_FALSE(f.instructions[2].control.has_value());  // no encoding printed
+}
+
+// ldmatrix: each addressing lane names a 16-byte row (8 lanes per 8 x 8 matrix) and writes one
+// register per matrix; `@!PT` never runs.
+TEST(SassParser, MatrixLoadsAndNeverTrueGuards) {
+  const char* text =
+      "\t.section\t.text.k,\"ax\",@progbits\n"
+      "        /*0000*/                   LDSM.16.M88.4 R12, [R12] ;\n"
+      "        /*0010*/                   LDSM.16.MT88.2 R4, [R2+0x200] ;\n"
+      "        /*0020*/              @!PT LDS RZ, [RZ] ;\n"
+      "        /*0030*/                   LDGSTS.E.BYPASS.LTC128B.128 [R5+0x100], desc[UR6][R2.64] ;\n";
+  Expected<SassListing> l = parseSass(text, "t.sass");
+  ASSERT_TRUE(l) << l.error().format();
+  const SassFunction& f = l->functions.at(0);
+  EXPECT_EQ(f.instructions[0].matrixRowLanes(), 32);
+  EXPECT_EQ(f.instructions[0].memoryWidthBytes, 16);
+  EXPECT_EQ(f.instructions[0].operands[0].width, 4);  // R12..R15
+  EXPECT_EQ(f.instructions[1].matrixRowLanes(), 16);
+  EXPECT_EQ(f.instructions[1].operands[0].width, 2);  // R4:R5
+  EXPECT_TRUE(f.instructions[2].neverExecutes());
+  EXPECT_FALSE(f.instructions[0].neverExecutes());
+  EXPECT_EQ(f.instructions[2].matrixRowLanes(), 0);
+  EXPECT_EQ(f.instructions[3].memoryWidthBytes, 16);  // .128, not LTC128B
+  EXPECT_EQ(sassAccessKind(f.instructions[3]).space, SassSpace::Global);
+  EXPECT_FALSE(sassAccessKind(f.instructions[3]).store);
 }
 
 TEST(SassParser, CallWithoutReturnIsABranch) {

@@ -46,6 +46,7 @@ TEST(SassPtxMap, StraightLineKernelsPairOneToOne) {
       {"transpose.sm_90", "_Z15transpose_naivePKfPfi", 2},
       {"transpose.sm_90", "_Z16transpose_sharedPKfPfi", 4},  // LDG, STS, LDS, STG
       {"reduce.sm_90", "_Z10reduce_sumPKfPfi", 28},
+      {"async_copy.sm_90", "_Z5stagePKfPf", 3},              // LDGSTS (cp.async), LDS, STG; not the @!PT LDS
   };
   for (const Case& c : cases) {
     const SassPtxMap m = mapOf(c.base, c.kernel);

@@ -390,6 +390,7 @@ OpcodeClass classify(const PtxInstruction& inst) {
 }
 
 std::optional<MemorySpace> memorySpaceOf(const PtxInstruction& inst) {
+  if (inst.isAsyncCopy()) return MemorySpace::Global;  // the global read of a cp.async
   static const std::set<std::string> kMem = {"ld", "ldu", "st", "atom", "red"};
   if (!kMem.count(inst.base)) return std::nullopt;
   auto has = [&](const char* m) { return std::find(inst.mods.begin(), inst.mods.end(), m) != inst.mods.end(); };
@@ -528,7 +529,9 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
       }
       const bool store = storeLike(si);
       for (size_t k = 0; k < si.operands.size(); ++k) {
-        const bool dst = k == 0 && !store && si.mnemonic != "BRA" && si.mnemonic != "EXIT" && !inst.barrier;
+        // A memory operand is never a destination register (LDGSTS writes shared memory at it).
+        const bool dst = k == 0 && !store && si.operands[k].kind != SassOperand::Kind::Memory && si.mnemonic != "BRA" &&
+                         si.mnemonic != "EXIT" && !inst.barrier;
         sassRegs(si.operands[k], dst ? inst.dst : inst.src);
       }
       if (si.guard >= 0 && si.guard != 7) inst.src.push_back((si.guardUniform ? 328 : 320) + si.guard);
@@ -543,13 +546,23 @@ void lowerSass(const SassFunction& fn, const InstrClassTable& table, const SassP
           if (inst.memory) inst.memory->widthBytes = si.memoryWidthBytes;
         } else {
           // A spill (or an access without any PTX partner): the same offset in every lane of
-          // interleaved local memory.
+          // interleaved local memory. A shared one without a partner (ldmatrix of a wmma load,
+          // whose PTX is no ld) stays shared: consecutive rows, conflict-free, unless the SASS
+          // run resolves its addresses (below).
           MemoryAccess m;
-          m.space = p->second->spill || sassAccessKind(si).space == SassSpace::Local ? MemorySpace::Local : MemorySpace::Global;
+          const SassSpace space = sassAccessKind(si).space;
+          m.space = p->second->spill || space == SassSpace::Local ? MemorySpace::Local
+                    : space == SassSpace::Shared                  ? MemorySpace::Shared
+                                                                  : MemorySpace::Global;
           m.isStore = store;
           m.widthBytes = si.memoryWidthBytes;
-          for (int lane = 0; lane < 32; ++lane) m.laneAddresses.push_back((1LL << 36) + lane * si.memoryWidthBytes);
-          m.transactionsPerInst = std::max(1, 32 * si.memoryWidthBytes / 32);
+          const int lanes = si.matrixRowLanes() > 0 ? si.matrixRowLanes() : 32;
+          for (int lane = 0; lane < lanes; ++lane) m.laneAddresses.push_back((1LL << 36) + lane * si.memoryWidthBytes);
+          if (m.space == MemorySpace::Shared) {
+            m.wavefrontsPerInst = std::max(1, lanes * si.memoryWidthBytes / 128);
+          } else {
+            m.transactionsPerInst = std::max(1, 32 * si.memoryWidthBytes / 32);
+          }
           inst.memory = std::move(m);
         }
       }
@@ -1332,7 +1345,8 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                   const SassInstruction& si = fn->instructions[a.instruction];
                   const int width = std::max(1, si.memoryWidthBytes);
                   const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
-                  Expected<long long> units = accessUnits(a.lanes, width, space, isSassAtomic(si));
+                  Expected<long long> units =
+                      accessUnits(a.lanes, width, space, isSassAtomic(si), si.matrixRowLanes() > 0 ? 8 : 32);
                   if (!units) {
                     memoryError = units.error().message;
                     continue;

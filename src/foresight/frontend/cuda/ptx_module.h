@@ -67,6 +67,16 @@ struct PtxInstruction {
   [[nodiscard]] bool isBlockBarrier() const {
     return (base == "bar" || base == "barrier") && std::find(mods.begin(), mods.end(), "warp") == mods.end();
   }
+  /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}`: an asynchronous copy
+  /// of cp-size (4, 8 or 16) bytes per thread from global to shared memory (sm_80+), read as a
+  /// global load of cp-size bytes. Its group instructions (`cp.async.commit_group`,
+  /// `cp.async.wait_group`, `cp.async.wait_all`, `cp.async.mbarrier.arrive`) and the bulk
+  /// (TMA) copies `cp.async.bulk…` are not copies of this kind.
+  [[nodiscard]] bool isAsyncCopy() const {
+    auto has = [&](const char* m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); };
+    return base == "cp" && has("async") && !has("bulk") && operands.size() >= 3 &&
+           operands[0].kind == PtxOperand::Kind::Address && operands[1].kind == PtxOperand::Kind::Address;
+  }
 };
 
 /// A `.shared`, `.local`, `.global` or `.const` variable.
@@ -133,7 +143,8 @@ struct PtxType {
 std::optional<PtxType> ptxType(std::string_view name);
 
 /// Bytes one thread moves in a memory instruction: the width of its last type modifier times
-/// `.v2`/`.v4` (`ld.global.v4.f32`: 16); an instruction without a type moves 4 bytes.
+/// `.v2`/`.v4` (`ld.global.v4.f32`: 16); an instruction without a type moves 4 bytes; an
+/// asynchronous copy (`cp.async`) moves its cp-size operand.
 int ptxAccessBytes(const PtxInstruction& inst);
 
 }  // namespace foresight::cuda

@@ -10,8 +10,11 @@
 #include <cctype>
 #include <cstring>
 #include <functional>
+#include <optional>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 namespace foresight::cuda {
@@ -547,6 +550,9 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
   int initBraces = 0;      // open '{' of a module variable's initialiser
   KernelBuilder kb;
   int curLine = 0, curFile = 0;
+  // `.loc` locations (file, line, column) of inlined code -> where that code was inlined.
+  using SourceLocation = std::tuple<long long, long long, long long>;
+  std::map<SourceLocation, SourceLocation> inlinedAt;
 
   // ".param .align 8 .b8 name[16], .param .u32 other" → parameters.
   auto parseParams = [&](const std::string& list) -> Expected<std::vector<PtxParam>> {
@@ -729,15 +735,31 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     }
     if (startsWith(line, ".loc") && line.size() > 4 && std::isspace(static_cast<unsigned char>(line[4]))) {
       // ".loc 2 441 2, function_name $L__info_string0, inlined_at 1 11 3": code inlined from a
-      // header is attributed to its call site (the last `inlined_at`), not to the header line.
-      std::string where = line;
-      if (const size_t at = line.rfind("inlined_at"); at != std::string::npos) where = ".loc " + line.substr(at + 10);
-      std::vector<std::string> w = splitWs(where);
-      const std::optional<long long> f = w.size() >= 3 ? toInteger(w[1]) : std::nullopt;
-      const std::optional<long long> l = w.size() >= 3 ? toInteger(w[2]) : std::nullopt;
-      if (!f || !l || *f < 0 || *l < 0 || *f > INT_MAX || *l > INT_MAX) return makeError("malformed .loc directive", file, lineNo);
-      curFile = static_cast<int>(*f);
-      curLine = static_cast<int>(*l);
+      // header is attributed to its outermost call site, as nvdisasm's line table attributes the
+      // SASS: the `inlined_at` location is followed through the earlier `.loc`s that say where
+      // that location was itself inlined (a header function called by a header function).
+      const auto location = [&](const std::string& text) -> std::optional<SourceLocation> {
+        std::vector<std::string> w = splitWs(text);
+        const std::optional<long long> f = w.size() >= 3 ? toInteger(w[1]) : std::nullopt;
+        const std::optional<long long> l = w.size() >= 3 ? toInteger(w[2]) : std::nullopt;
+        const std::optional<long long> c = w.size() >= 4 ? toInteger(w[3]) : 0;
+        if (!f || !l || *f < 0 || *l < 0 || *f > INT_MAX || *l > INT_MAX) return std::nullopt;
+        return SourceLocation{*f, *l, c.value_or(0)};
+      };
+      const size_t at = line.rfind("inlined_at");
+      const std::optional<SourceLocation> own = location(line.substr(0, line.find(',')));
+      std::optional<SourceLocation> where = at == std::string::npos ? own : location(".loc " + line.substr(at + 10));
+      if (!own || !where) return makeError("malformed .loc directive", file, lineNo);
+      if (at != std::string::npos) {
+        inlinedAt[*own] = *where;
+        for (int depth = 0; depth < 64; ++depth) {
+          const auto up = inlinedAt.find(*where);
+          if (up == inlinedAt.end() || up->second == *where) break;
+          where = up->second;
+        }
+      }
+      curFile = static_cast<int>(std::get<0>(*where));
+      curLine = static_cast<int>(std::get<1>(*where));
       continue;
     }
     if (startsWith(line, ".file") && line.size() > 5 && std::isspace(static_cast<unsigned char>(line[5]))) {
@@ -779,6 +801,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
       depth = 1;
       curLine = 0;
       curFile = 0;
+      inlinedAt.clear();
       line = trim(line.substr(brace + 1));
       if (line.empty()) continue;
     }
@@ -863,6 +886,7 @@ std::optional<PtxType> ptxType(std::string_view name) {
 }
 
 int ptxAccessBytes(const PtxInstruction& inst) {
+  if (inst.isAsyncCopy()) return static_cast<int>(std::clamp<long long>(inst.operands[2].imm, 1, 16));  // cp-size
   int bits = 32, vec = 1;
   for (const std::string& m : inst.mods) {
     if (m == "v2") vec = 2;

@@ -1149,9 +1149,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     // register is the low half of a pair (a `.U32` one excepted).
     const bool extended = space == SassSpace::Global && (decoded[index].mods & kModE) != 0;
     const int width = std::max(1, in.memoryWidthBytes);
+    const int rowLanes = in.matrixRowLanes();  // ldmatrix .1/.2: the other lanes' addresses are unused
     std::vector<long long> lanesOut(kLanes, -1);
     for (int lane = 0; lane < kLanes; ++lane) {
-      if (!(mask >> lane & 1)) continue;
+      if (!(mask >> lane & 1) || (rowLanes > 0 && lane >= rowLanes)) continue;
       if (local) {
         // Thread-private stack slots, interleaved per lane as the hardware lays them out.
         lanesOut[lane] = (1LL << 36) + (mem->offset / width) * width * kLanes + lane * width;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,18 @@ struct SassInstruction {
   /// A conditional branch over a call of such a subroutine (ptxas's guard of the slow path of
   /// sqrtf, 1/x, a float division): on data the run does not track it skips the call.
   bool skipsSlowPath = false;
+
+  /// Guarded by `!PT` (or `!UPT`), never true: it issues and does nothing (ptxas pads with `@!PT LDS RZ,
+  /// [RZ]` before an LDGSTS), so it accesses no memory.
+  [[nodiscard]] bool neverExecutes() const { return guard == 7 && guardNegated; }
+  /// `LDSM`/`STSM` (ldmatrix/stmatrix): the lanes that address a 16-byte matrix row, 8 per
+  /// 8 x 8 b16 matrix (`.1`, `.2`, `.4`: lanes 0–7, 0–15, all 32); 0 for other instructions.
+  [[nodiscard]] int matrixRowLanes() const {
+    if (mnemonic != "LDSM" && mnemonic != "STSM") return 0;
+    const bool four = std::find(mods.begin(), mods.end(), "4") != mods.end();
+    const bool two = std::find(mods.begin(), mods.end(), "2") != mods.end();
+    return four ? 32 : two ? 16 : 8;
+  }
 };
 
 /// One function (kernel) of the listing. Its subroutines (`$kernel$callee:` after the

@@ -189,7 +189,7 @@ int memoryWidth(const std::vector<std::string>& mods) {
 }
 
 bool isMemoryMnemonic(const std::string& m) {
-  static const char* kMem[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "LDSM", "LDGSTS"};
+  static const char* kMem[] = {"LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "LDSM", "STSM", "LDGSTS"};
   for (const char* k : kMem) {
     if (m == k) return true;
   }
@@ -495,6 +495,13 @@ Expected<SassListing> parseSass(std::string_view text, const std::string& file) 
     if (inst.memoryWidthBytes >= 8) {
       for (SassOperand& op : inst.operands) {
         if (op.kind == SassOperand::Kind::Register && op.reg != 255) op.width = inst.memoryWidthBytes / 4;
+      }
+    }
+    // ldmatrix/stmatrix: each addressing lane names a 16-byte row; one data register per matrix.
+    if (const int rowLanes = inst.matrixRowLanes(); rowLanes > 0) {
+      inst.memoryWidthBytes = 16;
+      for (SassOperand& op : inst.operands) {
+        if (op.kind == SassOperand::Kind::Register && op.reg != 255) op.width = rowLanes / 8;
       }
     }
     for (const SassOperand& op : inst.operands) {

@@ -15,6 +15,7 @@ namespace {
 
 /// (space, isStore) of a PTX memory instruction, with the spaces of SassSpace.
 std::pair<SassSpace, bool> ptxKind(const PtxInstruction& i) {
+  if (i.isAsyncCopy()) return {SassSpace::Global, false};  // cp.async: LDGSTS, a global read
   if (i.base != "ld" && i.base != "ldu" && i.base != "st" && i.base != "atom" && i.base != "red") return {SassSpace::None, false};
   auto has = [&](const char* m) { return std::find(i.mods.begin(), i.mods.end(), m) != i.mods.end(); };
   if (has("param") || has("const")) return {SassSpace::None, false};
@@ -28,10 +29,10 @@ std::pair<SassSpace, bool> ptxKind(const PtxInstruction& i) {
 
 SassAccessKind sassAccessKind(const SassInstruction& i) {
   const std::string& m = i.mnemonic;
-  if (m == "LDG" || m == "LD") return {SassSpace::Global, false};
+  if (m == "LDG" || m == "LD" || m == "LDGSTS") return {SassSpace::Global, false};  // LDGSTS: its global read
   if (m == "STG" || m == "ST" || m == "RED" || m == "REDG" || m == "ATOMG" || m == "ATOM") return {SassSpace::Global, m != "ATOM" && m != "ATOMG"};
   if (m == "LDS" || m == "LDSM") return {SassSpace::Shared, false};
-  if (m == "STS" || m == "ATOMS") return {SassSpace::Shared, true};
+  if (m == "STS" || m == "STSM" || m == "ATOMS") return {SassSpace::Shared, true};
   if (m == "LDL") return {SassSpace::Local, false};
   if (m == "STL") return {SassSpace::Local, true};
   return {};
@@ -54,7 +55,7 @@ SassPtxMap mapSassToPtx(const PtxKernel& ptx, const SassFunction& sass) {
   for (size_t s = 0; s < sass.instructions.size(); ++s) {
     const SassInstruction& si = sass.instructions[s];
     const auto [space, store] = sassAccessKind(si);
-    if (space == SassSpace::None) continue;
+    if (space == SassSpace::None || si.neverExecutes()) continue;
     const bool atomic = isSassAtomic(si);
     SassPtxPair pair;
     pair.sass = static_cast<int>(s);

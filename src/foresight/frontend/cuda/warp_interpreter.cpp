@@ -345,9 +345,12 @@ int sameAddressLanes(std::span<const long long> lanes) {
   return std::max(1, most);
 }
 
-Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space, bool atomic) {
+Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space, bool atomic,
+                                int lanesPerRequest) {
   if (space == PtxSpace::Shared) {
-    Expected<BankConflicts> b = countBankConflicts(lanes, widthBytes);
+    BankOptions banks;
+    banks.lanesPerRequest = lanesPerRequest;
+    Expected<BankConflicts> b = countBankConflicts(lanes, widthBytes, banks);
     if (!b) return std::move(b).takeError();
     const long long wavefronts = static_cast<long long>(b->wavefronts);
     return atomic ? std::max<long long>(wavefronts, sameAddressLanes(lanes)) : wavefronts;
@@ -755,14 +758,32 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
     const bool isFloat = t.kind == 'f';
     const auto& ops = inst.operands;
 
-    if (op == PtxOp::kLd || op == PtxOp::kLdu || op == PtxOp::kSt || op == PtxOp::kAtom || op == PtxOp::kRed || op == PtxOp::kCp) {
+    if (op == PtxOp::kCp) {
+      if (!inst.isAsyncCopy()) {
+        // The group instructions order the copies; they move no data.
+        if (hasMod(inst, "async") && !hasMod(inst, "bulk") && (ops.empty() || ops[0].kind != PtxOperand::Kind::Address)) return {};
+        return errorAt(where(inst) + ": '" + inst.opcode + "' (bulk asynchronous copies, the tensor memory accelerator) is not supported yet", inst);
+      }
+      // cp.async [dst], [src], cp-size{, src-size}: the global read of cp-size bytes per lane
+      // (the shared-memory write side is not charged); a lane whose src-size is a known 0
+      // reads nothing (it zero-fills).
+      std::uint32_t reading = mask;
+      if (ops.size() > 3 && ops[3].kind != PtxOperand::Kind::Address) {
+        for (int lane = 0; lane < kLanes; ++lane) {
+          const Lane n = read(ops[3], lane);
+          if ((mask >> lane & 1) && n.origin == kKnown && n.bits == 0) reading &= ~(1u << lane);
+        }
+      }
+      if (reading == 0) return {};
+      return recordMemory(index, inst, PtxSpace::Global, ops[1], reading, decodedTypes[index].accessBytes, false);
+    }
+    if (op == PtxOp::kLd || op == PtxOp::kLdu || op == PtxOp::kSt || op == PtxOp::kAtom || op == PtxOp::kRed) {
       PtxSpace space = PtxSpace::Generic;
       if (hasMod(inst, "global")) space = PtxSpace::Global;
       if (hasMod(inst, "shared")) space = PtxSpace::Shared;
       if (hasMod(inst, "local")) space = PtxSpace::Local;
       if (hasMod(inst, "const")) space = PtxSpace::Const;
       if (hasMod(inst, "param")) space = PtxSpace::Param;
-      if (op == PtxOp::kCp) return errorAt(where(inst) + ": '" + inst.opcode + "' (asynchronous copies) is not supported yet", inst);
       if (space == PtxSpace::Param && ops.size() > 1) {
         // A call slot (st.param before a call, ld.param of its result, ld.param of an expanded
         // callee's argument): the values stored there, per element.

@@ -184,9 +184,11 @@ enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };
 /// otherwise. An atomic (atom, red, ATOMG, ATOMS, RED) serializes the lanes that update the
 /// same address: a global one costs, per sector, as many passes as the most lanes on one
 /// address of that sector; a shared one the larger of its wavefronts and the most lanes on
-/// one address. Shared by the PTX and the SASS runs.
+/// one address. `lanesPerRequest` is the lanes the shared banks serve together (32; 8 for
+/// ldmatrix/stmatrix, which fetch one 8 x 8 matrix, 8 rows of 16 bytes, per pass). Shared by
+/// the PTX and the SASS runs.
 [[nodiscard]] Expected<long long> accessUnits(std::span<const long long> lanes, int widthBytes, PtxSpace space,
-                                              bool atomic = false);
+                                              bool atomic = false, int lanesPerRequest = 32);
 
 /// The most active lanes (address ≥ 0) that share one address: 1 when all differ.
 [[nodiscard]] int sameAddressLanes(std::span<const long long> lanes);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test source (not an example): an asynchronous copy (cp.async), which the interpreter cannot execute.
+// Test source (not an example): an asynchronous copy (cp.async), then a shared load.
 #include <cuda_pipeline.h>
 
 __global__ void stage(const float* in, float* out) {
