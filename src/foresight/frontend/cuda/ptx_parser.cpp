@@ -10,8 +10,8 @@
 #include <cctype>
 #include <cstring>
 #include <functional>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>

@@ -7,9 +7,9 @@
 /// lines (`//## File "…", line N`) and the control bits of the 128-bit encoding.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,8 +70,8 @@ struct SassInstruction {
   /// sqrtf, 1/x, a float division): on data the run does not track it skips the call.
   bool skipsSlowPath = false;
 
-  /// Guarded by `!PT` (or `!UPT`), never true: it issues and does nothing (ptxas pads with `@!PT LDS RZ,
-  /// [RZ]` before an LDGSTS), so it accesses no memory.
+  /// Guarded by `!PT` (or `!UPT`), never true: it issues and does nothing (ptxas pads with
+  /// `@!PT LDS RZ, [RZ]` before an LDGSTS), so it accesses no memory.
   [[nodiscard]] bool neverExecutes() const { return guard == 7 && guardNegated; }
   /// `LDSM`/`STSM` (ldmatrix/stmatrix): the lanes that address a 16-byte matrix row, 8 per
   /// 8 x 8 b16 matrix (`.1`, `.2`, `.4`: lanes 0–7, 0–15, all 32); 0 for other instructions.
