@@ -331,6 +331,45 @@ TEST(SassRun, FloatDivisionRangeCheckDecidesOnKnownOperands) {
   EXPECT_NE(clock.error().message.find("--branch"), std::string::npos) << clock.error().message;
 }
 
+// Hopper's VIMNMX (IMNMX's successor: the least of the sources when the predicate is true, else
+// the greatest) and VIMNMX3 (of three). ptxas computes the trip count of `for (i = tid; i < 256;
+// i += 32)` as (max(tid, 224) - tid + 31) / 32 + 1 with `VIMNMX R3, R0, 0xe0, !PT`: before,
+// the op was unknown and the SASS count gave up. Here the loop body is one IADD3 counted down
+// from that trip count: tid 0 (lane 0 of warp 0) runs it 8 times.
+TEST(SassRun, IntegerMinMaxOfHopperDecideLoops) {
+  auto count = [](const std::string& minmax) -> long long {
+    const std::string text =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+        "        /*0010*/                   " + minmax + " ;\n"
+        "        /*0020*/                   IADD3 R3, -R0, 0x1f, R3 ;\n"
+        "        /*0030*/                   SHF.R.U32.HI R3, RZ, 0x5, R3 ;\n"
+        "        /*0040*/                   IADD3 R3, R3, 0x1, RZ ;\n"
+        ".L_x_0:\n"
+        "        /*0050*/                   IADD3 R3, R3, -0x1, RZ ;\n"
+        "        /*0060*/                   ISETP.NE.AND P0, PT, R3, RZ, PT ;\n"
+        "        /*0070*/               @P0 BRA `(.L_x_0) ;\n"
+        "        /*0080*/                   EXIT ;\n";
+    Expected<SassListing> l = parseSass(text, "t.sass");
+    EXPECT_TRUE(l) << l.error().format();
+    if (!l) return -1;
+    CubinKernel layout;
+    SassRunOptions o;
+    o.layout = &layout;
+    o.launch = launch({1, 1, 1}, {32, 1, 1}, {});
+    Expected<SassWarpCount> c = runSassWarp(l->functions.at(0), o, 0, 0);
+    EXPECT_TRUE(c) << c.error().format();
+    return c ? c->dynamicInstructions : -1;
+  };
+  // 5 before the loop, 3 per pass, EXIT: lane 0 (tid 0) runs the most passes, and the warp
+  // runs until its last lane leaves: 8 passes (tid 0: (224 - 0 + 31) / 32 + 1).
+  EXPECT_EQ(count("VIMNMX R3, R0, 0xe0, !PT"), 5 + 3 * 8 + 1);
+  // The least instead: min(tid, 224) = tid, (31 / 32) + 1 = 1 pass.
+  EXPECT_EQ(count("VIMNMX R3, R0, 0xe0, PT"), 5 + 3 * 1 + 1);
+  // Of three: max(tid, 224, 100) = 224 for tid <= 224, as the first.
+  EXPECT_EQ(count("VIMNMX3 R3, R0, 0xe0, 0x64, !PT"), 5 + 3 * 8 + 1);
+}
+
 TEST(SassRun, BranchesAroundLibrarySlowPathsSkipThemOnUntrackedData) {
   // a / b, 1.0f / a and sqrtf(b) of loaded data (fixtures/float_slow_paths.cu, sm_90): ptxas
   // guards each slow path with a branch around its CALL (@!P0 BRA after FCHK for the division,

@@ -151,6 +151,7 @@ enum class Op : std::uint8_t {
   kUIADD3,
   kUIMAD,
   kUIMNMX,
+  kVIMNMX3,
   kUISETP,
   kULDC,
   kULEA,
@@ -230,6 +231,8 @@ const std::map<std::string, Op>& opTable() {
       {"IADD3", Op::kIADD3},
       {"IMAD", Op::kIMAD},
       {"IMNMX", Op::kIMNMX},
+      {"VIMNMX", Op::kIMNMX},  // Hopper's IMNMX: min when the predicate is true, else max
+      {"VIMNMX3", Op::kVIMNMX3},
       {"ISETP", Op::kISETP},
       {"JMP", Op::kJMP},
       {"LD", Op::kLD},
@@ -390,12 +393,13 @@ void operandSlots(const SassInstruction& in, const SassOperand& op, std::vector<
     return;
   }
   static const char* const kOneWord[] = {"FFMA", "FADD", "FMUL", "FMNMX", "FSETP", "FSEL", "FCHK", "FSWZADD", "HFMA2",
-                                         "HADD2", "HMUL2", "HSETP2", "HMNMX2", "IADD3", "IABS", "IMNMX", "ISETP", "LEA",
-                                         "LOP3", "SHF", "SEL", "MOV", "PRMT", "PLOP3", "VOTE", "IDP", "FLO", "POPC",
-                                         "BREV", "BMSK", "SGXT", "S2R", "R2UR", "MUFU", "I2F", "F2I", "F2F", "I2I",
-                                         "FRND", "F2FP", "IMAD", "VIADD", "VIADDMNMX", "UMOV", "UIADD3", "ULOP3", "USHF",
-                                         "UISETP", "ULEA", "UIMAD", "USEL", "UPLOP3", "S2UR", "UFLO", "UPOPC", "UBREV",
-                                         "UPRMT", "USGXT", "ULDC", "LDC", "SHFL", "BRA", "EXIT", "BAR", "P2R"};
+                                         "HADD2", "HMUL2", "HSETP2", "HMNMX2", "IADD3", "IABS", "IMNMX", "VIMNMX",
+                                         "VIMNMX3", "ISETP", "LEA", "LOP3", "SHF", "SEL", "MOV", "PRMT", "PLOP3",
+                                         "VOTE", "IDP", "FLO", "POPC", "BREV", "BMSK", "SGXT", "S2R", "R2UR", "MUFU",
+                                         "I2F", "F2I", "F2F", "I2I", "FRND", "F2FP", "IMAD", "VIADD", "VIADDMNMX",
+                                         "UMOV", "UIADD3", "ULOP3", "USHF", "UISETP", "ULEA", "UIMAD", "USEL", "UPLOP3",
+                                         "S2UR", "UFLO", "UPOPC", "UBREV", "UPRMT", "USGXT", "ULDC", "LDC", "SHFL",
+                                         "BRA", "EXIT", "BAR", "P2R"};
   static const char* const kMatrix[] = {"HMMA", "IMMA", "BMMA", "DMMA", "HGMMA", "IGMMA", "LDSM", "STSM", "MOVM"};
   int words = 4;
   if (std::find_if(std::begin(kOneWord), std::end(kOneWord), [&](const char* m) { return in.mnemonic == m; }) !=
@@ -1076,12 +1080,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const V a = src(1);
       return write(ops[0], lane, a.known ? V{static_cast<std::uint32_t>(std::abs(static_cast<std::int32_t>(a.v))), true} : V{});
     }
-    if (op == Op::kIMNMX || op == Op::kUIMNMX) {
-      const V a = src(1), b = src(2), p = src(3);
-      if (!(a.known && b.known && p.known)) return write(ops[0], lane, V{});
-      const long long x = u32 ? static_cast<long long>(a.v) : static_cast<std::int32_t>(a.v);
-      const long long y = u32 ? static_cast<long long>(b.v) : static_cast<std::int32_t>(b.v);
-      return write(ops[0], lane, V{static_cast<std::uint32_t>(p.v ? std::min(x, y) : std::max(x, y)), true});
+    if (op == Op::kIMNMX || op == Op::kUIMNMX || op == Op::kVIMNMX3) {
+      // d, a, b[, c], p: the least of the sources when p is true, else the greatest (VIMNMX3, of
+      // three: `VIMNMX3 R8, R9, R8, R6, PT` is pathfinder's min(min(left, up), right)).
+      const bool three = op == Op::kVIMNMX3;
+      const V a = src(1), b = src(2), c = three ? src(3) : V{0, true}, p = src(three ? 4 : 3);
+      if (!(a.known && b.known && c.known && p.known)) return write(ops[0], lane, V{});
+      const auto value = [&](const V& v) { return u32 ? static_cast<long long>(v.v) : static_cast<long long>(static_cast<std::int32_t>(v.v)); };
+      const long long x = value(a), y = value(b), z = three ? value(c) : x;
+      return write(ops[0], lane, V{static_cast<std::uint32_t>(p.v ? std::min({x, y, z}) : std::max({x, y, z})), true});
     }
     if (auto bl = boundLoads.find(index); bl != boundLoads.end() && ops.size() > 1 && ops[1].kind == SassOperand::Kind::Memory) {
       // A load feeding a hinted loop bound: N, or N × the element index of the address (its
