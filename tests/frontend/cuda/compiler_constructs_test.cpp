@@ -292,6 +292,17 @@ TEST(AtomicContention, SassReductionOfAnInlinedAtomicKeepsItsArray) {
   EXPECT_EQ(red[0]->memory->allocation->bytes, 8);
 }
 
+/// The SASS count of warp 0 of a one-warp launch of the listing `text` (no parameters).
+Expected<SassWarpCount> runOneWarp(const std::string& text) {
+  Expected<SassListing> l = parseSass(text, "t.sass");
+  if (!l) return std::move(l).takeError();
+  CubinKernel layout;
+  SassRunOptions o;
+  o.layout = &layout;
+  o.launch = launch({1, 1, 1}, {32, 1, 1}, {});
+  return runSassWarp(l->functions.at(0), o, 0, 0);
+}
+
 TEST(SassRun, FloatDivisionRangeCheckDecidesOnKnownOperands) {
   // ptxas guards the IEEE division's slow path with FCHK P0, a, b; @!P0 BRA skips it. Here the
   // skipped "slow path" is three IADD3s, so a warp runs MOV, MOV, FCHK, BRA, EXIT = 5 dynamic
@@ -308,13 +319,7 @@ TEST(SassRun, FloatDivisionRangeCheckDecidesOnKnownOperands) {
         "        /*0060*/                   IADD3 R2, R2, 0x1, RZ ;\n"
         ".L_x_1:\n"
         "        /*0070*/                   EXIT ;\n";
-    Expected<SassListing> l = parseSass(text, "t.sass");
-    if (!l) return std::move(l).takeError();
-    CubinKernel layout;
-    SassRunOptions o;
-    o.layout = &layout;
-    o.launch = launch({1, 1, 1}, {32, 1, 1}, {});
-    return runSassWarp(l->functions.at(0), o, 0, 0);
+    return runOneWarp(text);
   };
   const auto count = [&](const std::string& divisor) {
     Expected<SassWarpCount> c = run(divisor);
@@ -350,14 +355,7 @@ TEST(SassRun, IntegerMinMaxOfHopperDecideLoops) {
         "        /*0060*/                   ISETP.NE.AND P0, PT, R3, RZ, PT ;\n"
         "        /*0070*/               @P0 BRA `(.L_x_0) ;\n"
         "        /*0080*/                   EXIT ;\n";
-    Expected<SassListing> l = parseSass(text, "t.sass");
-    EXPECT_TRUE(l) << l.error().format();
-    if (!l) return -1;
-    CubinKernel layout;
-    SassRunOptions o;
-    o.layout = &layout;
-    o.launch = launch({1, 1, 1}, {32, 1, 1}, {});
-    Expected<SassWarpCount> c = runSassWarp(l->functions.at(0), o, 0, 0);
+    Expected<SassWarpCount> c = runOneWarp(text);
     EXPECT_TRUE(c) << c.error().format();
     return c ? c->dynamicInstructions : -1;
   };
