@@ -277,7 +277,9 @@ TEST(CudaFrontend, SpmvReadsTheGivenArrays) {
     ASSERT_GE(known.size(), 14u);
     EXPECT_EQ(std::vector<double>(known.begin(), known.begin() + 2), (std::vector<double>{4, 5}));
     EXPECT_EQ(std::count(known.begin() + 2, known.end(), 32.0), static_cast<long>(known.size()) - 2) << "sass " << sass;
-    if (!sass) EXPECT_EQ(known.size(), 14u);
+    if (!sass) {
+      EXPECT_EQ(known.size(), 14u);
+    }
     // The SASS run read row_ptr too: its loop bounds, and so its count, are known.
     ASSERT_TRUE(k.sass.has_value());
     EXPECT_TRUE(k.sass->dynamicInstructionsPerWarp.has_value()) << k.sass->dynamicStatus;
@@ -906,6 +908,66 @@ Expected<WarpTrace> runShuffles(std::vector<BranchHint> branches) {
   o.kernelName = "k";
   const WarpInterpreter w(*m, m->kernels[0], *cfg, o, "k.ptx");
   return w.run(0, 0);
+}
+
+// The operand after cp.async's cp-size is src-size (an integer: 0 reads nothing) or ignore-src
+// (a predicate: true reads nothing); with .L2::cache_hint a last operand is the cache policy,
+// which says nothing about the lanes (PTX ISA, cp.async). Lanes 0-7 have %p1 true and %r4 = 0.
+constexpr const char* kAsyncCopyForms = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<5>;
+	.reg .b64 	%rd<6>;
+	.shared .align 16 .b8 buf[512];
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 16;
+	add.s64 	%rd4, %rd2, %rd3;
+	mov.u32 	%r2, buf;
+	shl.b32 	%r3, %r1, 4;
+	add.s32 	%r2, %r2, %r3;
+	setp.lt.u32 	%p1, %r1, 8;
+	selp.b32 	%r4, 0, 16, %p1;
+	mov.b64 	%rd5, 0;
+	.loc	1 5 3
+	cp.async.cg.shared.global [%r2], [%rd4], 16, %r4;
+	cp.async.cg.shared.global.L2::cache_hint [%r2], [%rd4], 16, %rd5;
+	cp.async.cg.shared.global.L2::cache_hint [%r2], [%rd4], 16, %r4, %rd5;
+	cp.async.ca.shared.global [%r2], [%rd4], 16, %p1;
+	cp.async.ca.shared.global [%r2], [%rd4], 16;
+	cp.async.commit_group;
+	cp.async.wait_all;
+	ret;
+}
+	.file	1 "/src/k.cu"
+)";
+
+TEST(WarpInterpreter, AsyncCopyReadsWhatItsSourceOperandSays) {
+  Expected<PtxModule> m = parsePtx(kAsyncCopyForms, "k.ptx");
+  ASSERT_TRUE(m) << m.error().format();
+  EXPECT_EQ(m->kernels[0].predicates, (std::set<std::string>{"%p0", "%p1"}));
+  Expected<PtxCfg> cfg = buildCfg(m->kernels[0], "k.ptx");
+  ASSERT_TRUE(cfg) << cfg.error().format();
+  InterpreterOptions o;
+  o.launch = launch({1, 1, 1}, {32, 1, 1});
+  o.pointerParams = {0};
+  o.kernelName = "k";
+  o.recordStream = true;
+  const WarpInterpreter w(*m, m->kernels[0], *cfg, o, "k.ptx");
+  Expected<WarpTrace> t = w.run(0, 0);
+  ASSERT_TRUE(t) << t.error().format();
+  std::vector<int> reading;
+  for (const LaneAccess& a : t->accesses) {
+    reading.push_back(static_cast<int>(std::count_if(a.lanes.begin(), a.lanes.end(), [](long long x) { return x >= 0; })));
+  }
+  // src-size 0 in lanes 0-7: 24 read; the policy alone: all 32; src-size before the policy: 24;
+  // ignore-src true in lanes 0-7: 24; no operand: 32. (Before: 24, 24, 8, 32 — the policy-only
+  // copy read nothing and ignore-src read the lanes it skips.)
+  EXPECT_EQ(reading, (std::vector<int>{24, 32, 24, 24, 32}));
 }
 
 TEST(WarpInterpreter, ShufflesMoveKnownValuesAndLeaveTheRestUnknown) {

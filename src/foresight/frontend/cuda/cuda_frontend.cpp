@@ -1346,7 +1346,7 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
                   const int width = std::max(1, si.memoryWidthBytes);
                   const PtxSpace space = sassAccessKind(si).space == SassSpace::Shared ? PtxSpace::Shared : PtxSpace::Global;
                   Expected<long long> units =
-                      accessUnits(a.lanes, width, space, isSassAtomic(si), si.matrixRowLanes() > 0 ? 8 : 32);
+                      accessUnits(a.lanes, width, space, isSassAtomic(si), si.bankPassLanes());
                   if (!units) {
                     memoryError = units.error().message;
                     continue;

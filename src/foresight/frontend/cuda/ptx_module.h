@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,15 +68,23 @@ struct PtxInstruction {
   [[nodiscard]] bool isBlockBarrier() const {
     return (base == "bar" || base == "barrier") && std::find(mods.begin(), mods.end(), "warp") == mods.end();
   }
-  /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}`: an asynchronous copy
-  /// of cp-size (4, 8 or 16) bytes per thread from global to shared memory (sm_80+), read as a
-  /// global load of cp-size bytes. Its group instructions (`cp.async.commit_group`,
+  /// `cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}`:
+  /// an asynchronous copy of cp-size (4, 8 or 16) bytes per thread from global to shared memory
+  /// (sm_80+), read as a global load of cp-size bytes. The cache policy is there only with
+  /// `.L2::cache_hint` (asyncCopySourceOperand()). Its group instructions (`cp.async.commit_group`,
   /// `cp.async.wait_group`, `cp.async.wait_all`, `cp.async.mbarrier.arrive`) and the bulk
   /// (TMA) copies `cp.async.bulk…` are not copies of this kind.
   [[nodiscard]] bool isAsyncCopy() const {
     auto has = [&](const char* m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); };
     return base == "cp" && has("async") && !has("bulk") && operands.size() >= 3 &&
            operands[0].kind == PtxOperand::Kind::Address && operands[1].kind == PtxOperand::Kind::Address;
+  }
+  /// Of a cp.async, the operand that says how much of the source is read (src-size, an
+  /// integer, or ignore-src, a predicate), or null when it has none: the fourth operand, unless
+  /// that is the cache policy of `.L2::cache_hint`.
+  [[nodiscard]] const PtxOperand* asyncCopySourceOperand() const {
+    const bool hint = std::find(mods.begin(), mods.end(), "L2::cache_hint") != mods.end();
+    return operands.size() > (hint ? 4u : 3u) ? &operands[3] : nullptr;
   }
 };
 
@@ -113,6 +122,7 @@ struct PtxKernel {
   std::vector<PtxParam> params;
   std::vector<PtxParam> returns;       ///< `.func` only: `(.param .b32 func_retval0)`
   std::vector<std::string> registers;  ///< register names, index = PtxOperand::reg
+  std::set<std::string> predicates;    ///< the names among them declared `.reg .pred`
   std::vector<PtxVariable> variables;  ///< kernel-scope .shared/.local
   std::vector<PtxInstruction> instructions;
   std::map<std::string, int> labels;   ///< label → index of the next instruction

@@ -112,15 +112,26 @@ struct KernelBuilder {
     if (inserted) k.registers.push_back(n);
     return it->second;
   }
-  /// Records the names of a `.reg` statement made inside a nested block
-  /// (".reg .pred p, q" / ".reg .b32 r<3>" → r0, r1, r2).
-  void declareScoped(const std::vector<std::string>& words) {
-    if (scopes.empty()) return;
+  /// Records the names of a `.reg` statement (".reg .pred p, q" / ".reg .b32 r<3>" → r0, r1,
+  /// r2): made inside a nested block, each gets a unique name; declared `.pred`, its (unique)
+  /// name joins the kernel's predicate registers.
+  void declare(const std::vector<std::string>& words, bool nested) {
+    if (nested && scopes.empty()) nested = false;
+    const bool predicate = std::find(words.begin(), words.end(), ".pred") != words.end();
+    if (!nested && !predicate) return;  // a kernel-scope register keeps its name
     std::string names;
     for (const std::string& w : words) {
       if (w.empty() || w[0] == '.') continue;
       names += w + " ";
     }
+    auto one = [&](const std::string& n) {
+      std::string unique = n;
+      if (nested) {
+        unique = n + "$" + std::to_string(scopeCount);
+        scopes.back()[n] = unique;
+      }
+      if (predicate) k.predicates.insert(unique);
+    };
     std::string cur;
     auto add = [&](std::string n) {
       if (n.empty()) return;
@@ -132,10 +143,10 @@ struct KernelBuilder {
         }
         const long long count = *parsed;
         const std::string stem = n.substr(0, lt);
-        for (long long i = 0; i < count; ++i) scopes.back()[stem + std::to_string(i)] = stem + std::to_string(i) + "$" + std::to_string(scopeCount);
+        for (long long i = 0; i < count; ++i) one(stem + std::to_string(i));
         return;
       }
-      scopes.back()[n] = n + "$" + std::to_string(scopeCount);
+      one(n);
     };
     for (char c : names) {
       if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
@@ -438,6 +449,7 @@ class CallExpander {
       if (name.empty() || local.count(name)) return name;
       return name + suffix;  // a call slot of this body
     };
+    for (const std::string& p : body.predicates) out_.predicates.insert(p + suffix);
     std::vector<int> newIndex(body.instructions.size() + 1, 0);
     for (size_t i = 0; i < body.instructions.size(); ++i) {
       newIndex[i] = static_cast<int>(out_.instructions.size());
@@ -619,7 +631,7 @@ Expected<PtxModule> parsePtx(std::string_view text, const std::string& file) {
     if (stmt.empty()) return {};
     if (stmt[0] == '.') {
       if (startsWith(stmt, ".reg")) {
-        if (depth > 1) kb.declareScoped(splitWs(stmt));
+        if (depth > 0) kb.declare(splitWs(stmt), depth > 1);
         if (!kb.error.empty()) return makeError(std::exchange(kb.error, {}), file, lineNo);
         return {};
       }

@@ -81,6 +81,9 @@ struct SassInstruction {
     const bool two = std::find(mods.begin(), mods.end(), "2") != mods.end();
     return four ? 32 : two ? 16 : 8;
   }
+  /// The lanes the shared-memory banks serve in one pass: 8 for LDSM/STSM (one 8 x 8 matrix,
+  /// 8 rows of 16 bytes), 32 for every other access (accessUnits()' lanesPerRequest).
+  [[nodiscard]] int bankPassLanes() const { return matrixRowLanes() > 0 ? 8 : 32; }
 };
 
 /// One function (kernel) of the listing. Its subroutines (`$kernel$callee:` after the

@@ -764,14 +764,17 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         if (hasMod(inst, "async") && !hasMod(inst, "bulk") && (ops.empty() || ops[0].kind != PtxOperand::Kind::Address)) return {};
         return errorAt(where(inst) + ": '" + inst.opcode + "' (bulk asynchronous copies, the tensor memory accelerator) is not supported yet", inst);
       }
-      // cp.async [dst], [src], cp-size{, src-size}: the global read of cp-size bytes per lane
-      // (the shared-memory write side is not charged); a lane whose src-size is a known 0
-      // reads nothing (it zero-fills).
+      // cp.async [dst], [src], cp-size{, src-size | ignore-src}: the global read of cp-size
+      // bytes per lane (the shared-memory write side is not charged); a lane whose src-size is
+      // a known 0, or whose ignore-src predicate is known true, reads nothing (it zero-fills).
       std::uint32_t reading = mask;
-      if (ops.size() > 3 && ops[3].kind != PtxOperand::Kind::Address) {
+      if (const PtxOperand* source = inst.asyncCopySourceOperand(); source && source->kind != PtxOperand::Kind::Address) {
+        const bool ignoreSrc = source->kind == PtxOperand::Kind::Register &&
+                               kernel_.predicates.count(kernel_.registers[static_cast<size_t>(source->reg)]) > 0;
         for (int lane = 0; lane < kLanes; ++lane) {
-          const Lane n = read(ops[3], lane);
-          if ((mask >> lane & 1) && n.origin == kKnown && n.bits == 0) reading &= ~(1u << lane);
+          const Lane n = read(*source, lane);
+          const bool readsNothing = ignoreSrc ? (n.bits & 1) != 0 : n.bits == 0;
+          if ((mask >> lane & 1) && n.origin == kKnown && readsNothing) reading &= ~(1u << lane);
         }
       }
       if (reading == 0) return {};
