@@ -4,6 +4,7 @@
 /// initialised `.const` / `.global` variables, calls of libdevice slow paths (`.func` bodies,
 /// SASS subroutines), recursion, printf (vprintf) and atomics with contention. Counts are hand
 /// derivations from the fixtures' PTX and SASS, written next to each assertion.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -366,6 +367,95 @@ TEST(SassRun, IntegerMinMaxOfHopperDecideLoops) {
   EXPECT_EQ(count("VIMNMX R3, R0, 0xe0, PT"), 5 + 3 * 1 + 1);
   // Of three: max(tid, 224, 100) = 224 for tid <= 224, as the first.
   EXPECT_EQ(count("VIMNMX3 R3, R0, 0xe0, 0x64, !PT"), 5 + 3 * 8 + 1);
+}
+
+// The cross-lane instructions (VOTE, VOTEU, REDUX, SHFL) and the bit counts (POPC, FLO, their
+// uniform forms, the lane masks) with known inputs. Each case leaves a value v in R3 and the
+// listing counts R3 down to zero, so a one-warp run takes (prologue + 3 v + 1) dynamic
+// instructions for the lane with the largest v (the warp runs until its last lane leaves).
+// Before, these were unknown ops and the loop's branch stopped the count.
+TEST(SassRun, CrossLaneAndBitCountOpsDecideLoops) {
+  auto count = [](const std::vector<std::string>& prologue) -> long long {
+    std::string text = "\t.section\t.text.k,\"ax\",@progbits\n";
+    int offset = 0;
+    auto add = [&](const std::string& line) {
+      text += fmt::format("        /*{:04x}*/                   {} ;\n", offset, line);
+      offset += 16;
+    };
+    for (const std::string& line : prologue) add(line);
+    text += ".L_x_0:\n";
+    add("IADD3 R3, R3, -0x1, RZ");
+    add("ISETP.NE.AND P1, PT, R3, RZ, PT");
+    text += fmt::format("        /*{:04x}*/              @P1 BRA `(.L_x_0) ;\n", offset);
+    offset += 16;
+    add("EXIT");
+    Expected<SassWarpCount> c = runOneWarp(text);
+    EXPECT_TRUE(c) << c.error().format();
+    return c ? c->dynamicInstructions : -1;
+  };
+  const std::vector<std::string> ballot = {"S2R R0, SR_TID.X", "ISETP.GE.U32.AND P0, PT, R0, 0xc, PT", "VOTE.ANY R1, PT, P0"};
+  auto with = [&](std::vector<std::string> tail) {
+    std::vector<std::string> all = ballot;
+    all.insert(all.end(), tail.begin(), tail.end());
+    return count(all);
+  };
+  // Lanes 12-31 have P0: the ballot is 0xfffff000, 20 bits set, the highest bit 31.
+  EXPECT_EQ(with({"POPC R3, R1"}), 4 + 3 * 20 + 1);
+  EXPECT_EQ(with({"FLO.U32 R3, R1"}), 4 + 3 * 31 + 1);
+  // .SH: the bits above the highest one (0), plus 5.
+  EXPECT_EQ(with({"FLO.U32.SH R3, R1", "IADD3 R3, R3, 0x5, RZ"}), 5 + 3 * 5 + 1);
+  // A lane's rank among the P0 lanes, plus 1: lane 31 has 19 below it.
+  EXPECT_EQ(with({"S2R R5, SR_LTMASK", "LOP3.LUT R5, R5, R1, RZ, 0xc0, !PT", "POPC R3, R5", "IADD3 R3, R3, 0x1, RZ"}),
+            7 + 3 * 20 + 1);
+  // VOTE.ALL into a predicate: not every lane has P0, so P2 is false and SEL picks 7.
+  EXPECT_EQ(with({"VOTE.ALL R2, P2, P0", "SEL R3, 0x3, 0x7, P2"}), 5 + 3 * 7 + 1);
+  // The uniform forms: the active mask of a full warp (32 lanes), its highest lane (31).
+  EXPECT_EQ(count({"VOTEU.ANY UR4, UPT, PT", "UPOPC UR5, UR4", "MOV R3, UR5"}), 3 + 3 * 32 + 1);
+  EXPECT_EQ(count({"VOTEU.ANY UR4, UPT, PT", "UFLO.U32 UR5, UR4", "MOV R3, UR5"}), 3 + 3 * 31 + 1);
+  // REDUX over the lanes' tid: sum 0 + ... + 31 = 496; max 31; min 0 (plus 1).
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "REDUX.SUM UR4, R0", "MOV R3, UR4"}), 3 + 3 * 496 + 1);
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "REDUX.MAX.S32 UR4, R0", "MOV R3, UR4"}), 3 + 3 * 31 + 1);
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "REDUX.MIN UR4, R0", "IADD3 R3, UR4, 0x1, RZ"}), 3 + 3 * 1 + 1);
+  // Shuffles of tid (c = 0x1f: the whole warp): down 16 gives lanes 0-15 tid + 16 and leaves
+  // 16-31 their own (out of range); bfly 1 gives lane ^ 1; idx 0 gives lane 0's 0; up 1 gives
+  // lane - 1 and leaves lane 0 its own. Plus 1 each.
+  const std::string tidPlus = "IADD3 R3, R3, 0x1, RZ";
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "SHFL.DOWN PT, R3, R0, 0x10, 0x1f", tidPlus}), 3 + 3 * 32 + 1);
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "SHFL.BFLY PT, R3, R0, 0x1, 0x1f", tidPlus}), 3 + 3 * 32 + 1);
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "SHFL.IDX PT, R3, R0, RZ, 0x1f", tidPlus}), 3 + 3 * 1 + 1);
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "SHFL.UP PT, R3, R0, 0x1, RZ", tidPlus}), 3 + 3 * 31 + 1);
+  // Width 8 (c = 0x181f): down 4 stays within each group of 8, so lane 31 keeps 31 and lane 27
+  // gets 31 — the largest is 31 either way; idx 0 of width 8 gives each group its first lane
+  // (24 for lanes 24-31).
+  EXPECT_EQ(count({"S2R R0, SR_TID.X", "SHFL.IDX PT, R3, R0, RZ, 0x181f", tidPlus}), 3 + 3 * 25 + 1);
+}
+
+// ptxas aggregates `atomicAdd(total, v)` of a warp: VOTEU.ANY takes the active lanes, UFLO the
+// highest, REDUX.SUM the warp's sum, and only that leader lane runs the REDG (atomics.cu line
+// 12, sm_90). The PTX's atom has 32 lanes on one address (32 passes); the SASS stream's REDG
+// now has the leader's one lane, one sector, and the note says why.
+TEST(AtomicContention, SassAggregatedAtomicIsOneLane) {
+  Expected<CudaProgram> p = analyseWith("atomics.cu", "", launch({1, 1, 1}, {32, 1, 1}), {}, true);
+  ASSERT_TRUE(p) << p.error().format();
+  const CudaKernel& k = p->kernels.at(0);
+  std::vector<const Instruction*> total;
+  for (const Instruction* i : memoryOps(k.ir, "REDG")) {
+    if (i->sourceLine == 12) total.push_back(i);
+  }
+  ASSERT_EQ(total.size(), 1u);
+  ASSERT_EQ(total[0]->memory->laneAddresses.size(), 32u);
+  EXPECT_EQ(std::count_if(total[0]->memory->laneAddresses.begin(), total[0]->memory->laneAddresses.end(),
+                          [](long long a) { return a >= 0; }),
+            1);
+  EXPECT_DOUBLE_EQ(total[0]->memory->transactionsPerInst.value_or(-1), 1);
+  EXPECT_FALSE(hasNote(k, "atomics.cu:12: atom.global.add.u32: 32 lanes")) << allNotes(k);
+  EXPECT_TRUE(hasNote(k, "atomics.cu:12: REDG.E.ADD.STRONG.GPU: ptxas aggregates the warp's atomics into one")) << allNotes(k);
+  // hist[t % 8] (line 10) is not aggregated (eight addresses): 4 lanes per address, as in PTX.
+  for (const Instruction* i : memoryOps(k.ir, "REDG")) {
+    if (i->sourceLine == 10) {
+      EXPECT_DOUBLE_EQ(i->memory->transactionsPerInst.value_or(-1), 4);
+    }
+  }
 }
 
 TEST(SassRun, BranchesAroundLibrarySlowPathsSkipThemOnUntrackedData) {

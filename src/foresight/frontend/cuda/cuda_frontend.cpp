@@ -1363,6 +1363,20 @@ Expected<CudaProgram> loadCuda(const std::string& path, const CudaOptions& o, To
             if (o.sassStream) {
               if (!memoryError.empty()) sassMemory.assign(fn->instructions.size(), SassMemoryStats{});  // keep the PTX's
               lowerSass(*fn, **table, map, *sassCfg, perInstruction, memoryOf, stats, sassMemory, o.registerBanks, ir);
+              // ptxas aggregates a warp's atomics to one address (VOTEU.ANY, FLO, POPC: one
+              // leader lane adds the count): where the SASS run saw one lane per atomic, the
+              // PTX run's note that the lanes serialize does not hold.
+              for (size_t i = 0; i < fn->instructions.size(); ++i) {
+                const SassInstruction& si = fn->instructions[i];
+                const SassMemoryStats& ms = sassMemory[i];
+                if (!isSassAtomic(si) || ms.known == 0 || ms.dataDependent > 0 || ms.activeLanes > ms.known) continue;
+                const std::string at = baseFile(si.sourceFile) + ":" + std::to_string(si.sourceLine) + ": ";
+                const auto serialized = [&](const std::string& n) {
+                  return n.rfind(at, 0) == 0 && n.find("lanes of a warp update one address") != std::string::npos;
+                };
+                if (std::erase_if(out.notes, serialized) == 0) continue;
+                out.notes.push_back(at + si.opcode + ": ptxas aggregates the warp's atomics into one (one lane updates the address)");
+              }
               ir.longestWarpShare = longestWarpShare(longestSass, total);
               program.isa = "sass (memory from ptx)";
               sassStreams = std::make_shared<const CudaStreamSource>(*fn, *out.resources, so,

@@ -118,6 +118,7 @@ enum class Op : std::uint8_t {
   kFMUL,
   kFRND,
   kFSETP,
+  kFLO,
   kHFMA2,
   kI2F,
   kIABS,
@@ -137,13 +138,16 @@ enum class Op : std::uint8_t {
   kMUFU,
   kNOP,
   kPLOP3,
+  kPOPC,
   kR2UR,
   kRED,
+  kREDUX,
   kRET,
   kS2R,
   kS2UR,
   kSEL,
   kSHF,
+  kSHFL,
   kST,
   kSTG,
   kSTL,
@@ -162,6 +166,7 @@ enum class Op : std::uint8_t {
   kUSHF,
   kVIADD,
   kVIADDMNMX,
+  kVOTE,
   kWARPSYNC,
   kYIELD,
 };
@@ -223,6 +228,8 @@ const std::map<std::string, Op>& opTable() {
       {"FMUL", Op::kFMUL},
       {"FRND", Op::kFRND},
       {"FSETP", Op::kFSETP},
+      {"FLO", Op::kFLO},
+      {"UFLO", Op::kFLO},
       {"FCHK", Op::kFCHK},
       {"HFMA2", Op::kHFMA2},
       {"I2F", Op::kI2F},
@@ -246,13 +253,17 @@ const std::map<std::string, Op>& opTable() {
       {"MUFU", Op::kMUFU},
       {"NOP", Op::kNOP},
       {"PLOP3", Op::kPLOP3},
+      {"POPC", Op::kPOPC},
+      {"UPOPC", Op::kPOPC},
       {"R2UR", Op::kR2UR},
       {"RED", Op::kRED},
+      {"REDUX", Op::kREDUX},
       {"RET", Op::kRET},
       {"S2R", Op::kS2R},
       {"S2UR", Op::kS2UR},
       {"SEL", Op::kSEL},
       {"SHF", Op::kSHF},
+      {"SHFL", Op::kSHFL},
       {"ST", Op::kST},
       {"STG", Op::kSTG},
       {"STL", Op::kSTL},
@@ -270,6 +281,8 @@ const std::map<std::string, Op>& opTable() {
       {"USHF", Op::kUSHF},
       {"VIADD", Op::kVIADD},
       {"VIADDMNMX", Op::kVIADDMNMX},
+      {"VOTE", Op::kVOTE},
+      {"VOTEU", Op::kVOTE},
       {"WARPSYNC", Op::kWARPSYNC},
       {"YIELD", Op::kYIELD},
   };
@@ -677,6 +690,13 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     if (t.rfind("SR_TID.", 0) == 0) return {static_cast<std::uint32_t>(tid[lane][d]), true};
     if (t.rfind("SR_CTAID.", 0) == 0) return {static_cast<std::uint32_t>(ctaid[d]), true};
     if (t == "SR_LANEID") return {static_cast<std::uint32_t>(lane), true};
+    // The lane masks relative to this lane (PTX %lanemask_lt and kin).
+    const std::uint32_t self = 1u << lane;
+    if (t == "SR_EQMASK") return {self, true};
+    if (t == "SR_LTMASK") return {self - 1, true};
+    if (t == "SR_LEMASK") return {(self - 1) | self, true};
+    if (t == "SR_GTMASK") return {~((self - 1) | self), true};
+    if (t == "SR_GEMASK") return {~(self - 1), true};
     if (t == "SR_CgaCtaId") return {0, true};  // a launch without clusters: CTA 0 of its cluster
     return {};
   };
@@ -1076,6 +1096,20 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
       return write(ops[0], lane, combinePredicate(known, r, c, bop));
     }
+    if (op == Op::kPOPC || op == Op::kFLO) {
+      // POPC d, a: the set bits of a. FLO[.U32|.S32][.SH] d, a: the position of a's most
+      // significant one (.S32: of its most significant bit unlike the sign), 0xffffffff when
+      // there is none; .SH gives the count of bits above it instead (31 - position).
+      const V a = src(1);
+      if (!a.known) return write(ops[0], lane, V{});
+      if (op == Op::kPOPC) return write(ops[0], lane, V{static_cast<std::uint32_t>(std::popcount(a.v)), true});
+      const bool sign = (mods & kModS32) != 0;
+      const std::uint32_t x = sign && (a.v >> 31) ? ~a.v : a.v;
+      if (x == 0) return write(ops[0], lane, V{~0u, true});
+      const auto position = static_cast<std::uint32_t>(31 - std::countl_zero(x));
+      const bool shift = std::find(in.mods.begin(), in.mods.end(), "SH") != in.mods.end();
+      return write(ops[0], lane, V{shift ? 31 - position : position, true});
+    }
     if (op == Op::kIABS) {
       const V a = src(1);
       return write(ops[0], lane, a.known ? V{static_cast<std::uint32_t>(std::abs(static_cast<std::int32_t>(a.v))), true} : V{});
@@ -1136,6 +1170,123 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
     // Stores, branches and barriers have no register destination.
     if (decoded[index].noDestination) return;
     unknownOutputs();
+  };
+
+  // The instructions whose lanes read each other's values, executed for the warp at once: the
+  // values are known only when every lane that runs has decided to (no undecided guard).
+  //  - VOTE.{ANY,ALL,EQ} / VOTEU (uniform) d..., p: a register destination gets the ballot of p
+  //    over the running lanes (`VOTEU.ANY UR6, UPT, PT` is the active mask ptxas builds a
+  //    warp-aggregated atomic from), a predicate destination whether any, all, or all-or-none
+  //    of them have p.
+  //  - REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32] d, a: a reduced over the running lanes into the
+  //    uniform d (`atomicAdd(total, v)` of a whole warp: REDUX.SUM, then one leader lane adds).
+  //  - SHFL.{IDX,UP,DOWN,BFLY} p, d, a, b, c: d = a of the source lane that PTX's shfl.sync
+  //    computes from b and c (c's bits 0-4 the clamp, 8-12 the segment mask); p whether that
+  //    lane was in range (else d = the lane's own a). A source lane that does not run gives an
+  //    unknown value.
+  auto acrossLanes = [&](int index, std::uint32_t on, std::uint32_t undecided) {
+    const SassInstruction& in = code[index];
+    const auto& ops = in.operands;
+    const std::uint32_t runs = on | undecided;
+    if (ops.empty()) return;
+    if (decoded[index].op == Op::kVOTE) {
+      const SassOperand& source = ops.back();
+      std::uint32_t ballot = 0;
+      bool known = undecided == 0;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(runs >> lane & 1)) continue;
+        const V p = read(source, lane);
+        known = known && p.known;
+        if (p.v) ballot |= 1u << lane;
+      }
+      const std::string mode = in.mods.empty() ? "" : in.mods[0];
+      const bool result = mode == "ALL" ? ballot == runs : mode == "EQ" ? (ballot == 0 || ballot == runs) : ballot != 0;
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(runs >> lane & 1)) continue;
+        for (size_t k = 0; k + 1 < ops.size(); ++k) {
+          if (isPred(ops[k])) write(ops[k], lane, V{result ? 1u : 0u, known});
+          else if (isReg(ops[k])) write(ops[k], lane, known ? V{ballot, true} : V{});
+        }
+      }
+      return;
+    }
+    if (decoded[index].op == Op::kREDUX) {
+      const std::string mode = in.mods.empty() ? "" : in.mods[0];
+      const bool sign = (decoded[index].mods & kModS32) != 0;
+      const bool valid = mode == "SUM" || mode == "MIN" || mode == "MAX" || mode == "AND" || mode == "OR" || mode == "XOR";
+      bool known = valid && undecided == 0 && ops.size() >= 2;
+      long long acc = 0;
+      bool first = true;
+      for (int lane = 0; known && lane < kLanes; ++lane) {
+        if (!(runs >> lane & 1)) continue;
+        const V a = read(ops[1], lane);
+        known = a.known;
+        const long long x = sign ? static_cast<long long>(static_cast<std::int32_t>(a.v)) : static_cast<long long>(a.v);
+        if (first) {
+          acc = x;
+          first = false;
+        } else if (mode == "SUM") {
+          acc += x;
+        } else if (mode == "MIN") {
+          acc = std::min(acc, x);
+        } else if (mode == "MAX") {
+          acc = std::max(acc, x);
+        } else if (mode == "AND") {
+          acc &= x;
+        } else if (mode == "OR") {
+          acc |= x;
+        } else {
+          acc ^= x;
+        }
+      }
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (runs >> lane & 1) write(ops[0], lane, known && !first ? V{static_cast<std::uint32_t>(acc), true} : V{});
+      }
+      return;
+    }
+    // SHFL
+    if (ops.size() < 5 || in.mods.empty()) {
+      for (int lane = 0; lane < kLanes; ++lane) {
+        if (!(runs >> lane & 1)) continue;
+        for (size_t k = 0; k < 2 && k < ops.size(); ++k) write(ops[k], lane, V{});
+      }
+      return;
+    }
+    const std::string mode = in.mods[0];
+    std::array<V, kLanes> value{}, inRange{};
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (!(runs >> lane & 1)) continue;
+      const V b = read(ops[3], lane), c = read(ops[4], lane);
+      if (!b.known || !c.known || (undecided >> lane & 1)) continue;
+      const int bval = static_cast<int>(b.v & 31), clamp = static_cast<int>(c.v & 31), segment = static_cast<int>(c.v >> 8 & 31);
+      const int maxLane = (lane & segment) | (clamp & ~segment), minLane = lane & segment;
+      int j = lane;
+      bool ok = false;
+      if (mode == "UP") {
+        j = lane - bval;
+        ok = j >= maxLane;
+      } else if (mode == "DOWN") {
+        j = lane + bval;
+        ok = j <= maxLane;
+      } else if (mode == "BFLY") {
+        j = lane ^ bval;
+        ok = j <= maxLane;
+      } else if (mode == "IDX") {
+        j = minLane | (bval & ~segment);
+        ok = j <= maxLane;
+      } else {
+        continue;
+      }
+      if (!ok) j = lane;
+      inRange[static_cast<size_t>(lane)] = V{ok ? 1u : 0u, true};
+      const bool sourceRuns = j >= 0 && j < kLanes && (on >> j & 1);
+      value[static_cast<size_t>(lane)] = sourceRuns ? read(ops[2], j) : V{};
+    }
+    for (int lane = 0; lane < kLanes; ++lane) {
+      if (!(runs >> lane & 1)) continue;
+      write(ops[0], lane, inRange[static_cast<size_t>(lane)]);
+      write(ops[1], lane, value[static_cast<size_t>(lane)]);
+    }
   };
 
   // Lane addresses of a memory instruction, before it executes (it may overwrite its own
@@ -1293,6 +1444,11 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
             lanes->r[lane][0] = V{};
             for (int r = 2; r < 16; ++r) lanes->r[lane][r] = V{};
           }
+          return {};
+        }
+        if (decoded[i].op == Op::kVOTE || decoded[i].op == Op::kSHFL || decoded[i].op == Op::kREDUX) {
+          acrossLanes(i, on, undecided);
+          if (ex.logging()) logIteration(i, runs);
           return {};
         }
         for (int lane = 0; lane < kLanes; ++lane) {

@@ -29,7 +29,7 @@
   R("SUST", Ldst, 0)                                                                            \
   R("UMOV", Int, 0) R("UIADD3", Int, 0) R("ULOP3", Int, 0) R("USHF", Int, 0) R("UISETP", Int, 0) \
   R("ULEA", Int, 0) R("UIMAD", Int, 0) R("USEL", Int, 0) R("UPLOP3", Int, 0) R("S2UR", Control, 0) \
-  R("UFLO", Int, 0) R("UPOPC", Int, 0) R("UBREV", Int, 0) R("UPRMT", Int, 0) R("USGXT", Int, 0) \
+  R("VOTEU", Int, 0) R("UFLO", Int, 0) R("UPOPC", Int, 0) R("UBREV", Int, 0) R("UPRMT", Int, 0) R("USGXT", Int, 0) \
   R("BRA", Control, 0) R("BRX", Control, 0) R("JMP", Control, 0) R("JMX", Control, 0)          \
   R("CALL", Control, 0) R("RET", Control, 0) R("EXIT", Control, 0) R("BSSY", Control, 0)       \
   R("BSYNC", Control, 0) R("BREAK", Control, 0) R("WARPSYNC", Control, 0) R("BAR", Control, 0)  \
