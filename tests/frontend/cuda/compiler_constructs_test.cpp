@@ -369,30 +369,32 @@ TEST(SassRun, IntegerMinMaxOfHopperDecideLoops) {
   EXPECT_EQ(count("VIMNMX3 R3, R0, 0xe0, 0x64, !PT"), 5 + 3 * 8 + 1);
 }
 
-// The cross-lane instructions (VOTE, VOTEU, REDUX, SHFL) and the bit counts (POPC, FLO, their
-// uniform forms, the lane masks) with known inputs. Each case leaves a value v in R3 and the
-// listing counts R3 down to zero, so a one-warp run takes (prologue + 3 v + 1) dynamic
-// instructions for the lane with the largest v (the warp runs until its last lane leaves).
-// Before, these were unknown ops and the loop's branch stopped the count.
-TEST(SassRun, CrossLaneAndBitCountOpsDecideLoops) {
-  auto count = [](const std::vector<std::string>& prologue) -> long long {
-    std::string text = "\t.section\t.text.k,\"ax\",@progbits\n";
-    int offset = 0;
-    auto add = [&](const std::string& line) {
-      text += fmt::format("        /*{:04x}*/                   {} ;\n", offset, line);
-      offset += 16;
-    };
-    for (const std::string& line : prologue) add(line);
-    text += ".L_x_0:\n";
-    add("IADD3 R3, R3, -0x1, RZ");
-    add("ISETP.NE.AND P1, PT, R3, RZ, PT");
-    text += fmt::format("        /*{:04x}*/              @P1 BRA `(.L_x_0) ;\n", offset);
+/// The dynamic instructions of a one-warp run of `prologue` followed by a loop that counts R3
+/// down to zero: (prologue + 3 v + 1) for the lane with the largest R3 = v (the warp runs until
+/// its last lane leaves), -1 when the run fails.
+long long countDownRun(const std::vector<std::string>& prologue) {
+  std::string text = "\t.section\t.text.k,\"ax\",@progbits\n";
+  int offset = 0;
+  auto add = [&](const std::string& line, const std::string& guard = "   ") {
+    text += fmt::format("        /*{:04x}*/              {} {} ;\n", offset, guard, line);
     offset += 16;
-    add("EXIT");
-    Expected<SassWarpCount> c = runOneWarp(text);
-    EXPECT_TRUE(c) << c.error().format();
-    return c ? c->dynamicInstructions : -1;
   };
+  for (const std::string& line : prologue) add(line);
+  text += ".L_x_0:\n";
+  add("IADD3 R3, R3, -0x1, RZ");
+  add("ISETP.NE.AND P1, PT, R3, RZ, PT");
+  add("BRA `(.L_x_0)", "@P1");
+  add("EXIT");
+  Expected<SassWarpCount> c = runOneWarp(text);
+  EXPECT_TRUE(c) << c.error().format();
+  return c ? c->dynamicInstructions : -1;
+}
+
+// The cross-lane instructions (VOTE, VOTEU, REDUX, SHFL) and the bit counts (POPC, FLO, their
+// uniform forms, the lane masks) with known inputs, each leaving a value in R3 for
+// countDownRun(). Before, these were unknown ops and the loop's branch stopped the count.
+TEST(SassRun, CrossLaneAndBitCountOpsDecideLoops) {
+  const auto count = countDownRun;
   const std::vector<std::string> ballot = {"S2R R0, SR_TID.X", "ISETP.GE.U32.AND P0, PT, R0, 0xc, PT", "VOTE.ANY R1, PT, P0"};
   auto with = [&](std::vector<std::string> tail) {
     std::vector<std::string> all = ballot;
@@ -428,6 +430,32 @@ TEST(SassRun, CrossLaneAndBitCountOpsDecideLoops) {
   // gets 31 — the largest is 31 either way; idx 0 of width 8 gives each group its first lane
   // (24 for lanes 24-31).
   EXPECT_EQ(count({"S2R R0, SR_TID.X", "SHFL.IDX PT, R3, R0, RZ, 0x181f", tidPlus}), 3 + 3 * 25 + 1);
+}
+
+// The bit operations ptxas uses for indices: BREV (bit-reversed FFT addressing), BMSK, SGXT,
+// PRMT (byte and half widening), R2P/P2R (predicates kept in a register), each leaving a value
+// in R3 for countDownRun().
+TEST(SassRun, BitOpsDecideLoops) {
+  // BREV of 0x80000000 is 1; of 0x00c00000 (bits 22, 23) is bits 9 and 8: 0x300 = 768.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x80000000", "BREV R3, R0"}), 2 + 3 * 1 + 1);
+  EXPECT_EQ(countDownRun({"MOV R0, 0xc00000", "BREV R3, R0"}), 2 + 3 * 768 + 1);
+  // BMSK 2, 3: three ones from bit 2 = 0b11100 = 28.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x2", "BMSK R3, R0, 0x3"}), 2 + 3 * 28 + 1);
+  // SGXT.U32 of 0x1ff to 8 bits: 0xff = 255; SGXT (signed) of 0x7f to 8 bits stays 127.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x1ff", "SGXT.U32 R3, R0, 0x8"}), 2 + 3 * 255 + 1);
+  EXPECT_EQ(countDownRun({"MOV R0, 0x7f", "SGXT R3, R0, 0x8"}), 2 + 3 * 127 + 1);
+  // Signed 0x80 to 8 bits is -128: + 0x90 = 16.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x80", "SGXT R3, R0, 0x8", "IADD3 R3, R3, 0x90, RZ"}), 3 + 3 * 16 + 1);
+  // PRMT 0x7710 of a = 0x12345, b = RZ keeps the low half: 0x2345 = 9029.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x12345", "PRMT R3, R0, 0x7710, RZ"}), 2 + 3 * 9029 + 1);
+  // PRMT 0x8880 of 0xfe (a negative byte) sign-extends it: -2, + 7 = 5.
+  EXPECT_EQ(countDownRun({"MOV R0, 0xfe", "PRMT R3, R0, 0x8880, RZ", "IADD3 R3, R3, 0x7, RZ"}), 3 + 3 * 5 + 1);
+  // R2P sets P0 (bit 0 of 0x1) and clears P1 (bit 1); SEL on P0 picks 6, on P1 would pick 9.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x1", "R2P PR, R0, 0x3", "SEL R3, 0x6, 0x9, P0"}), 3 + 3 * 6 + 1);
+  EXPECT_EQ(countDownRun({"MOV R0, 0x1", "R2P PR, R0, 0x3", "SEL R3, 0x6, 0x9, P1"}), 3 + 3 * 9 + 1);
+  // P2R packs P0 (true: 3 > 2) into bit 0 over R2 = 0x10: 0x11 = 17.
+  EXPECT_EQ(countDownRun({"MOV R0, 0x3", "ISETP.GT.AND P0, PT, R0, 0x2, PT", "MOV R2, 0x10", "P2R R3, PR, R2, 0x1"}),
+            4 + 3 * 17 + 1);
 }
 
 // ptxas aggregates `atomicAdd(total, v)` of a warp: VOTEU.ANY takes the active lanes, UFLO the

@@ -133,6 +133,10 @@ enum class Op : std::uint8_t {
   kLDL,
   kLEA,
   kLOP3,
+  kBITS,
+  kPRMT,
+  kR2P,
+  kP2R,
   kMEMBAR,
   kMOV,
   kMUFU,
@@ -248,6 +252,16 @@ const std::map<std::string, Op>& opTable() {
       {"LDL", Op::kLDL},
       {"LEA", Op::kLEA},
       {"LOP3", Op::kLOP3},
+      {"BREV", Op::kBITS},
+      {"UBREV", Op::kBITS},
+      {"BMSK", Op::kBITS},
+      {"UBMSK", Op::kBITS},
+      {"SGXT", Op::kBITS},
+      {"USGXT", Op::kBITS},
+      {"PRMT", Op::kPRMT},
+      {"UPRMT", Op::kPRMT},
+      {"R2P", Op::kR2P},
+      {"P2R", Op::kP2R},
       {"MEMBAR", Op::kMEMBAR},
       {"MOV", Op::kMOV},
       {"MUFU", Op::kMUFU},
@@ -1109,6 +1123,80 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       const auto position = static_cast<std::uint32_t>(31 - std::countl_zero(x));
       const bool shift = std::find(in.mods.begin(), in.mods.end(), "SH") != in.mods.end();
       return write(ops[0], lane, V{shift ? 31 - position : position, true});
+    }
+    if (op == Op::kBITS) {
+      // BREV d, a: a's bits reversed. BMSK d, pos, width: `width` ones from bit `pos` (.W: the
+      // width and position taken mod 32; else clamped to the word). SGXT d, a, bits: a's low
+      // `bits` bits sign-extended (.U32: zero-extended).
+      const V a = src(1), b = src(2);
+      const std::string& m = in.mnemonic;
+      const bool brev = m == "BREV" || m == "UBREV";
+      if (!a.known || (!brev && !b.known)) return write(ops[0], lane, V{});
+      if (brev) {
+        std::uint32_t r = 0;
+        for (int bit = 0; bit < 32; ++bit) r |= ((a.v >> bit) & 1u) << (31 - bit);
+        return write(ops[0], lane, V{r, true});
+      }
+      const bool wrap = (mods & kModW) != 0;
+      if (m == "BMSK" || m == "UBMSK") {
+        const std::uint32_t pos = wrap ? a.v & 31 : std::min<std::uint32_t>(a.v, 32);
+        const std::uint32_t width = wrap ? b.v & 31 : std::min<std::uint32_t>(b.v, 32);
+        const std::uint64_t ones = (std::uint64_t{1} << width) - 1;
+        return write(ops[0], lane, V{static_cast<std::uint32_t>(ones << pos), true});
+      }
+      const std::uint32_t bits = wrap ? b.v & 31 : std::min<std::uint32_t>(b.v, 32);
+      if (bits == 0 || bits >= 32) return write(ops[0], lane, V{bits == 0 ? 0u : a.v, true});
+      const std::uint32_t low = a.v & ((1u << bits) - 1);
+      const bool negative = !u32 && (low >> (bits - 1) & 1u);
+      return write(ops[0], lane, V{negative ? low | (~0u << bits) : low, true});
+    }
+    if (op == Op::kPRMT) {
+      // PRMT d, a, sel, b (default mode only): byte k of d is byte (sel's nibble k & 7) of the
+      // pair {b, a} (a bytes 0-3, b bytes 4-7), or that byte's sign replicated when the
+      // nibble's bit 3 is set. ptxas widens bytes and halves with it.
+      if (in.mods.size() > 0 && in.mods[0] != "B32") return unknownOutputs();
+      const V a = src(1), sel = src(2), b = src(3);
+      if (!a.known || !sel.known || !b.known) return write(ops[0], lane, V{});
+      const std::uint64_t pair = (static_cast<std::uint64_t>(b.v) << 32) | a.v;
+      std::uint32_t r = 0;
+      for (int k = 0; k < 4; ++k) {
+        const std::uint32_t nibble = sel.v >> (4 * k) & 0xf;
+        std::uint32_t byte = static_cast<std::uint32_t>(pair >> (8 * (nibble & 7)) & 0xff);
+        if (nibble & 8) byte = (byte & 0x80) ? 0xff : 0;
+        r |= byte << (8 * k);
+      }
+      return write(ops[0], lane, V{r, true});
+    }
+    if (op == Op::kR2P || op == Op::kP2R) {
+      // R2P PR, a, mask: P0-P6 take a's bits where the mask has them. P2R d, PR, a, mask: d = a
+      // with the masked bits replaced by P0-P6. The byte forms (.B1-.B3) are not tracked.
+      const auto isByte = [](const std::string& x) { return x.size() == 2 && x[0] == 'B' && x[1] >= '1' && x[1] <= '3'; };
+      bool byteForm = std::any_of(in.mods.begin(), in.mods.end(), isByte);
+      for (const SassOperand& o : ops) {
+        byteForm = byteForm || o.text.find(".B1") != std::string::npos || o.text.find(".B2") != std::string::npos ||
+                   o.text.find(".B3") != std::string::npos;
+      }
+      if (op == Op::kR2P) {
+        if (ops.size() < 3) return;
+        const V a = src(1), mask = src(2);
+        for (int p = 0; p < 7; ++p) {
+          if (mask.known && !(mask.v >> p & 1)) continue;
+          const bool known = a.known && mask.known && !byteForm;
+          lanes->p[lane][p] = V{known ? (a.v >> p & 1u) : 0u, known};
+        }
+        return;
+      }
+      if (ops.size() < 4 || byteForm) return write(ops[0], lane, V{});
+      const V a = src(2), mask = src(3);
+      std::uint32_t preds = 0;
+      bool known = a.known && mask.known;
+      for (int p = 0; p < 7 && known; ++p) {
+        if (!(mask.v >> p & 1)) continue;
+        const V v = lanes->p[lane][p];
+        known = v.known;
+        if (v.v) preds |= 1u << p;
+      }
+      return write(ops[0], lane, known ? V{(a.v & ~mask.v) | (preds & mask.v), true} : V{});
     }
     if (op == Op::kIABS) {
       const V a = src(1);
