@@ -99,6 +99,7 @@ std::uint32_t lut3(std::uint32_t a, std::uint32_t b, std::uint32_t c, unsigned l
 enum class Op : std::uint8_t {
   kOther,
   kBAR,
+  kBITS,
   kBPT,
   kBRA,
   kBSSY,
@@ -109,16 +110,16 @@ enum class Op : std::uint8_t {
   kDEPBAR,
   kERRBAR,
   kEXIT,
-  kFSEL,
   kF2I,
   kFADD,
   kFCHK,
   kFFMA,
+  kFLO,
   kFMNMX,
   kFMUL,
   kFRND,
+  kFSEL,
   kFSETP,
-  kFLO,
   kHFMA2,
   kI2F,
   kIABS,
@@ -133,16 +134,15 @@ enum class Op : std::uint8_t {
   kLDL,
   kLEA,
   kLOP3,
-  kBITS,
-  kPRMT,
-  kR2P,
-  kP2R,
   kMEMBAR,
   kMOV,
   kMUFU,
   kNOP,
+  kP2R,
   kPLOP3,
   kPOPC,
+  kPRMT,
+  kR2P,
   kR2UR,
   kRED,
   kREDUX,
@@ -159,7 +159,6 @@ enum class Op : std::uint8_t {
   kUIADD3,
   kUIMAD,
   kUIMNMX,
-  kVIMNMX3,
   kUISETP,
   kULDC,
   kULEA,
@@ -170,6 +169,7 @@ enum class Op : std::uint8_t {
   kUSHF,
   kVIADD,
   kVIADDMNMX,
+  kVIMNMX3,
   kVOTE,
   kWARPSYNC,
   kYIELD,
@@ -213,8 +213,10 @@ constexpr std::pair<const char*, unsigned> kModNames[] = {
 const std::map<std::string, Op>& opTable() {
   static const std::map<std::string, Op> kTable = {
       {"BAR", Op::kBAR},
+      {"BMSK", Op::kBITS},
       {"BPT", Op::kBPT},
       {"BRA", Op::kBRA},
+      {"BREV", Op::kBITS},
       {"BSSY", Op::kBSSY},
       {"BSYNC", Op::kBSYNC},
       {"CALL", Op::kCALL},
@@ -252,23 +254,17 @@ const std::map<std::string, Op>& opTable() {
       {"LDL", Op::kLDL},
       {"LEA", Op::kLEA},
       {"LOP3", Op::kLOP3},
-      {"BREV", Op::kBITS},
-      {"UBREV", Op::kBITS},
-      {"BMSK", Op::kBITS},
-      {"UBMSK", Op::kBITS},
-      {"SGXT", Op::kBITS},
-      {"USGXT", Op::kBITS},
-      {"PRMT", Op::kPRMT},
-      {"UPRMT", Op::kPRMT},
-      {"R2P", Op::kR2P},
-      {"P2R", Op::kP2R},
       {"MEMBAR", Op::kMEMBAR},
       {"MOV", Op::kMOV},
       {"MUFU", Op::kMUFU},
       {"NOP", Op::kNOP},
+      {"P2R", Op::kP2R},
       {"PLOP3", Op::kPLOP3},
       {"POPC", Op::kPOPC},
       {"UPOPC", Op::kPOPC},
+      {"PRMT", Op::kPRMT},
+      {"UPRMT", Op::kPRMT},
+      {"R2P", Op::kR2P},
       {"R2UR", Op::kR2UR},
       {"RED", Op::kRED},
       {"REDUX", Op::kREDUX},
@@ -277,11 +273,14 @@ const std::map<std::string, Op>& opTable() {
       {"S2UR", Op::kS2UR},
       {"SEL", Op::kSEL},
       {"SHF", Op::kSHF},
+      {"SGXT", Op::kBITS},
       {"SHFL", Op::kSHFL},
       {"ST", Op::kST},
       {"STG", Op::kSTG},
       {"STL", Op::kSTL},
       {"STS", Op::kSTS},
+      {"UBMSK", Op::kBITS},
+      {"UBREV", Op::kBITS},
       {"UIADD3", Op::kUIADD3},
       {"UIMAD", Op::kUIMAD},
       {"UIMNMX", Op::kUIMNMX},
@@ -292,6 +291,7 @@ const std::map<std::string, Op>& opTable() {
       {"UMOV", Op::kUMOV},
       {"UPLOP3", Op::kUPLOP3},
       {"USEL", Op::kUSEL},
+      {"USGXT", Op::kBITS},
       {"USHF", Op::kUSHF},
       {"VIADD", Op::kVIADD},
       {"VIADDMNMX", Op::kVIADDMNMX},
@@ -500,6 +500,9 @@ void relevance(const std::vector<SassInstruction>& code, const PtxCfg& cfg, std:
     }
     if (in.mnemonic == "R2P") {
       for (int p = 0; p < 7; ++p) mayWrite[i].set(static_cast<size_t>(320 + p));
+    }
+    if (in.mnemonic == "P2R") {
+      for (int p = 0; p < 7; ++p) reads[i].set(static_cast<size_t>(320 + p));
     }
     if (in.guard >= 0 && in.guard != 7) {
       const int slot = registerSlot(in.guardUniform ? SassOperand::Kind::UniformPredicate : SassOperand::Kind::Predicate, in.guard);
@@ -1543,6 +1546,9 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
           if (!(runs >> lane & 1)) continue;
           execute(i, lane);
           if ((undecided >> lane & 1) && !in.operands.empty()) write(in.operands[0], lane, V{});
+          if ((undecided >> lane & 1) && decoded[i].op == Op::kR2P) {
+            for (int p = 0; p < 7; ++p) lanes->p[lane][p] = V{};  // (PR is no predicate operand)
+          }
         }
         if (ex.logging()) logIteration(i, runs);
         return {};
