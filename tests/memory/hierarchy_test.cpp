@@ -882,5 +882,49 @@ TEST(MemoryHierarchy, StripReReadByEveryBlockRowIsReadFromDramOnceWhenItFitsInL2
   EXPECT_GT(big.dramReadSectors * 32, 64.0 * 1024 * 1024);
 }
 
+/// Every block (one warp) reads the same `lines` lines of 128 B, one per access, in order.
+class SameSweepSource : public WarpStreamSource {
+ public:
+  explicit SameSweepSource(long long lines) : lines_(lines) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long, int) const override {
+    std::vector<DynamicInstruction> out(static_cast<size_t>(lines_));
+    for (long long k = 0; k < lines_; ++k) {
+      for (int l = 0; l < 32; ++l) out[static_cast<size_t>(k)].laneAddresses.push_back(SweepSource::kA + k * 128 + l * 4);
+    }
+    return out;
+  }
+
+ private:
+  long long lines_;
+};
+
+TEST(MemoryHierarchy, CoResidentBlocksShareInStepOnlyInTheirFirstWave) {
+  // 32-thread blocks, 32 per H100 SM, each reading the same 1 MiB (8192 lines, 32,768 sectors)
+  // in order: more than the L1 (256 KiB). One wave (132 × 32 blocks): an SM's 32 blocks start
+  // together and read line k in step, the first to reach it misses and the other 31 hit:
+  // 31/32 = 0.969 of the load sectors. Four waves: past the first, slot i runs i/32 of a run
+  // (256 lines) ahead of slot i − 1, so between two slots' touches of a line the 32 slots read
+  // 32 × 256 distinct lines (the whole array, 4× the L1): nothing hits.
+  Expected<Gpu> h100 = loadPreset("h100");
+  ASSERT_TRUE(h100.ok());
+  auto l1Rate = [&](long long blocks) {
+    KernelIR ir;
+    ir.name = "same_sweep";
+    BasicBlock b;
+    b.instructions.push_back(globalLoad(CacheOp::Default));
+    ir.blocks.push_back(b);
+    ir.resources.registers = 32;
+    ir.streams = std::make_shared<SameSweepSource>(8192);
+    Launch l;
+    l.grid.x = blocks;
+    l.block.x = 32;
+    Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, *h100);
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message);
+    return t.ok() ? t->l1HitRate() : -1.0;
+  };
+  EXPECT_NEAR(l1Rate(132 * 32), 31.0 / 32, 0.01);
+  EXPECT_LT(l1Rate(4 * 132 * 32), 0.01);
+}
+
 }  // namespace
 }  // namespace foresight

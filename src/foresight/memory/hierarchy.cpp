@@ -1217,17 +1217,24 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // the sampler keeps (RegionSampler): a block of wave v runs from v to v + 1, its warps'
   // accesses spread evenly over that interval (or at their place in a windowed stream).
+  // `from`, `to`: the share of the block's run to take (its accesses whose progress lies in
+  // [from, to)); the whole run by default.
   auto collect = [&](const std::array<long long, 3>& c, int cluster, int& warpCounter, double wave, bool firstHalf,
-                     const RegionSampler& sampler, std::vector<Timed>& out, SiteTotals& totals,
-                     SampleTally& tally) -> Expected<void> {
+                     const RegionSampler& sampler, std::vector<Timed>& out, SiteTotals& totals, SampleTally& tally,
+                     double from = 0.0, double to = 1.0) -> Expected<void> {
     const int firstWarp = warpCounter;
     warpCounter += warpsPerBlock;
-    if (shifted && shifted->collect(c[0], c[1], c[2], cluster, firstWarp, wave, firstHalf, sampler, out, totals, tally)) {
+    const bool whole = from <= 0.0 && to >= 1.0;
+    if (whole && shifted && shifted->collect(c[0], c[1], c[2], cluster, firstWarp, wave, firstHalf, sampler, out, totals, tally)) {
       return {};
     }
     return streams.forEachAccess(
         c[0], c[1], c[2], [&](size_t, size_t i, size_t n) { return i % strideOf(n) == 0; },
         [&](size_t w, size_t i, size_t n, const WarpAccess& a, const std::vector<long long>* touched) {
+          if (!whole) {
+            const double progress = timeInBlock(a, i, n);
+            if (progress < from || progress >= to) return;
+          }
           const auto site = static_cast<size_t>(a.site);
           const MemoryAccess& m = *sites[site].access;
           const double weight = static_cast<double>(strideOf(n)) * a.weight;
@@ -1274,11 +1281,27 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     SampleTally collected;
     int warpCounter = 0, sampled = 0;
     const RegionSampler sampler(collectRate);
+    // Past the first wave the SM's block slots are refilled as blocks retire, so its resident
+    // blocks are at different points of their runs: in steady state slot i of P is i/P of a
+    // block's run ahead of slot 0, so over one block's time it runs the rest of its block
+    // (progress i/P to 1) and then the start of the block that takes the slot next (the
+    // block sms x P later in launch order, progress 0 to i/P). Data that co-resident blocks
+    // share only when in step (a column of B that every block reaches at the same k) is no
+    // longer reused; data every block keeps touching (a small table) still is. A launch of one
+    // wave or less starts its blocks together and stays in step.
+    const bool staggered = blocks > static_cast<long long>(sms) * perSm;
     for (int i = 0; i < maxBlocks; ++i) {
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
-      Expected<void> ok = collect(coords(b), sampled++, warpCounter, 0.0, false, sampler, timed, viewTotals, collected);
+      const int cluster = sampled++;
+      const double phase = staggered ? static_cast<double>(i) / maxBlocks : 0.0;
+      Expected<void> ok = collect(coords(b), cluster, warpCounter, -phase, false, sampler, timed, viewTotals, collected, phase, 1.0);
       if (!ok) return std::move(ok).takeError();
+      const long long next = b + static_cast<long long>(sms) * perSm;
+      if (phase > 0 && next < blocks) {
+        ok = collect(coords(next), cluster, warpCounter, 1.0 - phase, false, sampler, timed, viewTotals, collected, 0.0, phase);
+        if (!ok) return std::move(ok).takeError();
+      }
     }
     sortByTime(timed);
     std::vector<SampledAccess> stream;
