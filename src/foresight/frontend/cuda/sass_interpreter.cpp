@@ -1349,26 +1349,10 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       if (!(runs >> lane & 1)) continue;
       const V b = read(ops[3], lane), c = read(ops[4], lane);
       if (!b.known || !c.known || (undecided >> lane & 1)) continue;
-      const int bval = static_cast<int>(b.v & 31), clamp = static_cast<int>(c.v & 31), segment = static_cast<int>(c.v >> 8 & 31);
-      const int maxLane = (lane & segment) | (clamp & ~segment), minLane = lane & segment;
-      int j = lane;
-      bool ok = false;
-      if (mode == "UP") {
-        j = lane - bval;
-        ok = j >= maxLane;
-      } else if (mode == "DOWN") {
-        j = lane + bval;
-        ok = j <= maxLane;
-      } else if (mode == "BFLY") {
-        j = lane ^ bval;
-        ok = j <= maxLane;
-      } else if (mode == "IDX") {
-        j = minLane | (bval & ~segment);
-        ok = j <= maxLane;
-      } else {
-        continue;
-      }
-      if (!ok) j = lane;
+      const std::optional<ShuffleSource> source = shuffleSource(mode, lane, b.v, c.v);
+      if (!source) continue;
+      const int j = source->lane;
+      const bool ok = source->inRange;
       inRange[static_cast<size_t>(lane)] = V{ok ? 1u : 0u, true};
       const bool sourceRuns = j >= 0 && j < kLanes && (on >> j & 1);
       value[static_cast<size_t>(lane)] = sourceRuns ? read(ops[2], j) : V{};

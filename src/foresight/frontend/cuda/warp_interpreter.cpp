@@ -7,6 +7,7 @@
 #include "foresight/frontend/cuda/warp_interpreter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -335,6 +336,28 @@ Comparison comparison(int index, int lane, const std::string& cmp, PtxType t, lo
 
 
 }  // namespace
+
+std::optional<ShuffleSource> shuffleSource(const std::string& mode, int lane, std::uint32_t b, std::uint32_t c) {
+  std::string m = mode;
+  for (char& ch : m) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const int bval = static_cast<int>(b & 31), clamp = static_cast<int>(c & 31), segment = static_cast<int>(c >> 8 & 31);
+  const int maxLane = (lane & segment) | (clamp & ~segment), minLane = lane & segment;
+  ShuffleSource s{lane, false};
+  if (m == "up") {
+    s = {lane - bval, lane - bval >= maxLane};
+  } else if (m == "down") {
+    s = {lane + bval, lane + bval <= maxLane};
+  } else if (m == "bfly") {
+    s = {lane ^ bval, (lane ^ bval) <= maxLane};
+  } else if (m == "idx") {
+    const int j = minLane | (bval & ~segment);
+    s = {j, j <= maxLane};
+  } else {
+    return std::nullopt;
+  }
+  if (!s.inRange) s.lane = lane;
+  return s;
+}
 
 int sameAddressLanes(std::span<const long long> lanes) {
   std::map<long long, int> perAddress;
@@ -1005,17 +1028,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
           p[lane] = {0, origin};
           continue;
         }
-        const int bval = static_cast<int>(b.bits & 31), cval = static_cast<int>(c.bits & 31);
-        const int segmask = static_cast<int>(c.bits >> 8 & 31);
-        const int maxLane = (lane & segmask) | (cval & ~segmask);
-        const int minLane = lane & segmask;
-        int j = lane;
-        bool pval = false;
-        if (mode == "up") j = lane - bval, pval = j >= maxLane;
-        if (mode == "down") j = lane + bval, pval = j <= maxLane;
-        if (mode == "bfly") j = lane ^ bval, pval = j <= maxLane;
-        if (mode == "idx") j = minLane | (bval & ~segmask), pval = j <= maxLane;
-        if (!pval) j = lane;
+        const ShuffleSource src = *shuffleSource(mode, lane, static_cast<std::uint32_t>(b.bits), static_cast<std::uint32_t>(c.bits));
+        const int j = src.lane;
+        const bool pval = src.inRange;
         p[lane] = {pval ? 1u : 0u, kKnown};
         d[lane] = j >= 0 && j < kLanes && (mask >> j & 1) ? read(ops[1], j) : Lane{0, kFromOther};
       }

@@ -193,6 +193,17 @@ enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };
 /// The most active lanes (address ≥ 0) that share one address: 1 when all differ.
 [[nodiscard]] int sameAddressLanes(std::span<const long long> lanes);
 
+/// Where a warp shuffle of mode `mode` (up, down, bfly, idx, in either case: PTX's shfl.sync,
+/// SASS's SHFL) makes `lane` read from, with operands b and c (c's bits 0-4 the clamp, 8-12 the
+/// segment mask), per the PTX ISA: the source lane and whether it was in range (when not, the
+/// lane reads its own value). nullopt for another mode. Shared by the PTX and the SASS runs.
+struct ShuffleSource {
+  int lane = 0;
+  bool inRange = false;
+};
+[[nodiscard]] std::optional<ShuffleSource> shuffleSource(const std::string& mode, int lane, std::uint32_t b,
+                                                         std::uint32_t c);
+
 /// Executes warps of one kernel.
 class WarpInterpreter {
  public:
