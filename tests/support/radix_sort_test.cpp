@@ -42,6 +42,25 @@ TEST(RadixSort, MatchesStableSortOnRandomKeysWithDuplicates) {
   }
 }
 
+TEST(RadixSort, KeysSpanningFewBitsAboveALargeBaseSortOnTheSpanOnly) {
+  // Sector numbers of one array: a base far from zero plus offsets. Spans of 1, 11, 12, 31, 32
+  // and 33 bits above the base (the one-word path up to 32 bits, digits split evenly between
+  // passes; the pair path above), and keys of both signs around zero (radixKey flips the sign
+  // bit: every high digit differs between them, the span stays small).
+  std::mt19937_64 rng(3);
+  for (const int bits : {1, 11, 12, 31, 32, 33}) {
+    const std::uint64_t base = radixKey(5LL << 40), span = (std::uint64_t{1} << bits) - 1;
+    std::vector<std::uint64_t> keys(30000);
+    for (std::uint64_t& k : keys) k = base + rng() % (span + 1);
+    keys[0] = base;  // both ends present: the span is exactly `bits` wide
+    keys[1] = base + span;
+    EXPECT_EQ(stableOrder(keys), reference(keys)) << bits << " bits";
+  }
+  std::vector<std::uint64_t> signedKeys(30000);
+  for (std::uint64_t& k : signedKeys) k = radixKey(static_cast<long long>(rng() % 5000) - 2500);
+  EXPECT_EQ(stableOrder(signedKeys), reference(signedKeys));
+}
+
 TEST(RadixSort, ManyKeysOfFewValuesOrderByRankAsByRadix) {
   // 20,000 keys over 1,024 distinct values take the ranking path; over 1,025 the radix passes,
   // the 1,025th value first appearing at the very end. Both must be std::stable_sort's order.

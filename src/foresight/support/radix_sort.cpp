@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <numeric>
 #include <utility>
 
@@ -14,11 +15,6 @@ namespace {
 
 constexpr int kDigitBits = 11;
 constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
-constexpr int kPasses = (64 + kDigitBits - 1) / kDigitBits;
-
-std::size_t digit(std::uint64_t key, int pass) {
-  return static_cast<std::size_t>(key >> (pass * kDigitBits)) & (kBuckets - 1);
-}
 
 /// Keys with at most this many distinct values are ordered by their ranks (fewDistinctOrder()).
 constexpr std::size_t kFewDistinct = 1024;
@@ -64,6 +60,33 @@ bool fewDistinctOrder(std::span<const std::uint64_t> keys, std::vector<std::uint
   return true;
 }
 
+/// LSD passes over the low `bits` bits of `v`'s words above `shift`, in digits of at most
+/// kDigitBits (as even as the passes allow: fewer buckets stay in the core's first-level
+/// cache). One sweep counts every pass's digits; a pass whose digit is the same for every word
+/// leaves the order as it is and is skipped. Sorts `v` (using `tmp`, of its size) stably.
+template <class Word>
+void radixPasses(std::vector<Word>& v, std::vector<Word>& tmp, int bits, int shift, auto key) {
+  const int passes = (bits + kDigitBits - 1) / kDigitBits;
+  const int width = (bits + passes - 1) / passes;
+  const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
+  std::vector<std::array<std::uint32_t, kBuckets>> counts(static_cast<std::size_t>(passes));
+  for (auto& c : counts) c.fill(0);
+  for (const Word& w : v) {
+    const std::uint64_t k = key(w) >> shift;
+    for (int p = 0; p < passes; ++p) ++counts[static_cast<std::size_t>(p)][(k >> (p * width)) & mask];
+  }
+  const std::size_t n = v.size();
+  for (int p = 0; p < passes; ++p) {
+    auto& c = counts[static_cast<std::size_t>(p)];
+    const int at = shift + p * width;
+    if (c[(key(v[0]) >> at) & mask] == n) continue;
+    std::uint32_t start = 0;
+    for (std::size_t b = 0; b <= mask; ++b) start += std::exchange(c[b], start);  // bucket starts
+    for (const Word& w : v) tmp[c[(key(w) >> at) & mask]++] = w;
+    v.swap(tmp);
+  }
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> stableOrder(std::span<const std::uint64_t> keys) {
@@ -72,29 +95,26 @@ std::vector<std::uint32_t> stableOrder(std::span<const std::uint64_t> keys) {
   if (n >= kFewDistinctMinKeys && fewDistinctOrder(keys, order)) return order;
   std::iota(order.begin(), order.end(), std::uint32_t{0});
   if (n < 2) return order;
-  // One sweep counts every pass's digits; a pass whose digit is the same for all keys leaves
-  // the order as it is and is skipped (the high digits of sector numbers and times).
-  std::vector<std::array<std::uint32_t, kBuckets>> counts(kPasses);
-  for (auto& c : counts) c.fill(0);
-  for (const std::uint64_t k : keys) {
-    for (int p = 0; p < kPasses; ++p) ++counts[static_cast<std::size_t>(p)][digit(k, p)];
+  // Keys taken relative to the least: only the bits that vary between them are sorted on (the
+  // high bits of sector numbers, of times, and the sign of keys of both signs).
+  const auto [lo, hi] = std::minmax_element(keys.begin(), keys.end());
+  const int bits = std::bit_width(*hi - *lo);
+  if (bits == 0) return order;
+  const std::uint64_t least = *lo;
+  if (bits <= 32) {
+    // Key and index in one word, the key above: a stable order by key is the order of the
+    // words, and each pass moves 8 bytes per key.
+    std::vector<std::uint64_t> v(n), tmp(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = (keys[i] - least) << 32 | i;
+    radixPasses(v, tmp, bits, 32, [](std::uint64_t w) { return w; });
+    for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<std::uint32_t>(v[i]);
+    return order;
   }
   // (key, index) pairs move together: each pass reads and writes them in sequence.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> cur(n), next(n);
-  for (std::size_t i = 0; i < n; ++i) cur[i] = {keys[i], static_cast<std::uint32_t>(i)};
-  bool moved = false;
-  for (int p = 0; p < kPasses; ++p) {
-    auto& c = counts[static_cast<std::size_t>(p)];
-    if (c[digit(keys[0], p)] == n) continue;
-    std::uint32_t start = 0;
-    for (std::uint32_t& b : c) start += std::exchange(b, start);  // bucket starts
-    for (const auto& kv : cur) next[c[digit(kv.first, p)]++] = kv;
-    cur.swap(next);
-    moved = true;
-  }
-  if (moved) {
-    for (std::size_t i = 0; i < n; ++i) order[i] = cur[i].second;
-  }
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> v(n), tmp(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = {keys[i] - least, static_cast<std::uint32_t>(i)};
+  radixPasses(v, tmp, bits, 0, [](const std::pair<std::uint64_t, std::uint32_t>& w) { return w.first; });
+  for (std::size_t i = 0; i < n; ++i) order[i] = v[i].second;
   return order;
 }
 
