@@ -33,6 +33,41 @@ TEST(ReuseDistance, ExhaustiveStreamIsPlainLruStackDistance) {
   EXPECT_DOUBLE_EQ(three.distinctUnits, 3);
 }
 
+TEST(ReuseDistance, LongStreamDistancesAreDistinctUnitsInBetween) {
+  // 20,000 accesses over 1,500 units from a fixed linear congruential sequence, with runs of
+  // one unit (re-touches at distance 0) and units coming back thousands of positions later, so
+  // that positions far apart and close together are both counted. The distance of each re-touch
+  // is counted directly: the units whose last touch lies strictly between its two touches.
+  std::vector<SampledAccess> s;
+  unsigned long long x = 12345;
+  while (s.size() < 20000) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const long long unit = static_cast<long long>((x >> 33) % 1500);
+    const int run = static_cast<int>((x >> 20) % 3) + 1;
+    for (int k = 0; k < run; ++k) s.push_back(at(unit));
+  }
+  const ReuseResult r = analyzeReuse(s, {1, 1}, 700);
+  std::vector<long long> last(1500, -1);
+  size_t checked = 0, hits = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto u = static_cast<size_t>(s[i].unit);
+    if (last[u] < 0) {
+      EXPECT_DOUBLE_EQ(r.outcomes[i].distance, -1) << i;
+    } else {
+      double between = 0;
+      for (const long long p : last) between += p > last[u] ? 1 : 0;
+      ASSERT_DOUBLE_EQ(r.outcomes[i].distance, between) << i;
+      EXPECT_DOUBLE_EQ(r.outcomes[i].hit, between < 700 ? 1 : 0) << i;
+      ++checked;
+      hits += between < 700 ? 1 : 0;
+    }
+    last[u] = static_cast<long long>(i);
+  }
+  EXPECT_GT(checked, 18000u);
+  EXPECT_GT(hits, 1000u);            // both outcomes occur
+  EXPECT_LT(hits, checked - 1000u);
+}
+
 TEST(ReuseDistance, GroupedUnitsSeeNeighboursFetchedTogether) {
   // Sectors 4 5 6 4 -1 -2 in pairs (group 2): pairs 2 2 3 2 -1 -1 (−1 and −2 both round down
   // to pair −1). Sector 5 is cold, but its pair was touched just before (distance 0); sector 4
@@ -68,6 +103,47 @@ TEST(ReuseDistance, SampledPrivateUnitsWeighOneOverTheSamplingRate) {
   EXPECT_DOUBLE_EQ(r.outcomes[2].hit, 0);  // 4 is not < 4
   EXPECT_DOUBLE_EQ(analyzeReuse(s, {1, 4}, 5).outcomes[2].hit, 1);
   EXPECT_DOUBLE_EQ(r.distinctUnits, 8);  // two units × 4
+}
+
+TEST(ReuseDistance, WeightedDistancesSumTheWeightsOfTheUnitsInBetween) {
+  // K sampled clusters of P = 32. Unit u is touched by the clusters 0 .. (u mod C) − 1 (C
+  // distinct cluster counts, so C distinct weights: three take the per-weight counters, eight
+  // the weighted tree). A unit touched by t clusters stands for 1/π units, n̂ = 1 + (t − 1)
+  // (P − 1)/(K − 1), π = 1 − (1 − K/P)^n̂. Each re-touch's distance is the sum of the weights of
+  // the units whose last touch lies strictly between, counted directly.
+  for (const int counts : {3, 8}) {
+    const double k = 8, p = 32;
+    auto weight = [&](int touched) {
+      const double n = 1 + (touched - 1) * (p - 1) / (k - 1);
+      return 1 / (1 - std::pow(1 - k / p, n));
+    };
+    constexpr int kUnits = 400;
+    std::vector<SampledAccess> s;
+    unsigned long long x = 99;
+    for (int u = 0; u < kUnits; ++u) {  // each unit's clusters first, in warp order
+      for (int c = 0; c <= u % counts; ++c) s.push_back(at(u, c, c));
+    }
+    while (s.size() < 6000) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      const int u = static_cast<int>((x >> 33) % kUnits);
+      s.push_back(at(u, 0, 0));
+    }
+    const double capacity = 300;
+    const ReuseResult r = analyzeReuse(s, {k, p}, capacity);
+    std::vector<long long> last(kUnits, -1);
+    for (size_t i = 0; i < s.size(); ++i) {
+      const auto u = static_cast<size_t>(s[i].unit);
+      if (last[u] >= 0) {
+        double between = 0;
+        for (size_t v = 0; v < last.size(); ++v) between += last[v] > last[u] ? weight(static_cast<int>(v) % counts + 1) : 0;
+        ASSERT_NEAR(r.outcomes[i].distance, between, 1e-9 * between) << counts << " counts, access " << i;
+        if (std::abs(between - capacity) > 1e-6) {
+          EXPECT_DOUBLE_EQ(r.outcomes[i].hit, between < capacity ? 1 : 0);
+        }
+      }
+      last[u] = static_cast<long long>(i);
+    }
+  }
 }
 
 TEST(ReuseDistance, SharedUnitFirstTouchIsRarelyTheFirstOfThePopulation) {

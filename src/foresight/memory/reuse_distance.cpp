@@ -4,9 +4,9 @@
 #include "foresight/memory/reuse_distance.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cmath>
+#include <cstddef>
 #include <initializer_list>
 #include <type_traits>
 #include <utility>
@@ -25,6 +25,21 @@ class Fenwick {
   explicit Fenwick(size_t n) : tree_(n + 1, T{0}) {}
   void add(size_t pos, T v) {
     for (size_t i = pos + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += v;
+  }
+  /// Moves weight `v` from position `from` (none when negative) to `to`: add(from, −v) then
+  /// add(to, v), in that order (floating sums round as they would).
+  void move(std::ptrdiff_t from, size_t to, T v) {
+    if (from >= 0) add(static_cast<size_t>(from), -v);
+    add(to, v);
+  }
+  /// Integer weights: add(from, −v) and add(to, v) for from < to. The two update paths meet at
+  /// the first node of `to`'s path whose range reaches down to `from`; from there on −v and +v
+  /// cancel, so only the nodes below it change.
+  void moveCancelling(size_t from, size_t to, T v) {
+    const size_t n = tree_.size(), a = from + 1;
+    size_t meet = to + 1;
+    for (; meet < n && meet - (meet & (~meet + 1)) >= a; meet += meet & (~meet + 1)) tree_[meet] += v;
+    for (size_t i = a; i < meet && i < n; i += i & (~i + 1)) tree_[i] -= v;
   }
   /// Sum over positions [lo, hi). Integer sums walk both ends down only to where their paths
   /// meet (short reuse distances are cheap); floating sums take the two prefixes whole, so
@@ -56,6 +71,15 @@ class Fenwick {
   std::vector<T> tree_;
 };
 
+/// Set bits of `w`, inline: std::popcount compiles to a library call unless the build targets
+/// a CPU with a population-count instruction, and the counter takes two per query.
+int bitsSet(std::uint64_t w) {
+  w -= (w >> 1) & 0x5555555555555555ULL;
+  w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+  w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((w * 0x0101010101010101ULL) >> 56);
+}
+
 /// Counts of positions 0..n-1 that are set, for unit weights: a bit per position and a
 /// Fenwick tree of the set bits per 64-position word. The same counts as Fenwick<int> with
 /// weights ±1, from structures a 64th the size (a sample of 2^17 accesses: 16 KiB of bits and
@@ -72,15 +96,27 @@ class BitCounter {
     }
     words_.add(pos >> 6, v);
   }
+  /// Clears position `from` (none when negative) and sets `to` (v = 1). The word counts change
+  /// only when the two lie in different words, and then only below the node covering both.
+  void move(std::ptrdiff_t from, size_t to, int v) {
+    if (from < 0) {
+      add(to, v);
+      return;
+    }
+    const auto f = static_cast<size_t>(from);
+    bits_[f >> 6] &= ~(std::uint64_t{1} << (f & 63));
+    bits_[to >> 6] |= std::uint64_t{1} << (to & 63);
+    if ((f >> 6) != (to >> 6)) words_.moveCancelling(f >> 6, to >> 6, v);
+  }
   /// Set positions in [lo, hi).
   [[nodiscard]] int range(size_t lo, size_t hi) const {
     if (hi <= lo) return 0;
     const size_t wl = lo >> 6, wh = hi >> 6;
     const std::uint64_t fromLo = ~std::uint64_t{0} << (lo & 63);
     const std::uint64_t belowHi = (std::uint64_t{1} << (hi & 63)) - 1;
-    if (wl == wh) return std::popcount(bits_[wl] & fromLo & belowHi);
-    int s = std::popcount(bits_[wl] & fromLo) + words_.range(wl + 1, wh);
-    if (belowHi) s += std::popcount(bits_[wh] & belowHi);
+    if (wl == wh) return bitsSet(bits_[wl] & fromLo & belowHi);
+    int s = bitsSet(bits_[wl] & fromLo) + words_.range(wl + 1, wh);
+    if (belowHi) s += bitsSet(bits_[wh] & belowHi);
     return s;
   }
 
@@ -88,6 +124,31 @@ class BitCounter {
   std::vector<std::uint64_t> bits_;
   Fenwick<int> words_;
 };
+
+/// Weighted counts of positions 0..n-1 whose weights take a few values (a unit's weight depends
+/// on its cluster count only, and a sample has few distinct counts): a BitCounter per value,
+/// the sum over [lo, hi) the weighted sum of their counts. The same sums as Fenwick<double>
+/// up to rounding (counts are exact here, one product per class), at a fraction of its cost.
+class ClassCounter {
+ public:
+  ClassCounter(size_t n, std::vector<double> weights) : weights_(std::move(weights)) {
+    counts_.reserve(weights_.size());
+    for (size_t c = 0; c < weights_.size(); ++c) counts_.emplace_back(n);
+  }
+  void move(std::ptrdiff_t from, size_t to, size_t weightClass) { counts_[weightClass].move(from, to, 1); }
+  [[nodiscard]] double range(size_t lo, size_t hi) const {
+    double s = 0;
+    for (size_t c = 0; c < counts_.size(); ++c) s += weights_[c] * counts_[c].range(lo, hi);
+    return s;
+  }
+
+ private:
+  std::vector<double> weights_;
+  std::vector<BitCounter> counts_;
+};
+
+/// Distinct weights a ClassCounter takes at most; beyond, a Fenwick tree of the weights.
+constexpr size_t kMaxWeightClasses = 4;
 
 /// Per unit (32 bytes: the pass over the stream visits units at random).
 struct UnitState {
@@ -186,9 +247,9 @@ ReuseResult reuseOf(const std::vector<SampledAccess>& stream, UnitTable table, c
 
   // Pass 1: distances of re-touches; cold accesses are resolved in pass 2. With every unit of
   // weight 1 (an unsampled population) the distances are counts, kept in integers: the same
-  // values, faster.
-  auto pass1 = [&](auto& tree) {
-    using T = std::decay_t<decltype(tree.range(0, 0))>;
+  // values, faster; with a few distinct weights, counts per weight. `moveUnit(tree, u, i)`
+  // moves unit u's weight to position i.
+  auto pass1 = [&](auto& tree, auto moveUnit) {
     for (size_t i = 0; i < n; ++i) {
       const SampledAccess& a = stream[i];
       UnitState& u = units[static_cast<size_t>(id[i])];
@@ -210,20 +271,32 @@ ReuseResult reuseOf(const std::vector<SampledAccess>& stream, UnitTable table, c
         u.dirty = false;  // evicted (and written back) since
       }
       if (a.allocates || hit) {
-        const auto w = static_cast<T>(u.weight);
-        if (u.pos >= 0) tree.add(static_cast<size_t>(u.pos), -w);
-        tree.add(i, w);
+        moveUnit(tree, u, i);
         u.pos = static_cast<std::int32_t>(i);
       }
       u.lastWarp = a.warp;
     }
   };
-  if (std::all_of(units.begin(), units.end(), [](const UnitState& u) { return u.weight == 1.0; })) {
+  // The distinct weights, by cluster count (byClusters): the class of each count.
+  std::vector<double> weights;
+  std::vector<size_t> classOf(byClusters.size(), 0);
+  for (size_t c = 0; c < byClusters.size(); ++c) {
+    if (std::isnan(byClusters[c].first)) continue;
+    const auto it = std::find(weights.begin(), weights.end(), byClusters[c].second);
+    classOf[c] = static_cast<size_t>(it - weights.begin());
+    if (it == weights.end()) weights.push_back(byClusters[c].second);
+  }
+  if (weights.size() <= 1 && (weights.empty() || weights[0] == 1.0)) {
     BitCounter tree(n);
-    pass1(tree);
+    pass1(tree, [](BitCounter& t, const UnitState& u, size_t i) { t.move(u.pos, i, 1); });
+  } else if (weights.size() <= kMaxWeightClasses) {
+    ClassCounter tree(n, std::move(weights));
+    pass1(tree, [&](ClassCounter& t, const UnitState& u, size_t i) {
+      t.move(u.pos, i, classOf[static_cast<size_t>(u.clusters)]);
+    });
   } else {
     Fenwick<double> tree(n);
-    pass1(tree);
+    pass1(tree, [](Fenwick<double>& t, const UnitState& u, size_t i) { t.move(u.pos, i, u.weight); });
   }
 
   // Pass 2: a unit's first touch in the sample is the population's first with chance k/n̂;
