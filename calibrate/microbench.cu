@@ -319,6 +319,18 @@ __global__ void streamWrite(float* outp, long long n, long long stride, int logW
   }
 }
 
+// Column stores, as a naive transpose writes: lane x of warp y in block (bx, by) writes word
+// (by * 32 + x, bx * W + y) of a row-major array `cols` words wide, W = blockDim.y. Each warp
+// store writes one word into each of 32 sectors a row apart, and the block's W warps together
+// write W words of each: with W = 8 every sector is completed by one block while it sits in L2
+// (partial writes merged there, full sectors written back), which the strided stores above
+// never do.
+__global__ void columnStore(float* outp, long long cols) {
+  const long long row = blockIdx.y * 32LL + threadIdx.x;
+  const long long col = (long long)blockIdx.x * blockDim.y + threadIdx.y;
+  asm volatile("st.global.f32 [%0], %1;" ::"l"(outp + row * cols + col), "f"(1.0f) : "memory");
+}
+
 // ---------------------------------------------------------------------------------------------
 struct Ctx {
   int sms = 0;
@@ -612,6 +624,20 @@ int main() {
     for (long long stride : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL, 64LL, 1024LL, 4096LL}) {
       const double ms = medianMs(c, [&] { streamWrite<<<blocks, threads>>>(buf, n, stride, logWords); }, 5);
       std::printf("sweep.store_stride_%lld_request_cycles %.3f\n", stride, ms * 1e6 * c.clockGhz * c.sms / (n / 32.0));
+    }
+    CHECK(cudaFree(buf));
+  }
+
+  // Column stores (a 16384 x 16384 array of words, 1 GiB): ns per sector write of the chip, each
+  // warp store writing one word into each of 32 sectors; W words of a sector per block.
+  {
+    const long long rows = 16384, cols = 16384;
+    float* buf = nullptr;
+    CHECK(cudaMalloc(&buf, sizeof(float) * rows * cols));
+    for (int w : {8, 32}) {
+      const dim3 grid(static_cast<unsigned>(cols / w), static_cast<unsigned>(rows / 32)), block(32, w);
+      const double ms = medianMs(c, [&] { columnStore<<<grid, block>>>(buf, cols); }, 5);
+      std::printf("sweep.column_store_w%d_sector_write_ns %.5f\n", w, ms * 1e6 / static_cast<double>(rows * cols));
     }
     CHECK(cudaFree(buf));
   }
