@@ -96,17 +96,17 @@ class BitCounter {
     }
     words_.add(pos >> 6, v);
   }
-  /// Clears position `from` (none when negative) and sets `to` (v = 1). The word counts change
-  /// only when the two lie in different words, and then only below the node covering both.
-  void move(std::ptrdiff_t from, size_t to, int v) {
+  /// Clears position `from` (none when negative) and sets `to`. The word counts change only
+  /// when the two lie in different words, and then only below the node covering both.
+  void move(std::ptrdiff_t from, size_t to) {
     if (from < 0) {
-      add(to, v);
+      add(to, 1);
       return;
     }
     const auto f = static_cast<size_t>(from);
     bits_[f >> 6] &= ~(std::uint64_t{1} << (f & 63));
     bits_[to >> 6] |= std::uint64_t{1} << (to & 63);
-    if ((f >> 6) != (to >> 6)) words_.moveCancelling(f >> 6, to >> 6, v);
+    if ((f >> 6) != (to >> 6)) words_.moveCancelling(f >> 6, to >> 6, 1);
   }
   /// Set positions in [lo, hi).
   [[nodiscard]] int range(size_t lo, size_t hi) const {
@@ -135,7 +135,7 @@ class ClassCounter {
     counts_.reserve(weights_.size());
     for (size_t c = 0; c < weights_.size(); ++c) counts_.emplace_back(n);
   }
-  void move(std::ptrdiff_t from, size_t to, size_t weightClass) { counts_[weightClass].move(from, to, 1); }
+  void move(std::ptrdiff_t from, size_t to, size_t weightClass) { counts_[weightClass].move(from, to); }
   [[nodiscard]] double range(size_t lo, size_t hi) const {
     double s = 0;
     for (size_t c = 0; c < counts_.size(); ++c) s += weights_[c] * counts_[c].range(lo, hi);
@@ -288,7 +288,7 @@ ReuseResult reuseOf(const std::vector<SampledAccess>& stream, UnitTable table, c
   }
   if (weights.size() <= 1 && (weights.empty() || weights[0] == 1.0)) {
     BitCounter tree(n);
-    pass1(tree, [](BitCounter& t, const UnitState& u, size_t i) { t.move(u.pos, i, 1); });
+    pass1(tree, [](BitCounter& t, const UnitState& u, size_t i) { t.move(u.pos, i); });
   } else if (weights.size() <= kMaxWeightClasses) {
     ClassCounter tree(n, std::move(weights));
     pass1(tree, [&](ClassCounter& t, const UnitState& u, size_t i) {

@@ -1343,16 +1343,15 @@ Expected<SassWarpCount> runSassWarp(const SassFunction& fn, const SassRunOptions
       }
       return;
     }
-    const std::string mode = in.mods[0];
+    const std::optional<ShuffleMode> mode = shuffleMode(in.mods[0]);  // another mode: every result unknown
     std::array<V, kLanes> value{}, inRange{};
     for (int lane = 0; lane < kLanes; ++lane) {
       if (!(runs >> lane & 1)) continue;
       const V b = read(ops[3], lane), c = read(ops[4], lane);
-      if (!b.known || !c.known || (undecided >> lane & 1)) continue;
-      const std::optional<ShuffleSource> source = shuffleSource(mode, lane, b.v, c.v);
-      if (!source) continue;
-      const int j = source->lane;
-      const bool ok = source->inRange;
+      if (!mode || !b.known || !c.known || (undecided >> lane & 1)) continue;
+      const ShuffleSource source = shuffleSource(*mode, lane, b.v, c.v);
+      const int j = source.lane;
+      const bool ok = source.inRange;
       inRange[static_cast<size_t>(lane)] = V{ok ? 1u : 0u, true};
       const bool sourceRuns = j >= 0 && j < kLanes && (on >> j & 1);
       value[static_cast<size_t>(lane)] = sourceRuns ? read(ops[2], j) : V{};

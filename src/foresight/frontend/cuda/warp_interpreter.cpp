@@ -337,23 +337,32 @@ Comparison comparison(int index, int lane, const std::string& cmp, PtxType t, lo
 
 }  // namespace
 
-std::optional<ShuffleSource> shuffleSource(const std::string& mode, int lane, std::uint32_t b, std::uint32_t c) {
-  std::string m = mode;
-  for (char& ch : m) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+std::optional<ShuffleMode> shuffleMode(std::string_view name) {
+  auto is = [&](std::string_view want) {
+    return name.size() == want.size() && std::equal(name.begin(), name.end(), want.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  };
+  if (is("up")) return ShuffleMode::Up;
+  if (is("down")) return ShuffleMode::Down;
+  if (is("bfly")) return ShuffleMode::Bfly;
+  if (is("idx")) return ShuffleMode::Idx;
+  return std::nullopt;
+}
+
+ShuffleSource shuffleSource(ShuffleMode mode, int lane, std::uint32_t b, std::uint32_t c) {
   const int bval = static_cast<int>(b & 31), clamp = static_cast<int>(c & 31), segment = static_cast<int>(c >> 8 & 31);
   const int maxLane = (lane & segment) | (clamp & ~segment), minLane = lane & segment;
   ShuffleSource s{lane, false};
-  if (m == "up") {
-    s = {lane - bval, lane - bval >= maxLane};
-  } else if (m == "down") {
-    s = {lane + bval, lane + bval <= maxLane};
-  } else if (m == "bfly") {
-    s = {lane ^ bval, (lane ^ bval) <= maxLane};
-  } else if (m == "idx") {
-    const int j = minLane | (bval & ~segment);
-    s = {j, j <= maxLane};
-  } else {
-    return std::nullopt;
+  switch (mode) {
+    case ShuffleMode::Up: s = {lane - bval, lane - bval >= maxLane}; break;
+    case ShuffleMode::Down: s = {lane + bval, lane + bval <= maxLane}; break;
+    case ShuffleMode::Bfly: s = {lane ^ bval, (lane ^ bval) <= maxLane}; break;
+    case ShuffleMode::Idx: {
+      const int j = minLane | (bval & ~segment);
+      s = {j, j <= maxLane};
+      break;
+    }
   }
   if (!s.inRange) s.lane = lane;
   return s;
@@ -1011,9 +1020,9 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
       // lane j's `a` moves to lane i where j is derived from b and c. A lane's result is known
       // only when b and c are known for it and source lane j is active with a known `a`; every
       // other result (and predicate) is unknown, never guessed.
-      std::string mode;
+      std::optional<ShuffleMode> mode;
       for (const std::string& m : inst.mods) {
-        if (m == "up" || m == "down" || m == "bfly" || m == "idx") mode = m;
+        if (const std::optional<ShuffleMode> k = shuffleMode(m)) mode = k;
       }
       const PtxOperand& dst = ops[0].kind == PtxOperand::Kind::Vector && !ops[0].elems.empty() ? ops[0].elems[0] : ops[0];
       const PtxOperand* pred = ops[0].kind == PtxOperand::Kind::Vector && ops[0].elems.size() > 1 ? &ops[0].elems[1] : nullptr;
@@ -1022,13 +1031,13 @@ Expected<WarpTrace> WarpInterpreter::run(long long block, int warp) const {
         if (!(mask >> lane & 1)) continue;
         const Lane b = read(ops[2], lane), c = read(ops[3], lane);
         int origin = b.origin != kKnown ? b.origin : c.origin != kKnown ? c.origin : kKnown;
-        if (origin == kKnown && mode.empty()) origin = kFromOther;
+        if (origin == kKnown && !mode) origin = kFromOther;
         if (origin != kKnown) {
           d[lane] = {0, origin};
           p[lane] = {0, origin};
           continue;
         }
-        const ShuffleSource src = *shuffleSource(mode, lane, static_cast<std::uint32_t>(b.bits), static_cast<std::uint32_t>(c.bits));
+        const ShuffleSource src = shuffleSource(*mode, lane, static_cast<std::uint32_t>(b.bits), static_cast<std::uint32_t>(c.bits));
         const int j = src.lane;
         const bool pval = src.inRange;
         p[lane] = {pval ? 1u : 0u, kKnown};

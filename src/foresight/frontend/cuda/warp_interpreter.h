@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "foresight/frontend/cuda/ptx_cfg.h"
@@ -193,16 +194,19 @@ enum class PtxSpace { Global, Shared, Local, Const, Param, Generic };
 /// The most active lanes (address ≥ 0) that share one address: 1 when all differ.
 [[nodiscard]] int sameAddressLanes(std::span<const long long> lanes);
 
-/// Where a warp shuffle of mode `mode` (up, down, bfly, idx, in either case: PTX's shfl.sync,
-/// SASS's SHFL) makes `lane` read from, with operands b and c (c's bits 0-4 the clamp, 8-12 the
-/// segment mask), per the PTX ISA: the source lane and whether it was in range (when not, the
-/// lane reads its own value). nullopt for another mode. Shared by the PTX and the SASS runs.
+/// A warp shuffle's mode (PTX's shfl.sync, SASS's SHFL).
+enum class ShuffleMode { Up, Down, Bfly, Idx };
+/// The mode spelled `name` in either case (up, down, bfly, idx); nullopt for another name.
+[[nodiscard]] std::optional<ShuffleMode> shuffleMode(std::string_view name);
+
+/// Where a warp shuffle of mode `mode` makes `lane` read from, with operands b and c (c's bits
+/// 0-4 the clamp, 8-12 the segment mask), per the PTX ISA: the source lane and whether it was in
+/// range (when not, the lane reads its own value). Shared by the PTX and the SASS runs.
 struct ShuffleSource {
   int lane = 0;
   bool inRange = false;
 };
-[[nodiscard]] std::optional<ShuffleSource> shuffleSource(const std::string& mode, int lane, std::uint32_t b,
-                                                         std::uint32_t c);
+[[nodiscard]] ShuffleSource shuffleSource(ShuffleMode mode, int lane, std::uint32_t b, std::uint32_t c);
 
 /// Executes warps of one kernel.
 class WarpInterpreter {
