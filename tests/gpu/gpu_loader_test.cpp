@@ -211,6 +211,26 @@ TEST(GpuLoader, FetchGranularityIsAMultipleOfTheSectorAtMostALine) {
   }
 }
 
+TEST(GpuLoader, TheL1TagStageNeedsBanksAndComesBeforeItsExtra) {
+  const std::string h100 = testing_support::sourceText("gpus/h100.toml");
+  Expected<Gpu> g = loadGpuFromString(h100, kName);
+  ASSERT_TRUE(g.ok()) << g.error().format();
+  const MemoryLevel& l1 = *g->memoryForResource("l1");
+  ASSERT_TRUE(l1.tagLinesPerWavefront && l1.tagExtraWavefronts && l1.banks && l1.bankWidth);
+  EXPECT_DOUBLE_EQ(l1.tagLinesPerWavefront->value, 3.55);
+  EXPECT_DOUBLE_EQ(l1.tagExtraWavefronts->value, 0.45);
+  EXPECT_EQ(l1.banks->value, 32);
+  const std::string noBanks = replaced(h100, "banks = { value = 32, source = \"datasheet\" }  # the shared memory's array", "");
+  EXPECT_EQ(loadError(noBanks).message,
+            "'memory.l1.tag_lines_per_wavefront' needs 'line', 'banks' and 'bank_width' (the tag stage counts lines, the "
+            "data stage bank wavefronts)");
+  EXPECT_EQ(loadError(noBanks).line, lineOf(noBanks, "tag_lines_per_wavefront = {"));
+  const std::string extraAlone = replaced(h100, "tag_lines_per_wavefront = {", "# tag_lines_per_wavefront = {");
+  EXPECT_EQ(loadError(extraAlone).message, "'memory.l1.tag_extra_wavefronts' needs 'tag_lines_per_wavefront'");
+  const std::string zero = replaced(h100, "tag_lines_per_wavefront = { value = 3.55", "tag_lines_per_wavefront = { value = 0");
+  EXPECT_NE(loadError(zero).message.find("positive"), std::string::npos) << loadError(zero).message;
+}
+
 TEST(GpuLoader, WarmFullAndWarmNoneComeTogetherInOrder) {
   const std::string h100 = testing_support::sourceText("gpus/h100.toml");
   Expected<Gpu> g = loadGpuFromString(h100, kName);

@@ -168,6 +168,44 @@ TEST(CountSectors, RejectsInvalidInput) {
 
 // ---- CC 1.0/1.1 --------------------------------------------------------------------------------
 
+// The tag and data stages of an sm_80+ L1 (l1LoadWavefronts), with the presets' A100 fit:
+// tag = 0.45 + lines / 3.55, at least 1.
+TEST(L1LoadWavefronts, AHitTakesTheSlowerStageAMissALinePerPass) {
+  const L1TagStage fit{0.45, 3.55};
+  // Floats at unit stride from byte 16: 2 lines, 1 bank wavefront. Hit: 0.45 + 2 / 3.55 =
+  // 1.0134; miss: 2 (a pass per line).
+  L1Wavefronts w = l1LoadWavefronts(2, 1, fit);
+  EXPECT_NEAR(w.hit, 0.45 + 2 / 3.55, 1e-12);
+  EXPECT_DOUBLE_EQ(w.miss, 2);
+  // Aligned unit stride: 1 line → the tag stage's floor of 1 wavefront.
+  w = l1LoadWavefronts(1, 1, fit);
+  EXPECT_DOUBLE_EQ(w.hit, 1);
+  EXPECT_DOUBLE_EQ(w.miss, 1);
+  // Floats 8 words apart: 8 lines, an 8-way bank conflict → 8 both ways (tag 2.70).
+  w = l1LoadWavefronts(8, 8, fit);
+  EXPECT_DOUBLE_EQ(w.hit, 8);
+  EXPECT_DOUBLE_EQ(w.miss, 8);
+  // Floats 31 words apart: 31 lines, no conflict. Hit: 0.45 + 31 / 3.55 = 9.1824 (gpu-strides'
+  // A100 row "float stride 31": 8.5 cycles); miss: 31.
+  w = l1LoadWavefronts(31, 1, fit);
+  EXPECT_NEAR(w.hit, 9.18239, 1e-5);
+  EXPECT_DOUBLE_EQ(w.miss, 31);
+  // A double broadcast: 1 line, 2 bank wavefronts (half-warps) → 2 (gpu-strides "double stride
+  // 0": 2.01 cycles on the A100 and the H200).
+  w = l1LoadWavefronts(1, 2, fit);
+  EXPECT_DOUBLE_EQ(w.hit, 2);
+  EXPECT_DOUBLE_EQ(w.miss, 2);
+}
+
+TEST(L1LoadWavefronts, WithoutATagStageOrBanksALinePerPass) {
+  const L1Wavefronts none = l1LoadWavefronts(16, 1, L1TagStage{});
+  EXPECT_DOUBLE_EQ(none.hit, 16);
+  EXPECT_DOUBLE_EQ(none.miss, 16);
+  const L1Wavefronts unknownBanks = l1LoadWavefronts(16, -1, L1TagStage{0.45, 3.55});
+  EXPECT_DOUBLE_EQ(unknownBanks.hit, 16);
+  EXPECT_DOUBLE_EQ(unknownBanks.miss, 16);
+}
+
 TEST(CountTransactionsCc10, AlignedUnitStrideCoalesces) {
   auto r = countTransactionsCc10(strided(0, 4), 4);
   ASSERT_TRUE(r.ok());

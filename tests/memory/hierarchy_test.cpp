@@ -456,6 +456,71 @@ TEST(MemoryHierarchy, L1HitsOfARequestThatMissesElsewhereWaitForTheMiss) {
   }
 }
 
+TEST(MemoryHierarchy, AnL1WithATagStageServesHitsInTheSlowerOfItsStages) {
+  // One warp reads the same request 64 times, lanes 60 B apart (15 words: no two in one bank):
+  // 32 sectors in 15 lines. Requests 2-64 hit in L1 (2016 of 2048 sectors: a hit share of
+  // 63/64). The H100 preset's L1 has a tag stage (0.45 + lines / 3.55 wavefronts) and 32 banks:
+  // a hit takes max(1, 0.45 + 15 / 3.55) = 4.6754 wavefronts, a miss 15 (a pass per line), so
+  // the site's wavefronts are 64 x (63/64 x 4.6754 + 1/64 x 15) = 309.547. The V100 preset has
+  // no tag stage: 64 x 15 = 960.
+  Launch l;
+  l.grid.x = 1;
+  l.block.x = 32;
+  KernelIR ir = stridedKernel(4);
+  ir.streams = std::make_shared<RingSource>(64, 0);
+  class Reread : public WarpStreamSource {
+   public:
+    Expected<std::vector<DynamicInstruction>> stream(long long, int) const override {
+      std::vector<DynamicInstruction> out(64);
+      for (DynamicInstruction& d : out) {
+        for (int l = 0; l < 32; ++l) d.laneAddresses.push_back((1LL << 40) + l * 60LL);
+      }
+      return out;
+    }
+  };
+  ir.streams = std::make_shared<Reread>();
+  for (const auto& [preset, wavefronts] : {std::pair{"h100", 63 * (0.45 + 15 / 3.55) + 15}, std::pair{"v100", 960.0}}) {
+    Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, loadPreset(preset).value());
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    EXPECT_NEAR(t->loadSectors, 2048, 1e-6) << preset;
+    EXPECT_NEAR(t->l1HitSectors, 2016, 1e-6) << preset;
+    EXPECT_NEAR(t->loadWavefronts, wavefronts, 1e-6) << preset;
+    EXPECT_NEAR(t->sites[0].wavefronts, wavefronts, 1e-6) << preset;
+  }
+}
+
+/// One block of 32 warps; warp w re-reads, `steps` times, the 128 B at kRows + (w mod 8) x 64 KiB:
+/// eight rows of a tile far apart, 4 sectors each, 32 distinct sectors in all.
+class TileRowsSource : public WarpStreamSource {
+ public:
+  static constexpr long long kRows = 1LL << 40;
+  explicit TileRowsSource(int steps) : steps_(steps) {}
+  Expected<std::vector<DynamicInstruction>> stream(long long, int warp) const override {
+    DynamicInstruction d;
+    for (int l = 0; l < 32; ++l) d.laneAddresses.push_back(kRows + (warp % 8) * 65536LL + 4 * l);
+    return std::vector<DynamicInstruction>(static_cast<size_t>(steps_), d);
+  }
+
+ private:
+  int steps_;
+};
+
+TEST(MemoryHierarchy, ATileOfFarApartRowsThatTheSampleMissesStillHitsInL1) {
+  // 32 warps x 8192 requests x 4 sectors: the L1 view keeps one region (256 B) in 16 by their
+  // hash, and none of this tile's eight. Counted, the tile's 32 distinct sectors miss once each
+  // and the other 1,048,544 sector reads hit. From the extent (14,340 sectors from the first row
+  // to the last, more than the L1's 8192) nothing would be estimated and every read would miss.
+  Launch l;
+  l.grid.x = 1;
+  l.block.x = 1024;
+  KernelIR ir = stridedKernel(4);
+  ir.streams = std::make_shared<TileRowsSource>(8192);
+  Expected<MemoryTraffic> t = analyzeMemory(ir, nullptr, l, loadPreset("h100").value());
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_NEAR(t->loadSectors, 32.0 * 8192 * 4, 1e-6);
+  EXPECT_NEAR(t->l1HitSectors, 32.0 * 8192 * 4 - 32, 1e-6);
+}
+
 TEST(MemoryHierarchy, StoresCountTheSectorsTheyWriteOnlyPartly) {
   // 32 lanes x 4 B stores: unit stride fills 4 sectors (none partial); 8 B apart, 8 sectors of
   // 16 B each; 32 B or more apart, a sector per lane holding 4 of its 32 B: 32 partial.

@@ -106,6 +106,69 @@ L2_ROWS = [(2, "       512 kB      1536 kB         4ms       1.0%   13526.6 GB/s
            (45, "       512 kB    100352 kB        13ms       0.0%    3903.5 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s "),
            (86, "       512 kB   4881920 kB        13ms       0.1%    3888.2 GB/s        0 GB/s      0 GB/s      0 GB/s      0 GB/s ")]
 
+# --- gpu-benches gpu-strides: one block of 1024 threads re-reading L1, cycles per warp load -------
+# h200.txt at commit 0a45416 (copied 2026-12-01). main.cu (read at 15f814a, the stored version:
+# the same kernels, a wider stride loop) times one launch of N = 18 x 64 x 1024 loads per thread
+# and prints cycles = min time x clock / (1024 x N / 32 warp loads) and B/cycle = 1024 x N x
+# sizeof / (min time x clock); columns: type, kernel, arg, arg (pitch for the block kernel),
+# cycles, B/cycle, three counters per warp load (L1 data-pipe wavefronts, tag-stage output
+# wavefronts, L2 sectors). One launch takes cycles x 1024 x N / 32 / clock, clock 1980 MHz
+# (the file's first line).
+STRIDES_PATH = "gpu-strides/h200.txt"
+STRIDES_COMMIT = "0a45416b2118f4f355cef2af0daa2ec38fe25513"
+STRIDES_COPIED = "2026-12-01"
+STRIDES_DEVICE = "NVIDIA H200 (file gpu-strides/h200.txt, 1980 MHz)"
+STRIDES_N = 18 * 64 * 1024
+STRIDES_MHZ = 1980
+STRIDES_ROWS = [
+    (2, "float stride     0    0    1.01    126   1.00   1.00   0.03 "),
+    (3, "float stride     1    1    1.01    126   1.00   1.00   0.04 "),
+    (4, "float stride     2    2    2.01     64   2.00   1.22   0.02 "),
+    (5, "float stride     3    3    1.63     79   1.00   1.62   0.04 "),
+    (6, "float stride     4    4    4.01   32.0   4.00   1.84   0.05 "),
+    (7, "float stride     5    5    2.00     64   1.00   2.00   0.10 "),
+    (8, "float stride     6    6    2.32     55   2.00   2.31   0.04 "),
+    (9, "float stride     7    7    2.41     53   1.00   2.41   0.03 "),
+    (10, "float stride     8    8     8.0   16.0    8.0   2.72   0.11 "),
+    (11, "float stride     9    9    3.00   42.6   1.00   3.00   0.04 "),
+    (12, "float stride    10   10    3.16   40.5   2.00   3.16   0.04 "),
+    (13, "float stride    11   11    3.41   37.5   1.00   3.41   0.08 "),
+    (14, "float stride    12   12    4.01   32.0   4.00   3.62   0.05 "),
+    (15, "float stride    13   13    4.10   31.2   1.00   4.09   0.03 "),
+    (16, "float stride    14   14    4.25   30.1   2.00   4.25   0.04 "),
+    (17, "float stride    15   15    4.60   27.8   1.00   4.59   0.05 "),
+    (19, "double stride     0    0    2.01    128   2.00   1.00   0.04 "),
+    (20, "double stride     1    1    2.01    128   2.00   1.19   0.03 "),
+    (21, "double stride     2    2    4.01     64   4.00   1.75   0.08 "),
+    (22, "double stride     3    3    2.32    110   2.00   2.31   0.05 "),
+    (23, "double stride     4    4     8.0   32.0    8.0   2.78   0.06 "),
+    (24, "double stride     5    5    3.16     81   2.00   3.16   0.05 "),
+    (25, "double stride     6    6    4.01     64   4.00   3.72   0.03 "),
+    (26, "double stride     7    7    4.32     59   2.00   4.31   0.04 "),
+    (27, "double stride     8    8    16.0   16.0   16.0   4.66   0.13 "),
+    (28, "double stride     9    9     5.3   48.7   2.00    5.2   0.05 "),
+    (29, "double stride    10   10     5.5   46.8   4.00    5.5   0.18 "),
+    (30, "double stride    11   11     6.0   42.6   2.00    6.0   0.04 "),
+    (31, "double stride    12   12     8.0   32.0    8.0    6.6   0.09 "),
+    (32, "double stride    13   13     7.0   36.5   2.00    7.0   0.06 "),
+    (33, "double stride    14   14     7.0   36.5   4.00    7.0   0.05 "),
+    (34, "double stride    15   15     8.0   32.0   2.00    8.0   0.05 "),
+    (36, "float block     1  4098     9.3   13.8   2.00    9.2   0.08 "),
+    (37, "float block     2  4098    4.82   26.6   1.00   4.81   0.09 "),
+    (38, "float block     4  4098    3.00   42.6   2.00   3.00   0.03 "),
+    (39, "float block     8  4098    4.01   32.0   4.00   2.12   0.05 "),
+    (40, "float block    16  4098    2.01     64   2.00   1.47   0.04 "),
+    (41, "float block    32  4098    1.02    125   1.00   1.00   0.04 "),
+    (42, "float block    64  4098    1.02    126   1.00   1.00   0.05 "),
+    (44, "double block     1  4098     9.0   28.4   4.00    9.0   0.07 "),
+    (45, "double block     2  4098     5.3   48.7   2.00    5.2   0.07 "),
+    (46, "double block     4  4098    4.01     64   4.00   3.25   0.05 "),
+    (47, "double block     8  4098    4.01     64   4.00   2.27   0.03 "),
+    (48, "double block    16  4098    2.01    128   2.00   1.38   0.04 "),
+    (49, "double block    32  4098    2.01    128   2.00   1.00   0.02 "),
+    (50, "double block    64  4098    2.01    128   2.00   1.00   0.06 "),
+]
+
 # --- mixbench: Tesla K20c, single precision, 4096 blocks of 256, COMP 8192 ----------------------
 MIX_PATH = "results/CUDA/TeslaK20c.txt"
 MIX_COMMIT = "e4a8afb09ec58cc901cbaea4092dc07ec99d3e6c"
@@ -275,6 +338,14 @@ def points():
         ms = L2_BLOCKS * 524288 / (gbs * 1e9) * 1e3
         out.append(record("h200", "l2_sweep", f"ws{kb}k", L2_DEVICE, GB, L2_PATH, L2_COMMIT, line, row, gbs,
                           "GB/s", f"t = {L2_BLOCKS} blocks x 524288 B / ({gbs} GB/s)", ms, copied=L2_COPIED))
+    for line, row in STRIDES_ROWS:
+        kind, mode, arg, cycles = row.split()[0], row.split()[1], int(row.split()[2]), float(row.split()[4])
+        variant = f"{kind[0]}_{'s' if mode == 'stride' else 'b'}{arg}"
+        ms = cycles * (1024 * STRIDES_N / 32) / (STRIDES_MHZ * 1e6) * 1e3
+        out.append(record("h200", "gpu_strides", variant, STRIDES_DEVICE, GB, STRIDES_PATH, STRIDES_COMMIT, line, row,
+                          cycles, "cycles per warp load",
+                          f"t = {cycles:g} cycles x 1024 x {STRIDES_N} / 32 warp loads / {STRIDES_MHZ} MHz", ms,
+                          STRIDES_MHZ, copied=STRIDES_COPIED))
     for i, row in enumerate(MIX_ROWS):
         ratio, sp_ms = row.split(",")[0].strip(), row.split(",")[1].strip()
         compute = int(ratio.split("/")[0])
@@ -344,6 +415,17 @@ def check_rows():
             r, k = int(r + max(1.0, r * 0.1)), k + 1
         assert r * 512 == kb and k == line, row
         assert round(L2_BLOCKS * 524288 / gbs / 1e6) == ms, row
+    for line, row in STRIDES_ROWS:
+        # B/cycle = 32 lanes x sizeof / cycles per warp load, printed to 3 significant digits
+        # (no decimals above 50); the lines follow the file's blocks of 16 + 16 + 7 + 7 rows.
+        f = row.split()
+        size = 4 if f[0] == "float" else 8
+        cycles, bpc = float(f[4]), float(f[5])
+        assert abs(32 * size / cycles - bpc) <= max(0.5, 0.006 * bpc), row
+        arg = int(f[2])
+        base = {("float", "stride"): 2, ("double", "stride"): 19, ("float", "block"): 36, ("double", "block"): 44}
+        step = arg if f[1] == "stride" else arg.bit_length() - 1
+        assert line == base[(f[0], f[1])] + step, row
     for k, row in enumerate(MIX_ROWS):
         t, gf, gb = (float(x) for x in row.split(",")[1:4])
         assert abs(k / 32 * 2 * 8192 * 4 * 2**20 / t * 1e-6 - gf) <= 0.01 + gf * 1e-4, row

@@ -241,8 +241,8 @@ std::vector<FixLine> conflictedSharedLines(const KernelIR& ir, const Gpu& gpu) {
 }
 
 /// Global accesses that take more than their width needs: more sectors per request than a full
-/// warp's bytes fill, or more L1 passes (distinct lines) per request than those bytes span — the
-/// two costs the perfect-coalescing what-if removes.
+/// warp's bytes fill, or more L1 wavefronts (passes) per request than the lines those bytes span
+/// — the two costs the perfect-coalescing what-if removes.
 std::vector<FixLine> uncoalescedLines(const KernelIR& ir, const MemoryTraffic& m,
                                       double sectorsPerLine) {
   LineTally tally;
@@ -252,15 +252,15 @@ std::vector<FixLine> uncoalescedLines(const KernelIR& ir, const MemoryTraffic& m
     const double ideal = idealSectorsPerRequest(in->memory->widthBytes, m.sectorBytes);
     const double idealLines = std::max(1.0, std::ceil(ideal / sectorsPerLine));
     const double perRequest = s.sectors / s.requests;
-    const double linesPerRequest = s.wavefronts > 0 ? s.wavefronts / s.requests : 0;
+    const double passesPerRequest = s.wavefronts > 0 ? s.wavefronts / s.requests : 0;
     const char* what = in->memory->isStore ? "stores:" : "loads:";
     if (perRequest > 1.25 * ideal) {
       tally.add(
           *in, s.sectors - ideal * s.requests,
           fmt::format("{} {:.3g} sectors per request, {:.0f} at best", what, perRequest, ideal));
-    } else if (linesPerRequest > 1.25 * idealLines) {
-      tally.add(*in, (linesPerRequest - idealLines) * sectorsPerLine * s.requests,
-                fmt::format("{} {:.3g} L1 lines per request, {:.0f} at best", what, linesPerRequest,
+    } else if (passesPerRequest > 1.25 * idealLines) {
+      tally.add(*in, (passesPerRequest - idealLines) * sectorsPerLine * s.requests,
+                fmt::format("{} {:.3g} L1 wavefronts per request, {:.0f} at best", what, passesPerRequest,
                             idealLines));
     }
   }

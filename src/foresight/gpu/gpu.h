@@ -90,6 +90,12 @@ struct MemoryLevel {
   std::optional<Param<long long>> warmNone;
   std::optional<Param<int>> banks;
   std::optional<Param<int>> bankWidth;     ///< bytes per bank word (4, or 8 in Kepler 8-byte mode)
+  /// The tag stage of an sm_80+ L1 (L1TagStage, memory/coalescing.h): a global load request
+  /// takes `tagExtraWavefronts` + its distinct lines / `tagLinesPerWavefront` tag wavefronts
+  /// (at least 1), and its bank wavefronts (`banks`, `bankWidth`) in the data stage; the L1
+  /// serves it in the slower of the two. Absent: a wavefront per distinct line.
+  std::optional<Param<double>> tagLinesPerWavefront;
+  std::optional<Param<double>> tagExtraWavefronts;
   Param<double> latency;                   ///< cycles, unloaded hit latency of this level
   std::optional<Param<double>> bandwidth;  ///< GB/s, whole GPU (summed over SMs for SM scope): peak
   // Achievable (sustained, measured) bandwidth by direction, GB/s, whole GPU; absent = unknown

@@ -329,6 +329,8 @@ const std::vector<GpuField<MemoryLevel>>& memoryLevelFields() {
         paramKey<&M::warmNone, Dim::Bytes, kPositive>("warm_none"),
         paramKey<&M::banks, Dim::Count, kPositive>("banks"),
         paramKey<&M::bankWidth, Dim::Bytes, kPositive>("bank_width"),
+        paramKey<&M::tagLinesPerWavefront, Dim::Count, kPositive>("tag_lines_per_wavefront"),
+        paramKey<&M::tagExtraWavefronts, Dim::Count>("tag_extra_wavefronts"),
         paramKey<&M::latency, Dim::Cycles>("latency"),
         paramKey<&M::bandwidth, Dim::Bandwidth>("bandwidth"),
         paramKey<&M::readBandwidth, Dim::Bandwidth>("read_bandwidth"),

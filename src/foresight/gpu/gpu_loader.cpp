@@ -96,6 +96,12 @@ Expected<Gpu> loadGpuFromString(std::string_view text, const std::string& source
       if (m.failed()) break;
       if (level.serialization == Serialization::Bank && (!level.banks || !level.bankWidth)) {
         m.failHere("'memory." + name + "' has serialization \"bank\" and needs 'banks' and 'bank_width'");
+      } else if (level.tagLinesPerWavefront && (!level.banks || !level.bankWidth || !level.line)) {
+        m.failAtKey("tag_lines_per_wavefront", "'memory." + name +
+                                                   ".tag_lines_per_wavefront' needs 'line', 'banks' and 'bank_width' (the "
+                                                   "tag stage counts lines, the data stage bank wavefronts)");
+      } else if (level.tagExtraWavefronts && !level.tagLinesPerWavefront) {
+        m.failAtKey("tag_extra_wavefronts", "'memory." + name + ".tag_extra_wavefronts' needs 'tag_lines_per_wavefront'");
       } else if (level.serialization == Serialization::Line && !level.line) {
         m.failHere("'memory." + name + "' has serialization \"line\" and needs 'line'");
       } else if (level.serialization == Serialization::Sector && !level.sector) {

@@ -5,6 +5,7 @@
 #include "foresight/memory/bank_conflicts.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -63,6 +64,22 @@ Expected<BankConflicts> countBankConflicts(std::span<const long long> addresses,
     ++out.phases;
     pairs.clear();
     const std::size_t last = std::min(addresses.size(), first + lanesPerPhase);
+    // Words within one row of the banks (coalesced and broadcast requests, the common case):
+    // no bank holds two of them, one pass.
+    long long lo = LLONG_MAX, hi = LLONG_MIN;
+    for (std::size_t lane = first; lane < last; ++lane) {
+      const long long a = addresses[lane];
+      if (a < 0) continue;
+      lo = std::min(lo, a / bankWidth);
+      hi = std::max(hi, (a + accessBytes - 1) / bankWidth);
+    }
+    if (lo > hi) continue;  // no active lane: no pass
+    if (hi - lo < options.numBanks) {
+      out.wavefronts += 1;
+      out.conflictFree += 1;
+      out.degree = std::max(out.degree, 1);
+      continue;
+    }
     for (std::size_t lane = first; lane < last; ++lane) {
       const long long a = addresses[lane];
       if (a < 0) continue;

@@ -178,6 +178,13 @@ Expected<SectorCount> countSectors(std::span<const long long> addresses, int acc
   return out;
 }
 
+L1Wavefronts l1LoadWavefronts(long long lines, int bankWavefronts, const L1TagStage& tags) {
+  const auto n = static_cast<double>(lines);
+  if (!tags.known() || bankWavefronts < 0) return {n, n};
+  const auto bank = static_cast<double>(bankWavefronts);
+  return {std::max(bank, std::max(1.0, tags.extraWavefronts + n / tags.linesPerWavefront)), std::max(bank, n)};
+}
+
 Expected<SegmentTransactions> countTransactionsCc10(std::span<const long long> addresses,
                                                     int accessBytes) {
   if (auto ok = checkWarpAccess(addresses, accessBytes); !ok) return std::move(ok).takeError();

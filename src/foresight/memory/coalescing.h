@@ -66,6 +66,36 @@ void touchedSectors(const std::vector<long long>& lanes, int accessBytes, long l
 /// column (stride ≥ 32 B) → 32; unit stride from byte 4 → 2 (the first and the last).
 [[nodiscard]] int partialSectors(const std::vector<long long>& lanes, int accessBytes, long long sectorBytes);
 
+/// The two stages a global load request passes in an sm_80+ L1 (Ampere and Hopper). The tag
+/// stage looks up the request's distinct lines: `extraWavefronts` + lines / `linesPerWavefront`
+/// wavefronts, at least one. The data stage reads the banks (the array shared memory uses): the
+/// request's bank wavefronts (countBankConflicts(): a 64-bit or 128-bit access by half-warps,
+/// one pass per distinct word of the busiest bank). The stages overlap, so the request holds
+/// the L1 for the slower of the two. Fitted to te42kyfo/gpu-benches gpu-strides, whose
+/// cycles per load are that maximum on an A100 and an H200 (docs/gpu-presets.md): a warp reading
+/// floats at a stride of 15 words touches 16 lines and takes 4.6 cycles, not 16.
+struct L1TagStage {
+  double extraWavefronts = 0;    ///< ≥ 0
+  double linesPerWavefront = 0;  ///< lines one tag wavefront resolves; ≤ 0: no tag stage
+  [[nodiscard]] bool known() const { return linesPerWavefront > 0; }
+};
+
+/// L1 wavefronts of one load request: if its lines hit, and if they miss.
+struct L1Wavefronts {
+  double hit = 0, miss = 0;
+};
+
+/// L1 wavefronts of one load request of `lines` distinct lines and `bankWavefronts` data-stage
+/// wavefronts. With a tag stage: hit = max(bankWavefronts, max(1, extra + lines /
+/// linesPerWavefront)), as gpu-strides measures L1-resident data; miss = max(bankWavefronts,
+/// lines): a missing line is allocated and requested from L2 one at a time (a warp reading a
+/// column of 32 rows that miss, `gesummv` on an H200, runs as 32 passes, not 9). Without a tag
+/// stage, or with unknown bank wavefronts (< 0): `lines` both. Examples with the A100 fit
+/// (0.31 + lines / 3.56): floats at unit stride, 128 B from byte 16 (2 lines, 1 bank wavefront)
+/// → hit 1, miss 2; at a stride of 8 words (8 lines, 8-way conflict) → 8 and 8; at a stride of
+/// 31 words (31 lines, no conflict) → hit 9.0, miss 31.
+[[nodiscard]] L1Wavefronts l1LoadWavefronts(long long lines, int bankWavefronts, const L1TagStage& tags);
+
 // ---- Compute capability 1.x (GROPHECY footnote 3) --------------------------------------------
 
 /// Memory transactions of one warp request on a CC 1.x device.

@@ -23,6 +23,7 @@
 
 #include "foresight/gpu/occupancy.h"
 #include "foresight/ir/warp_stream.h"
+#include "foresight/memory/bank_conflicts.h"
 #include "foresight/memory/coalescing.h"
 #include "foresight/memory/reuse_distance.h"
 #include "foresight/memory/summarize.h"
@@ -70,12 +71,14 @@ double patternWavefronts(double n, bool coalesced, double sectorsPerLine) {
 /// `viewSectors` × distinct / `siteSectors` sector accesses; when that is below the cache's
 /// `capacitySectors`, no LRU eviction can come between them (the distinct sectors in between
 /// are at most the accesses), and only each sector's first touch misses. `extent` (lowest and
-/// highest sector touched) bounds the distinct sectors. Nothing (no estimate: the site stays
-/// all misses) when the bound does not hold or the site has no sectors of known address.
+/// highest sector touched) bounds the distinct sectors, or `counted` gives them (a tile's rows far
+/// apart: the extent counts the gaps). Nothing (no estimate: the site stays all misses) when the
+/// bound does not hold or the site has no sectors of known address.
 std::optional<double> residentHitShare(double siteSectors, std::pair<long long, long long> extent, double viewSectors,
-                                       double capacitySectors) {
+                                       double capacitySectors, std::optional<double> counted = std::nullopt) {
   if (!(siteSectors > 0) || extent.first > extent.second) return std::nullopt;
-  const double distinct = std::min(siteSectors, static_cast<double>(extent.second - extent.first + 1));
+  const double distinct =
+      std::min({siteSectors, static_cast<double>(extent.second - extent.first + 1), counted.value_or(siteSectors)});
   if (!(viewSectors * distinct / siteSectors < capacitySectors)) return std::nullopt;
   return 1.0 - distinct / siteSectors;
 }
@@ -131,6 +134,9 @@ struct WarpAccess {
   bool warm = false;   ///< first half of its window: it only warms the caches (not counted)
   /// Partially written sectors of a store with known lanes (partialSectors()); -1 otherwise.
   int partialSectors = -1;
+  /// Data-stage wavefronts of a load with known lanes through an L1 with a tag stage
+  /// (countBankConflicts() on its banks); -1 otherwise.
+  int bankWavefronts = -1;
 };
 
 /// The sector number seen by the reuse analysis: sectors of different windows of a sampled
@@ -227,10 +233,13 @@ struct SampleTally {
 /// its neighbours, when a check block's exact streams agree with it.
 class BlockStreams {
  public:
+  /// `l1Banks`: the banks of an L1 with a tag stage, whose loads' bank wavefronts the views
+  /// need (WarpAccess::bankWavefronts); none otherwise.
   BlockStreams(const KernelIR& ir, const Launch& launch, int warpsPerBlock,
-               const std::map<std::pair<int, int>, int>& siteOf, std::vector<int> siteWidth, long long sectorBytes)
+               const std::map<std::pair<int, int>, int>& siteOf, std::vector<int> siteWidth, long long sectorBytes,
+               std::optional<BankOptions> l1Banks)
       : ir_(ir), launch_(launch), warps_(warpsPerBlock), siteOf_(siteOf), siteWidth_(std::move(siteWidth)),
-        sectorBytes_(sectorBytes) {}
+        sectorBytes_(sectorBytes), l1Banks_(l1Banks) {}
 
   long long linear(long long x, long long y, long long z) const {
     return x + launch_.grid.x * (y + launch_.grid.y * z);
@@ -295,6 +304,10 @@ class BlockStreams {
               // Computed here, once per fetched access: shifted blocks reuse it, and the views that
               // read it may run on several threads.
               if (m.isStore && !a.lanes.empty()) a.partialSectors = partialSectors(a.lanes, m.widthBytes, sectorBytes_);
+              if (!m.isStore && !a.lanes.empty() && l1Banks_) {
+                // Shift-invariant: moving every lane by whole words rotates the banks.
+                if (Expected<BankConflicts> bc = countBankConflicts(a.lanes, m.widthBytes, *l1Banks_)) a.bankWavefronts = bc->wavefronts;
+              }
               if (windowed) {
                 a.at = (win.origin + static_cast<double>(j - win.begin) + 0.5) / std::max(1.0, s->fullLength);
                 a.weight = win.weight;
@@ -740,6 +753,7 @@ class BlockStreams {
   bool windowed_ = false;
   std::vector<int> siteWidth_;  ///< bytes per lane of each site
   long long sectorBytes_;
+  std::optional<BankOptions> l1Banks_;
   std::vector<std::vector<Shift>> shifts_;  ///< per warp and access of the base block
   std::vector<ShiftClass> classes_;          ///< the accesses' shift classes (prepareShifts())
   bool dimOk_[3] = {false, false, false};   ///< extrapolation in each dimension holds (checkDims())
@@ -763,12 +777,14 @@ static_assert(sizeof(Timed) <= 64, "a sampled access moves as one cache line whe
 /// Per site of one analysis: requests, sectors with known addresses, and sectors of requests
 /// with unknown addresses (transactionsPerInst), each weighted by the accesses it stands for.
 struct SiteTotals {
-  std::vector<double> requests, sectors, unknown, wavefronts, partial;
+  /// L1 wavefronts: `wavefronts` if the requests' lines miss, `hitWavefronts` if they hit
+  /// (l1LoadWavefronts(); the same without a tag stage, and for stores).
+  std::vector<double> requests, sectors, unknown, wavefronts, hitWavefronts, partial;
   /// Lowest and highest sector touched with known addresses: over all blocks, and over the
   /// first half of the window's (the growth per block sizes the arrays gathers spread over).
   std::vector<std::pair<long long, long long>> extent, firstHalfExtent;
   explicit SiteTotals(size_t n)
-      : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), partial(n, 0),
+      : requests(n, 0), sectors(n, 0), unknown(n, 0), wavefronts(n, 0), hitWavefronts(n, 0), partial(n, 0),
         extent(n, {LLONG_MAX, LLONG_MIN}), firstHalfExtent(n, {LLONG_MAX, LLONG_MIN}) {}
   /// Adds the totals of later blocks (exact when every term is whole: integralWeights()).
   void add(const SiteTotals& o) {
@@ -777,6 +793,7 @@ struct SiteTotals {
       sectors[s] += o.sectors[s];
       unknown[s] += o.unknown[s];
       wavefronts[s] += o.wavefronts[s];
+      hitWavefronts[s] += o.hitWavefronts[s];
       partial[s] += o.partial[s];
       for (auto [mine, theirs] : {std::pair{&extent[s], &o.extent[s]}, std::pair{&firstHalfExtent[s], &o.firstHalfExtent[s]}}) {
         mine->first = std::min(mine->first, theirs->first);
@@ -848,8 +865,9 @@ class ShiftedBlocks {
     return static_cast<double>(spl) == sectorsPerLine && spl >= 1 && (kRegionSectors % spl) == 0;
   }
 
-  ShiftedBlocks(const BlockStreams& streams, std::vector<Access> accesses, size_t sites, long long sectorsPerLine)
-      : streams_(streams), accesses_(std::move(accesses)), sites_(sites), sectorsPerLine_(sectorsPerLine),
+  ShiftedBlocks(const BlockStreams& streams, std::vector<Access> accesses, size_t sites, long long sectorsPerLine,
+                L1TagStage tags)
+      : streams_(streams), accesses_(std::move(accesses)), sites_(sites), sectorsPerLine_(sectorsPerLine), tags_(tags),
         requests_(sites, 0), sectors_(sites, 0), partial_(sites, 0) {
     const size_t classes = streams.shiftClasses();
     std::vector<std::pair<long long, long long>> extent(classes * sites, {LLONG_MAX, LLONG_MIN});
@@ -898,7 +916,10 @@ class ShiftedBlocks {
     for (size_t c = 0; c < by.size(); ++c) {
       const Residue& r = residue(static_cast<int>(by[c] & (kRegionSectors - 1)));
       const long long region = by[c] >> kRegionShift;
-      for (size_t s = 0; s < sites_; ++s) totals.wavefronts[s] += r.wavefronts[c * sites_ + s];
+      for (size_t s = 0; s < sites_; ++s) {
+        totals.wavefronts[s] += r.wavefronts[c * sites_ + s];
+        totals.hitWavefronts[s] += r.hitWavefronts[c * sites_ + s];
+      }
       const std::vector<long long>& offsets = r.offsets[c];
       for (size_t j = 0; j < offsets.size(); ++j) {
         if (!sampler.keeps(offsets[j] + region)) continue;
@@ -931,7 +952,7 @@ class ShiftedBlocks {
     std::vector<std::vector<long long>> offsets;    ///< [class] ascending, distinct
     std::vector<std::vector<size_t>> starts;        ///< [class] CSR into accesses, offsets.size() + 1
     std::vector<std::vector<size_t>> accesses;      ///< [class] access indices per offset, ascending
-    std::vector<double> wavefronts;                 ///< [class · sites + site]
+    std::vector<double> wavefronts, hitWavefronts;  ///< [class · sites + site]: SiteTotals' two
   };
   struct Extent {
     size_t shiftClass, site;
@@ -957,6 +978,7 @@ class ShiftedBlocks {
     r.starts.resize(classes);
     r.accesses.resize(classes);
     r.wavefronts.assign(classes * sites_, 0);
+    r.hitWavefronts.assign(classes * sites_, 0);
     // Per class, the (region offset, access) touches in access order.
     std::vector<std::vector<long long>> offsets(classes);
     std::vector<std::vector<size_t>> toucher(classes);
@@ -966,8 +988,10 @@ class ShiftedBlocks {
       const auto c = static_cast<size_t>(streams_.shiftClass(a.warp, a.index));
       moved = streams_.baseSectors(a.warp, a.index);
       for (long long& sec : moved) sec += q;
-      r.wavefronts[c * sites_ + static_cast<size_t>(a.site)] +=
-          static_cast<double>(distinctLines(moved, sectorsPerLine_)) * a.weight;
+      const L1Wavefronts wf = l1LoadWavefronts(distinctLines(moved, sectorsPerLine_),
+                                               streams_.baseBlock()[a.warp][a.index].bankWavefronts, tags_);
+      r.wavefronts[c * sites_ + static_cast<size_t>(a.site)] += wf.miss * a.weight;
+      r.hitWavefronts[c * sites_ + static_cast<size_t>(a.site)] += wf.hit * a.weight;
       long long last = LLONG_MIN;
       for (const long long sec : moved) {
         if ((sec >> kRegionShift) == last) continue;
@@ -999,6 +1023,7 @@ class ShiftedBlocks {
   std::vector<Access> accesses_;
   size_t sites_;
   long long sectorsPerLine_;
+  L1TagStage tags_;
   std::vector<double> requests_, sectors_, partial_;  ///< per site, per block
   size_t loadSectors_ = 0, storeSectors_ = 0;         ///< sectors a block generates
   std::vector<Extent> extents_;
@@ -1149,7 +1174,15 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
 
   std::vector<int> siteWidth;
   for (const Site& st : sites) siteWidth.push_back(st.access->widthBytes);
-  BlockStreams streams(ir, launch, warpsPerBlock, siteOf, std::move(siteWidth), sectorBytes);
+  // An L1 with a tag stage serves a load that hits in the slower of its tag and bank wavefronts.
+  L1TagStage l1Tags;
+  std::optional<BankOptions> l1Banks;
+  if (l1Level && l1Level->tagLinesPerWavefront && l1Level->banks && l1Level->bankWidth) {
+    l1Tags.linesPerWavefront = l1Level->tagLinesPerWavefront->value;
+    l1Tags.extraWavefronts = l1Level->tagExtraWavefronts ? l1Level->tagExtraWavefronts->value : 0.0;
+    l1Banks = BankOptions{l1Level->banks->value, l1Level->bankWidth->value, std::max(1, gpu.warpSize.value)};
+  }
+  BlockStreams streams(ir, launch, warpsPerBlock, siteOf, std::move(siteWidth), sectorBytes, l1Banks);
   Expected<bool> affine = streams.prepareAffine();
   if (!affine) return std::move(affine).takeError();
   auto coords = [&](long long b) {
@@ -1212,7 +1245,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
                             static_cast<double>(strideOf(n)) * a.weight, timeInBlock(a, i, n)});
       }
     }
-    shifted.emplace(streams, std::move(selected), sites.size(), static_cast<long long>(sectorsPerLine));
+    shifted.emplace(streams, std::move(selected), sites.size(), static_cast<long long>(sectorsPerLine), l1Tags);
   }
   // Converts the accesses of block `c` into time-ordered sector accesses, those of the regions
   // the sampler keeps (RegionSampler): a block of wave v runs from v to v + 1, its warps'
@@ -1244,6 +1277,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
             totals.unknown[site] += n * weight;
             const bool coalesced = m.pattern && *m.pattern == AccessClass::Coalesced;
             totals.wavefronts[site] += patternWavefronts(n, coalesced, sectorsPerLine) * weight;
+            totals.hitWavefronts[site] += patternWavefronts(n, coalesced, sectorsPerLine) * weight;
             return;
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;
@@ -1256,7 +1290,10 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
               e->second = std::max(e->second, hi);
             }
           }
-          totals.wavefronts[site] += static_cast<double>(distinctLines(*touched, static_cast<long long>(sectorsPerLine))) * weight;
+          const L1Wavefronts wf =
+              l1LoadWavefronts(distinctLines(*touched, static_cast<long long>(sectorsPerLine)), a.bankWavefronts, l1Tags);
+          totals.wavefronts[site] += wf.miss * weight;
+          totals.hitWavefronts[site] += wf.hit * weight;
           // The base block's lanes: a shifted block writes its sectors the same way.
           if (m.isStore) {
             // The same base access recurs in every shifted block: its count is kept with it.
@@ -1272,6 +1309,47 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   // l1Whole: sectors weighted by the chance that their whole request hit (the least likely of
   // its sampled sectors: they hit and miss together, as the lines of one request do).
   std::vector<double> l1Hit(sites.size(), 0), l1Seen(sites.size(), 0), l1Whole(sites.size(), 0);
+  // The distinct sectors each `wanted` site touches in `blockIds`, counted where its data is
+  // re-read: when the accesses of the blocks' first halves already touch at least 10/11 of
+  // them; nothing for a site whose data grows through its run (a windowed stream's unsampled
+  // stretches may touch more) or that touches more than `limit` (no estimate would hold).
+  auto rereadDistinct = [&](const std::vector<long long>& blockIds, const std::vector<char>& wanted,
+                            double limit) -> Expected<std::vector<std::optional<double>>> {
+    std::vector<std::optional<double>> out(sites.size());
+    if (std::find(wanted.begin(), wanted.end(), 1) == wanted.end()) return out;
+    const auto cap = static_cast<size_t>(std::max(1.0, limit));
+    std::vector<std::vector<long long>> all(sites.size()), early(sites.size());
+    std::vector<char> tooMany(sites.size(), 0);
+    const auto squeeze = [](std::vector<long long>& v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    for (const long long b : blockIds) {
+      const std::array<long long, 3> c = coords(b);
+      Expected<void> ok = streams.forEachAccess(
+          c[0], c[1], c[2], [](size_t, size_t, size_t) { return true; },
+          [&](size_t, size_t i, size_t n, const WarpAccess& a, const std::vector<long long>* touched) {
+            const auto site = static_cast<size_t>(a.site);
+            if (!touched || !wanted[site] || tooMany[site]) return;
+            all[site].insert(all[site].end(), touched->begin(), touched->end());
+            if (timeInBlock(a, i, n) < 0.5) early[site].insert(early[site].end(), touched->begin(), touched->end());
+            if (all[site].size() > 4 * cap) {
+              squeeze(all[site]);
+              squeeze(early[site]);
+              tooMany[site] = all[site].size() > cap;
+            }
+          });
+      if (!ok) return std::move(ok).takeError();
+    }
+    for (size_t site = 0; site < sites.size(); ++site) {
+      if (!wanted[site] || tooMany[site]) continue;
+      squeeze(all[site]);
+      squeeze(early[site]);
+      const auto d = static_cast<double>(all[site].size());
+      if (d > 0 && all[site].size() <= cap && d <= 1.1 * static_cast<double>(early[site].size())) out[site] = d;
+    }
+    return out;
+  };
   auto l1View = [&]() -> Expected<void> {
     const int maxBlocks = streams.affine() ? perSm : std::min(perSm, 2);
     const double collectRate = std::min(1.0, static_cast<double>(kSampledAccesses) /
@@ -1290,6 +1368,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     // longer reused; data every block keeps touching (a small table) still is. A launch of one
     // wave or less starts its blocks together and stays in step.
     const bool staggered = blocks > static_cast<long long>(sms) * perSm;
+    std::vector<long long> viewBlocks;
     for (int i = 0; i < maxBlocks; ++i) {
       const long long b = static_cast<long long>(i) * sms;
       if (b >= blocks) break;
@@ -1297,10 +1376,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const double phase = staggered ? static_cast<double>(i) / maxBlocks : 0.0;
       Expected<void> ok = collect(coords(b), cluster, warpCounter, -phase, false, sampler, timed, viewTotals, collected, phase, 1.0);
       if (!ok) return std::move(ok).takeError();
+      viewBlocks.push_back(b);
       const long long next = b + static_cast<long long>(sms) * perSm;
       if (phase > 0 && next < blocks) {
         ok = collect(coords(next), cluster, warpCounter, 1.0 - phase, false, sampler, timed, viewTotals, collected, 0.0, phase);
         if (!ok) return std::move(ok).takeError();
+        viewBlocks.push_back(next);
       }
     }
     sortByTime(timed);
@@ -1343,11 +1424,18 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
     for (size_t site = 0; site < sites.size(); ++site) {
       if (!sites[site].access->isStore) viewLoadSectors += viewTotals.sectors[site];
     }
+    const double capacitySectors = static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes);
+    std::vector<char> unseen(sites.size(), 0);
     for (size_t site = 0; site < sites.size(); ++site) {
       const MemoryAccess& m = *sites[site].access;
-      if (m.isStore || !l1Eligible(m) || l1Seen[site] > 0) continue;
+      unseen[site] = !m.isStore && l1Eligible(m) && l1Seen[site] <= 0 && viewTotals.sectors[site] > 0;
+    }
+    Expected<std::vector<std::optional<double>>> counted = rereadDistinct(viewBlocks, unseen, capacitySectors);
+    if (!counted) return std::move(counted).takeError();
+    for (size_t site = 0; site < sites.size(); ++site) {
+      if (!unseen[site]) continue;
       if (const std::optional<double> h = residentHitShare(viewTotals.sectors[site], viewTotals.extent[site], viewLoadSectors,
-                                                           static_cast<double>(l1Bytes) / static_cast<double>(sectorBytes))) {
+                                                           capacitySectors, (*counted)[site])) {
         l1Hit[site] = l1Whole[site] = *h;
         l1Seen[site] = 1;
       }
@@ -1584,6 +1672,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   std::vector<double>& sectors = window.sectors;
   std::vector<double>& unknown = window.unknown;
   const std::vector<double>& wavefronts = window.wavefronts;
+  const std::vector<double>& hitWavefronts = window.hitWavefronts;
   // Per site: L1 hit rate from the SM analysis; L2 outcome of the window, conditioned on an L1
   // miss (an access that hits in L1 would have hit in L2: P(L2 | L1 miss) =
   // (P(L2) − P(L1)) / (1 − P(L1))).
@@ -1600,6 +1689,12 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   }
 
   const double scale = static_cast<double>(blocks) / static_cast<double>(windowBlocks);
+  // A load site's L1 wavefronts: its requests' if their lines hit, in its L1 hit share, and if
+  // they miss in the rest.
+  const auto siteWavefronts = [&](size_t s, const SiteTraffic& st) {
+    const double h = st.isStore || st.sectors <= 0 ? 0.0 : std::clamp(st.l1Hits / st.sectors, 0.0, 1.0);
+    return (h * hitWavefronts[s] + (1 - h) * wavefronts[s]) * scale;
+  };
   double windowSectors = 0;
   for (const double n : sectors) windowSectors += n;
   for (size_t site = 0; site < sites.size(); ++site) {
@@ -1745,11 +1840,11 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       }
       st.requests = requests[s];
       st.sectors = share * g.traffic.sectors;
-      st.wavefronts = wavefronts[s] * scale;
       st.partialSectors = window.partial[s] * scale;
       st.l1Hits = share * g.traffic.l1Hits;
       st.l2Hits = share * g.traffic.l2Hits;
       st.dramSectors = share * g.traffic.dramSectors;
+      st.wavefronts = siteWavefronts(s, st);
       addToTotals(m.isStore, st);
       continue;
     }
@@ -1784,6 +1879,7 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
       const double misses = known * (1 - h1) * (1 - h2) + dark;
       if (misses > 1e-9) st.dramFetchPerMiss = st.dramSectors / misses;
     }
+    st.wavefronts = siteWavefronts(s, st);
     addToTotals(false, st);
   }
   // Footprint: the window's distinct sectors, plus, for the blocks beyond it, the growth per

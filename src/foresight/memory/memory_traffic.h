@@ -36,7 +36,10 @@ struct SiteTraffic {
   /// earlier serves the sector; sectors of unknown address count 1); 1 without a fetch
   /// granularity.
   double dramFetchPerMiss = 1;
-  double wavefronts = 0;    ///< L1 wavefronts: distinct L1 lines per request, summed (0 = unknown)
+  /// L1 wavefronts (passes), summed over the requests: a distinct L1 line each, or with a tag
+  /// stage, for the share that hits, the slower of its tag and bank wavefronts
+  /// (l1LoadWavefronts(), coalescing.h); 0 = unknown.
+  double wavefronts = 0;
   /// Stores: sectors written only partly (partialSectors(), coalescing.h), each a read-modify-
   /// write at the L2; 0 for loads and for stores of unknown address.
   double partialSectors = 0;
@@ -60,8 +63,9 @@ struct MemoryTraffic {
   double dramReadSectors = 0;  ///< sectors read from DRAM for loads (at the L2's fetch granularity)
   double dramWriteSectors = 0; ///< store sectors written back to DRAM
   /// L1 wavefronts of the load / store requests: each request passes the L1 once per distinct
-  /// line it touches (an uncoalesced request of 32 lines takes 32); 0 = not computed (summary
-  /// inputs without addresses).
+  /// line it touches (an uncoalesced request of 32 lines takes 32), or with a tag stage a hit
+  /// the slower of its tag and bank wavefronts (SiteTraffic::wavefronts); 0 = not computed
+  /// (summary inputs without addresses).
   double loadWavefronts = 0, storeWavefronts = 0;
   /// Store sectors written only partly (SiteTraffic::partialSectors, summed): the L2 reads,
   /// merges and writes back each one (the partial-writes floor).

@@ -45,7 +45,7 @@ struct ModernTerms {
   double l1Split = 0;                               // L1_split: of fL1, sectors whose request waited for an L1 miss
   std::array<double, 3> latencyMix{};               // the shares by the level a sector's request waits for
   double sectorsPerRequest = 0, sectorSerialization = 0;
-  double wavefrontsPerRequest = 0;                  // L1 passes (distinct lines) per load request
+  double wavefrontsPerRequest = 0;                  // L1 passes (wavefronts) per load request
   double periodWait = 0;                            // Period_wait: the slowest load's extra wait
   double loadLatency = 0;                           // Mem_L
   double dramBw = 0, l2Bw = 0, l1Bw = 0;            // achievable GB/s for the launch's mix
@@ -82,8 +82,9 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
     t.latencyMix = latencyShares(tr.loadSectors, tr.l1HitSectors, tr.l1SplitHitSectors, tr.l2HitSectors);
     t.sectorsPerRequest = tr.loadRequests > 0 ? tr.loadSectors / tr.loadRequests : 1;
   }
-  // A request passes the L1 once per distinct line it touches (a wavefront: up to a line of
-  // data per pass at the per-SM bandwidth); its passes after the first delay its last sector.
+  // A request passes the L1 once per wavefront (a line of data per pass at the per-SM
+  // bandwidth: one per distinct line, or with a tag stage the slower of its tag and bank
+  // wavefronts where it hits, l1LoadWavefronts()); its passes after the first delay its last sector.
   const double lineBytes = l1 && l1->line ? l1->line->value : 128;
   const auto wavefrontsOf = [&](double wavefronts, double requests, double sectors) {
     if (requests <= 0) return 0.0;
@@ -102,8 +103,12 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
   if (totalWarps <= 0) return t;
   const double dramRead = tr.dramReadSectors * sb / totalWarps, dramWrite = tr.dramWriteSectors * sb / totalWarps;
   const double l2Read = (tr.loadSectors - tr.l1HitSectors) * sb / totalWarps, l2Write = tr.storeSectors * sb / totalWarps;
-  // L1 bytes: the sectors, or a line per wavefront where the wavefronts carry less.
-  const double l1Bytes = std::max((tr.loadSectors + tr.storeSectors) * sb, (loadWavefronts + storeWavefronts) * lineBytes) / totalWarps;
+  // L1 bytes: the sectors, or a line per wavefront where the wavefronts carry less. With a tag
+  // stage the sectors that hit are read in the requests' bank wavefronts, so only the filled
+  // ones (misses) and the stores count as sectors.
+  const bool tagStage = l1 && l1->tagLinesPerWavefront;
+  const double l1SectorBytes = (tr.loadSectors - (tagStage ? tr.l1HitSectors : 0.0) + tr.storeSectors) * sb;
+  const double l1Bytes = std::max(l1SectorBytes, (loadWavefronts + storeWavefronts) * lineBytes) / totalWarps;
   if (dram) t.dramBw = achievableBandwidth(*dram, dramRead, dramWrite);
   if (l2) t.l2Bw = achievableBandwidth(*l2, l2Read, l2Write);
   if (l1) t.l1Bw = achievableBandwidth(*l1, l1Bytes, 0);
@@ -808,7 +813,7 @@ Expected<Prediction> predictMwpCwp(const WorkloadSummary& workload, const Thread
     add("f_L2", terms.fL2, "share of load sectors served by L2");
     add("f_DRAM", terms.fDram, "share of load sectors read from DRAM");
     if (terms.l1Split > 0) add("L1_split", terms.l1Split, "share of load sectors L1 served whose request waited for a sector it missed");
-    add("L1_wavefronts", terms.wavefrontsPerRequest, "L1 passes per load request (distinct lines)");
+    add("L1_wavefronts", terms.wavefrontsPerRequest, "L1 passes per load request (memory engine)");
     add("Sector_serialization", terms.sectorSerialization, "cycles for a request's extra L1 passes");
     add("Period_wait", terms.periodWait, "cycles a memory period waits for its slowest load beyond the mean");
     add("DRAM_BW", terms.dramBw, "achievable GB/s for the launch's read/write mix");

@@ -434,6 +434,8 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   const MemoryLevel* shLevel = gpu.memoryForResource("shared");
   const long long sectorBytes = static_cast<long long>(memory_ ? memory_->sectorBytes : 32);
   const double sectorsPerLine = sectorsPerL1Line(gpu, static_cast<double>(sectorBytes));
+  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
+  const bool l1TagStage = l1Level && l1Level->tagLinesPerWavefront;
   auto siteRates = [&](int b, int i) -> const SiteTraffic* {
     if (!memory_) return nullptr;
     auto it = siteIndex_.find({b, i});
@@ -560,9 +562,12 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
             out.dramSectors += inDram;
             // Every sector passes L1's data path, a request at least a line per distinct line
             // it touches (the engine's wavefronts); misses and stores occupy L2; DRAM its own.
+            // With a tag stage the sectors that hit are read in the requests' bank wavefronts
+            // (l1LoadWavefronts()): only the filled ones count as sectors beside them.
             double l1Sectors = count * coalesce;
             if (site && site->requests > 0 && site->wavefronts > 0 && !options_.whatIf.perfectCoalescing) {
-              l1Sectors = std::max(l1Sectors, site->wavefronts / site->requests * sectorsPerLine);
+              const double filled = l1TagStage ? l1Sectors - inL1 : l1Sectors;
+              l1Sectors = std::max(filled, site->wavefronts / site->requests * sectorsPerLine);
             }
             addUse(map.l1, l1Sectors);
             addUse(map.l2, m.isStore ? inL2 : inL2 + inDram);
