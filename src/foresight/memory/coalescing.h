@@ -90,10 +90,10 @@ struct L1Wavefronts {
 /// linesPerWavefront)), as gpu-strides measures L1-resident data; miss = max(bankWavefronts,
 /// lines): a missing line is allocated and requested from L2 one at a time (a warp reading a
 /// column of 32 rows that miss, `gesummv` on an H200, runs as 32 passes, not 9). Without a tag
-/// stage, or with unknown bank wavefronts (< 0): `lines` both. Examples with the A100 fit
-/// (0.31 + lines / 3.56): floats at unit stride, 128 B from byte 16 (2 lines, 1 bank wavefront)
-/// → hit 1, miss 2; at a stride of 8 words (8 lines, 8-way conflict) → 8 and 8; at a stride of
-/// 31 words (31 lines, no conflict) → hit 9.0, miss 31.
+/// stage, or with unknown bank wavefronts (< 0): `lines` both. Examples with the presets' A100
+/// fit (0.45 + lines / 3.55): floats at unit stride, 128 B from byte 16 (2 lines, 1 bank
+/// wavefront) → hit 1.01, miss 2; at a stride of 8 words (8 lines, 8-way conflict) → 8 and 8;
+/// at a stride of 31 words (31 lines, no conflict) → hit 9.18, miss 31.
 [[nodiscard]] L1Wavefronts l1LoadWavefronts(long long lines, int bankWavefronts, const L1TagStage& tags);
 
 // ---- Compute capability 1.x (GROPHECY footnote 3) --------------------------------------------

@@ -1088,6 +1088,12 @@ double sectorsPerL1Line(const Gpu& gpu, double sectorBytes) {
   return l1 && l1->line && sectorBytes > 0 ? std::max(1.0, std::floor(static_cast<double>(l1->line->value) / sectorBytes)) : 4.0;
 }
 
+std::optional<L1TagStage> l1TagStage(const Gpu& gpu) {
+  const MemoryLevel* l1 = gpu.memoryForResource("l1");
+  if (!l1 || !l1->tagLinesPerWavefront || !l1->banks || !l1->bankWidth) return std::nullopt;
+  return L1TagStage{l1->tagExtraWavefronts ? l1->tagExtraWavefronts->value : 0.0, l1->tagLinesPerWavefront->value};
+}
+
 const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& site) {
   if (site.block < 0 || static_cast<size_t>(site.block) >= ir.blocks.size()) return nullptr;
   const BasicBlock& b = ir.blocks[static_cast<size_t>(site.block)];
@@ -1175,13 +1181,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
   std::vector<int> siteWidth;
   for (const Site& st : sites) siteWidth.push_back(st.access->widthBytes);
   // An L1 with a tag stage serves a load that hits in the slower of its tag and bank wavefronts.
-  L1TagStage l1Tags;
+  const L1TagStage l1Tags = l1TagStage(gpu).value_or(L1TagStage{});
   std::optional<BankOptions> l1Banks;
-  if (l1Level && l1Level->tagLinesPerWavefront && l1Level->banks && l1Level->bankWidth) {
-    l1Tags.linesPerWavefront = l1Level->tagLinesPerWavefront->value;
-    l1Tags.extraWavefronts = l1Level->tagExtraWavefronts ? l1Level->tagExtraWavefronts->value : 0.0;
-    l1Banks = BankOptions{l1Level->banks->value, l1Level->bankWidth->value, std::max(1, gpu.warpSize.value)};
-  }
+  if (l1Tags.known()) l1Banks = BankOptions{l1Level->banks->value, l1Level->bankWidth->value, std::max(1, gpu.warpSize.value)};
   BlockStreams streams(ir, launch, warpsPerBlock, siteOf, std::move(siteWidth), sectorBytes, l1Banks);
   Expected<bool> affine = streams.prepareAffine();
   if (!affine) return std::move(affine).takeError();
@@ -1276,8 +1278,9 @@ Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary*
             const double n = m.transactionsPerInst.value_or(1.0);
             totals.unknown[site] += n * weight;
             const bool coalesced = m.pattern && *m.pattern == AccessClass::Coalesced;
-            totals.wavefronts[site] += patternWavefronts(n, coalesced, sectorsPerLine) * weight;
-            totals.hitWavefronts[site] += patternWavefronts(n, coalesced, sectorsPerLine) * weight;
+            const double wavefronts = patternWavefronts(n, coalesced, sectorsPerLine) * weight;
+            totals.wavefronts[site] += wavefronts;
+            totals.hitWavefronts[site] += wavefronts;
             return;
           }
           totals.sectors[site] += static_cast<double>(touched->size()) * weight;

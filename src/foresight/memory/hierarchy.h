@@ -17,6 +17,7 @@
 #include "foresight/ir/kernel_ir.h"
 #include "foresight/ir/launch.h"
 #include "foresight/ir/workload_summary.h"
+#include "foresight/memory/coalescing.h"
 #include "foresight/memory/memory_traffic.h"
 #include "foresight/support/error.h"
 
@@ -69,6 +70,11 @@ struct SpreadTraffic {
 /// Sectors of `sectorBytes` per L1 line (the GPU's `[memory.l1] line`; 4 without one): a
 /// request passes the L1 once per distinct line it touches (a wavefront).
 [[nodiscard]] double sectorsPerL1Line(const Gpu& gpu, double sectorBytes);
+
+/// The tag stage of the GPU's L1 (L1TagStage), where `[memory.l1]` gives
+/// `tag_lines_per_wavefront` with `banks` and `bank_width` (its data stage); none otherwise: a
+/// request takes a wavefront per distinct line.
+[[nodiscard]] std::optional<L1TagStage> l1TagStage(const Gpu& gpu);
 
 /// The instruction of `ir` an access site of its traffic is, or null when the site names none.
 [[nodiscard]] const Instruction* siteInstruction(const KernelIR& ir, const SiteTraffic& site);

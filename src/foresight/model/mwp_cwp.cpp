@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "foresight/memory/hierarchy.h"
 #include "foresight/model/floors.h"
 
 namespace foresight {
@@ -106,7 +107,7 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
   // L1 bytes: the sectors, or a line per wavefront where the wavefronts carry less. With a tag
   // stage the sectors that hit are read in the requests' bank wavefronts, so only the filled
   // ones (misses) and the stores count as sectors.
-  const bool tagStage = l1 && l1->tagLinesPerWavefront;
+  const bool tagStage = l1TagStage(gpu).has_value();
   const double l1SectorBytes = (tr.loadSectors - (tagStage ? tr.l1HitSectors : 0.0) + tr.storeSectors) * sb;
   const double l1Bytes = std::max(l1SectorBytes, (loadWavefronts + storeWavefronts) * lineBytes) / totalWarps;
   if (dram) t.dramBw = achievableBandwidth(*dram, dramRead, dramWrite);

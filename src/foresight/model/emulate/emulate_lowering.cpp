@@ -434,8 +434,7 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
   const MemoryLevel* shLevel = gpu.memoryForResource("shared");
   const long long sectorBytes = static_cast<long long>(memory_ ? memory_->sectorBytes : 32);
   const double sectorsPerLine = sectorsPerL1Line(gpu, static_cast<double>(sectorBytes));
-  const MemoryLevel* l1Level = gpu.memoryForResource("l1");
-  const bool l1TagStage = l1Level && l1Level->tagLinesPerWavefront;
+  const bool l1Tags = l1TagStage(gpu).has_value();
   auto siteRates = [&](int b, int i) -> const SiteTraffic* {
     if (!memory_) return nullptr;
     auto it = siteIndex_.find({b, i});
@@ -566,7 +565,7 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
             // (l1LoadWavefronts()): only the filled ones count as sectors beside them.
             double l1Sectors = count * coalesce;
             if (site && site->requests > 0 && site->wavefronts > 0 && !options_.whatIf.perfectCoalescing) {
-              const double filled = l1TagStage ? l1Sectors - inL1 : l1Sectors;
+              const double filled = l1Tags ? l1Sectors - inL1 : l1Sectors;
               l1Sectors = std::max(filled, site->wavefronts / site->requests * sectorsPerLine);
             }
             addUse(map.l1, l1Sectors);
