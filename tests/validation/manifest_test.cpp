@@ -68,6 +68,7 @@ grid = "cdiv(N, TILE), cdiv(N, TILE)"
 block = "TILE, TILE"
 shared_bytes = "2 * TILE * TILE * 4"
 repeat = "3"
+carveout = "TILE / 4"
 args = ["A", "n", "alpha"]
 
 [launch.first]
@@ -127,6 +128,8 @@ TEST(Manifest, ParsesAndResolvesEveryVariant) {
   EXPECT_EQ(second.launch.block, (Dim3{32, 32, 1}));
   EXPECT_EQ(second.launch.dynamicSharedBytes, 8192);  // 2 x 32 x 32 x 4
   EXPECT_EQ(second.repeat, 3);
+  EXPECT_EQ(second.launch.carveoutPercent, 8);             // TILE / 4 = 32 / 4
+  EXPECT_FALSE(r->launches[0].launch.carveoutPercent);      // unset: the driver's choice
   EXPECT_EQ(second.launch.args.at("n"), ArgValue(1000));  // integer scalars reach the Launch
   ASSERT_EQ(second.launch.args.count("alpha"), 1u);       // and real ones, as reals
   EXPECT_TRUE(second.launch.args.at("alpha").isReal);
@@ -215,7 +218,7 @@ TEST(Manifest, StrictErrorsWithLines) {
       "dir/m.toml:28:8: error: init pattern 'csr_rowptr' takes 1 parameter(s) separated by ':'");
   EXPECT_EQ(errorOf(withLine(kManifest, "args = [\"A\", \"n\", \"alpha\"]",
                              "args = [\"A\", \"nn\", \"alpha\"]")),
-            "dir/m.toml:51:8: error: 'launch.second.args' names 'nn', which is not a buffer or "
+            "dir/m.toml:52:8: error: 'launch.second.args' names 'nn', which is not a buffer or "
             "scalar; did you mean 'n'?");
   EXPECT_EQ(errorOf(withLine(kManifest, "[variants.t8]\nTILE = 8", "[variants.t8]\nTILES = 8")),
             "dir/m.toml:14:9: error: variant 't8' overrides 'TILES', which is not in [defines]; "
@@ -230,10 +233,13 @@ TEST(Manifest, StrictErrorsWithLines) {
   EXPECT_EQ(errorOf(withLine(kManifest, "grid = \"cdiv(N, 256)\"", "grid = \"cdiv(N, 256\"")),
             "dir/m.toml: error: variant 't8', launch 'first' grid: expression 'cdiv(N, 256': "
             "missing ')'");
+  EXPECT_EQ(errorOf(withLine(kManifest, "carveout = \"TILE / 4\"", "carveout = \"TILE * 4\"")),
+            "dir/m.toml: error: variant 't32', launch 'second' carveout: a carveout is a percentage in "
+            "0..100, got 128");
   EXPECT_EQ(errorOf(withLine(kManifest, "count = \"N + 1\"", "count = \"N - N\"")),
             "dir/m.toml: error: variant 't8', buffer 'rp': count must be positive");
   EXPECT_EQ(errorOf(withLine(kManifest, "reference = \"gemm\"", "reference = \"gem\"")),
-            "dir/m.toml:60:13: error: 'check.reference' is 'gem', expected one of 'gemm', "
+            "dir/m.toml:61:13: error: 'check.reference' is 'gem', expected one of 'gemm', "
             "'transpose', 'copy', "
             "'reduce_sum', 'spmv_csr'; did you mean 'gemm'?");
   EXPECT_EQ(errorOf(withLine(kManifest, "role = \"output\"", "role = \"out\"")),

@@ -33,6 +33,9 @@ ResolvedExperiment sample() {
   l.repeat = 3;
   l.args = {"A", "C", "n", "alpha"};
   e.launches.push_back(l);
+  l.launch.carveoutPercent = 9;
+  l.repeat = 1;
+  e.launches.push_back(l);
   e.check = ResolvedCheck{"gemm", "C", {"A", "A"}, {64, 64, 64}, 1e-4};
   return e;
 }
@@ -54,6 +57,8 @@ TEST(Plan, WrittenTextIsDocumented) {
             "scalar n i32 64\n"
             "scalar alpha f32 1.5\n"
             "launch mm 4 4 1 16 16 1 2048 3 A C n alpha\n"
+            "launch mm 4 4 1 16 16 1 2048 1 A C n alpha\n"
+            "carveout 9\n"
             "check gemm C 0.0001 inputs A A params 64 64 64\n"
             "end\n");
 }
@@ -78,7 +83,9 @@ TEST(Plan, RunnerReadsWhatTheLibraryWrites) {
   EXPECT_EQ(e.totalBytes(), 4096 * 4 + 65 * 4 + 2 * 8 + 4096 * 4);
   EXPECT_DOUBLE_EQ(e.scalar("alpha")->floatValue, 1.5);
   EXPECT_EQ(e.scalar("n")->intValue, 64);
-  ASSERT_EQ(e.launches.size(), 1u);
+  ASSERT_EQ(e.launches.size(), 2u);
+  EXPECT_EQ(e.launches[0].carveout, -1);  // none written: the driver's choice
+  EXPECT_EQ(e.launches[1].carveout, 9);
   EXPECT_EQ(e.launches[0].grid[1], 4);
   EXPECT_EQ(e.launches[0].block[0], 16);
   EXPECT_EQ(e.launches[0].sharedBytes, 2048);
@@ -105,6 +112,11 @@ TEST(Plan, RunnerRejectsMalformedPlans) {
   EXPECT_EQ(error, "line 5: launch argument 'B' is neither a buffer nor a scalar");
   EXPECT_FALSE(runner::parsePlan("foresight-plan 1\nexperiment a b\nsource x.cu\n", plan, error));
   EXPECT_EQ(error, "line 3: missing 'end'");
+  EXPECT_FALSE(runner::parsePlan("foresight-plan 1\nexperiment a b\nsource x.cu\ncarveout 9\nend\n", plan, error));
+  EXPECT_EQ(error, "line 4: 'carveout' must follow the launch it applies to");
+  EXPECT_FALSE(runner::parsePlan(
+      "foresight-plan 1\nexperiment a b\nsource x.cu\nlaunch k 1 1 1 32 1 1 0 1\ncarveout 101\nend\n", plan, error));
+  EXPECT_EQ(error, "line 5: bad carveout '101' (a percentage in 0..100)");
   // Found by the plan fuzz target: counts × 4 bytes overflowed in totalBytes().
   EXPECT_FALSE(runner::parsePlan(
       "foresight-plan 1\nexperiment a b\nsource x.cu\nbuffer A f32 9223372036854775807 input zero\nend\n", plan, error));

@@ -131,6 +131,10 @@ MeasurementRecord runExperiment(const Options& o, const Device& d, const PlanExp
                                static_cast<int>(l.sharedBytes)),
             "cuFuncSetAttribute");
     }
+    if (l.carveout >= 0) {
+      check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, l.carveout),
+            "cuFuncSetAttribute (carveout)");
+    }
     functions.push_back(f);
   }
 

@@ -248,6 +248,7 @@ Expected<Manifest> loadManifestFromString(const std::string& text, const std::st
       launch.block = splitList(l.string("block"));
       launch.sharedBytes = optionalString(l, *lt, "shared_bytes", "0");
       launch.repeat = optionalString(l, *lt, "repeat", "1");
+      launch.carveout = optionalString(l, *lt, "carveout", "");
       launch.args = l.stringArray("args");
       l.finish();
       if (!l.failed() && (launch.grid.size() > 3 || launch.block.size() > 3)) {
@@ -458,6 +459,14 @@ Expected<ResolvedExperiment> resolveVariant(const Manifest& m, const VariantSpec
     if (*repeat <= 0)
       return where("launch '" + l.label + "' repeat", makeError("repeat must be positive"));
     rl.repeat = *repeat;
+    if (!l.carveout.empty()) {
+      Expected<long long> carveout = evalExpression(l.carveout, vars);
+      if (!carveout) return where("launch '" + l.label + "' carveout", carveout.error());
+      if (*carveout < 0 || *carveout > 100)
+        return where("launch '" + l.label + "' carveout",
+                     makeError("a carveout is a percentage in 0..100, got " + std::to_string(*carveout)));
+      rl.launch.carveoutPercent = static_cast<int>(*carveout);
+    }
     // A variant CUDA cannot launch would only fail on the GPU (cuLaunchKernel: invalid value).
     if (Expected<void> ok = checkLaunchLimits(rl.launch); !ok)
       return where("launch '" + l.label + "'", ok.error());

@@ -46,6 +46,9 @@ struct LaunchSpec {
   std::vector<std::string> block;  ///< 1 to 3 expressions
   std::string sharedBytes = "0";   ///< dynamic shared memory, expression
   std::string repeat = "1";        ///< launches of this kernel in a row, expression
+  /// cudaFuncAttributePreferredSharedMemoryCarveout in percent (0..100), expression; "" = unset
+  /// (the driver's choice), as `--carveout`.
+  std::string carveout;
   std::vector<std::string> args;   ///< buffer or scalar names, in parameter order
 };
 

@@ -44,6 +44,7 @@ std::string writePlan(const std::vector<ResolvedExperiment>& experiments) {
                          x.grid.z, x.block.x, x.block.y, x.block.z, x.dynamicSharedBytes, l.repeat);
       for (const std::string& a : l.args) out += " " + a;
       out += "\n";
+      if (x.carveoutPercent) out += fmt::format("carveout {}\n", *x.carveoutPercent);  // of the launch above
     }
     if (e.check) {
       out += fmt::format("check {} {} {} inputs", e.check->reference, e.check->output,

@@ -15,6 +15,7 @@
 ///   buffer A f32 1048576 input random
 ///   scalar n i32 1024
 ///   launch gemm_tiled 64 64 1 16 16 1 0 1 A B C n
+///   carveout 9          (only when the manifest's launch sets one: it applies to the launch above)
 ///   check gemm C 0.0001 inputs A B params 1024 1024 1024
 ///   end
 #pragma once

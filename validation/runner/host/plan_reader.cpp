@@ -131,6 +131,11 @@ bool parsePlan(const std::string& text, std::vector<PlanExperiment>& out, std::s
       }
       for (size_t i = 10; i < w.size(); ++i) l.args.push_back(w[i]);
       e.launches.push_back(l);
+    } else if (key == "carveout" && w.size() == 2) {
+      long long pct = 0;
+      if (e.launches.empty()) return fail("'carveout' must follow the launch it applies to");
+      if (!toInt(w[1], pct) || pct < 0 || pct > 100) return fail("bad carveout '" + w[1] + "' (a percentage in 0..100)");
+      e.launches.back().carveout = static_cast<int>(pct);
     } else if (key == "check" && w.size() >= 5) {
       PlanCheck c;
       c.reference = w[1];

@@ -32,6 +32,7 @@ struct PlanLaunch {
   long long block[3] = {1, 1, 1};
   long long sharedBytes = 0;
   long long repeat = 1;
+  int carveout = -1;  ///< preferred shared-memory carveout in percent; -1 = the driver's choice
   std::vector<std::string> args;
 };
 
