@@ -74,6 +74,51 @@ STREAM = [
      "     1024      110592  100.0 %  |  GB/s:        1880       1769       1732       1759       1696       1680"),
 ]
 
+# --- gpu-benches gpu-stream: the same kernels, 2 blocks per SM forced, blockSize 32 ... 1024 --------
+# main.cu (read at a7dc559 and fd7091f) launches grid (128 Mi + 2) / blockSize + 1 over doubles with
+# a shared-memory carveout that leaves room for exactly two blocks of its 6 KiB spoiler per SM (at
+# a7dc559 a fixed 9 %, checked against the occupancy query, which prints "!" on a mismatch: none
+# in these files; at fd7091f, the H200's, the smallest carveout from 0 % up that fits two). Rows:
+# blockSize, SMs x blockSize, occupancy %, then GB/s of init, read, scale, triad and two stencils
+# (1pt/3pt in a100_40.txt, an older program: left out), streams 1, 1, 2, 3 as main.cu counts them.
+# Left out as in-sample: the cells the presets calibrate on (block_overhead from row 64 init; the
+# DRAM write, read and mixed bandwidths from row 1024 init, read, scale).
+SWEEP_COPIED = "2026-12-01"
+SWEEP_KERNELS = [("init", 1), ("read", 1), ("scale", 2), ("triad", 3)]
+SWEEP_CALIBRATION = {(64, "init"), (1024, "init"), (1024, "read"), (1024, "scale")}
+SWEEP = [
+    ("a100", "NVIDIA A100 40GB (file gpu-stream/a100_40.txt; 108 SMs from the threads column)",
+     "gpu-stream/a100_40.txt", "a7dc559cc5a1d09e62b6b0fbb99ee165039acba4", 108, [
+         (2, "       32        3456      3 %  |  GB/s:         159         81        151        210        142        139"),
+         (3, "       64        6912    6.2 %  |  GB/s:         407        158        291        403        269        264"),
+         (5, "      128       13824   12.5 %  |  GB/s:         788        304        548        743        503        495"),
+         (9, "      256       27648   25.0 %  |  GB/s:        1473        579        954       1231        901        879"),
+         (13, "      384       41472   37.5 %  |  GB/s:        1505        823       1245       1346       1205       1176"),
+         (17, "      512       55296   50.0 %  |  GB/s:        1503       1042       1338       1359       1326       1320"),
+         (25, "      768       82944   75.0 %  |  GB/s:        1502       1341       1364       1367       1354       1350"),
+         (33, "     1024      110592  100.0 %  |  GB/s:        1503       1490       1381       1360       1372       1368")]),
+    ("v100", "Tesla V100 (file gpu-stream/v100.txt; 80 SMs from the threads column)",
+     "gpu-stream/v100.txt", "a7dc559cc5a1d09e62b6b0fbb99ee165039acba4", 80, [
+         (2, "       32        2560      3 %  |  GB/s:         153         72        128        180        122        117"),
+         (3, "       64        5120    6.2 %  |  GB/s:         306        139        244        323        230        224"),
+         (5, "      128       10240   12.5 %  |  GB/s:         595        262        423        545        403        394"),
+         (9, "      256       20480   25.0 %  |  GB/s:         895        490        673        765        645        633"),
+         (13, "      384       30720   37.5 %  |  GB/s:         895        646        764        795        752        744"),
+         (17, "      512       40960   50.0 %  |  GB/s:         895        746        784        800        777        774"),
+         (25, "      768       61440   75.0 %  |  GB/s:         895        822        798        807        794        792"),
+         (33, "     1024       81920  100.0 %  |  GB/s:         895        866        802        814        798        795")]),
+    ("h200", "NVIDIA H200 (file gpu-stream/h200.txt; 132 SMs from the threads column)",
+     "gpu-stream/h200.txt", "fd7091fbb51772fb4401f4a14c80008424fd4ac4", 132, [
+         (2, "       32        4224      3 %  |  GB/s:         297        123        240        334        222        218"),
+         (3, "       64        8448    6.2 %  |  GB/s:         590        244        463        638        425        418"),
+         (5, "      128       16896   12.5 %  |  GB/s:        1163        485        852       1129        779        771"),
+         (9, "      256       33792   25.0 %  |  GB/s:        2196        935       1395       1905       1338       1315"),
+         (13, "      384       50688   37.5 %  |  GB/s:        3016       1314       1864       2503       1799       1771"),
+         (17, "      512       67584   50.0 %  |  GB/s:        3670       1707       2263       2919       2181       2150"),
+         (25, "      768      101376   75.0 %  |  GB/s:        3891       2297       2844       3333       2785       2753"),
+         (33, "     1024      135168  100.0 %  |  GB/s:        3884       2756       3165       3534       3128       3110")]),
+]
+
 # --- gpu-benches gpu-small-kernels: SCALE over doubles, back-to-back launches, grid n / BLOCK + 1 --
 # h200.txt at commit c35574e, where main.cu sweeps BLOCK = 32, 64, ..., 1024 (six columns, GB/s of
 # one launch = 2 x n x 8 B / time) and n in 6 % steps (the line number follows from the step).
@@ -322,6 +367,18 @@ def points():
             out.append(record(gpu, "gpu_stream", variant, device, GB, path, commit, line, row, gbs,
                               "GB/s",
                               f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)", ms))
+    for gpu, device, path, commit, _, rows in SWEEP:
+        for line, row in rows:
+            block = int(row.split()[0])
+            values = [int(v) for v in row.split("GB/s:")[1].split()][:len(SWEEP_KERNELS)]
+            for (kernel, streams), gbs in zip(SWEEP_KERNELS, values):
+                if (block, kernel) in SWEEP_CALIBRATION:
+                    continue
+                ms = streams * STREAM_N * 8 / (gbs * 1e9) * 1e3
+                out.append(record(gpu, f"stream_sweep_{kernel}", f"{gpu}_b{block}", device, GB, path, commit, line,
+                                  row, gbs, "GB/s",
+                                  f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)", ms,
+                                  copied=SWEEP_COPIED))
     for line, row in SMALL:
         fields = row.split()
         n = int(fields[0])
@@ -386,8 +443,8 @@ def check_rows():
     Fl/B = (2 + 2 its) / 8; mixbench: the printed GFLOPS and GB/s follow from Time with the
     kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
     laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, L2 / HBM = the ratio
-    row, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time. The stream rows have no
-    redundancy to check."""
+    row, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time; gpu-stream: threads, occupancy
+    and line follow from blockSize. The cuda-stream rows have no redundancy to check."""
     for _, _, _, _, _, rows in ROOFLINE:
         for _, row in rows:
             m = ROOF_RE.match(row)
@@ -395,6 +452,14 @@ def check_rows():
             gfs = int(re.search(r"(\d+) GF/s", row).group(1))
             assert flb == (2 + 2 * its) / 8, row
             assert abs(gbs * flb - gfs) <= 0.5 * flb + 1, row
+    for _, _, _, _, sms, rows in SWEEP:
+        # gpu-stream: threads = SMs x blockSize, occupancy = 2 blocks x blockSize / 2048 threads
+        # per SM (printed to 0.1, "3" for 3.125), and the line is 1 + blockSize / 32.
+        for line, row in rows:
+            f = row.split()
+            block, threads, occ = int(f[0]), int(f[1]), float(f[2])
+            assert threads == sms * block and line == 1 + block // 32, row
+            assert abs(occ - 2 * block / 2048 * 100) <= 0.15, row
     for line, row in SMALL:
         # The line number follows from main.cu's size loop (4096, then + 6 % rounded down), and
         # the kB column is 2 x n x 8 B / 1024 rounded down.
