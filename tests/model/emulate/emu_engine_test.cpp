@@ -257,5 +257,51 @@ TEST(EmulateEngine, BarrierWaitsForEveryWarpsEarlierInstructions) {
   EXPECT_DOUBLE_EQ(t, 102);  // warp 1's "after" waits for the ctl unit admitted by warp 0 at 100
 }
 
+TEST(EmulateEngine, PostedWritesAndTheBlockOverheadDecideWhenASlotRefills) {
+  // One block slot, two one-warp blocks (block 1 starts when block 0 retires). Each warp issues
+  // an add (alu: latency 4) then an independent store (mem: latency 500). Hand count, issue
+  // gap 1:
+  //   store held: block 0's last finish is its store's, 1 + 500 = 501; block 1 issues at 501
+  //   and 502, its store finishes at 1002: T = 1002.
+  //   store posted: block 0's slot frees at its add's finish, 4; block 1 issues at 4 and 5,
+  //   its store finishes at 505, which the SM's time still waits for: T = 505.
+  //   posted, block overhead 300: block 1 starts at 4 + 300 = 304: T = 305 + 500 = 805.
+  auto run = [](bool posted, double overhead) {
+    EmuMachine m;
+    m.units = {{"alu", Resource::Int, 4, 1, UnitScope::Sm}, {"mem", Resource::Dram, 500, 1, UnitScope::Sm}};
+    m.schedulers = 1;
+    m.issueGap = 1;
+    m.blockOverhead = overhead;
+    EmuProgram prog;
+    prog.numRegisters = 1;
+    EmuInstr add{{}, {0}, false, 0, "IADD"};
+    EmuInstr store{{}, {}, false, 0, "STG"};
+    store.posted = posted;
+    prog.instrs = {add, store};
+    for (int b = 0; b < 2; ++b) {
+      EmuWarp w;
+      w.block = b;
+      w.after = b - 1;
+      EmuOp a;
+      a.instr = 0;
+      a.numUses = 1;
+      a.uses[0] = {0, 1};
+      EmuOp st;
+      st.instr = 1;
+      st.numUses = 1;
+      st.uses[0] = {1, 1};
+      w.ops = {a, st};
+      prog.warps.push_back(w);
+    }
+    return runEmulation(prog, m).value().cycles;
+  };
+  EXPECT_DOUBLE_EQ(run(false, 0), 1002);
+  EXPECT_DOUBLE_EQ(run(true, 0), 505);
+  EXPECT_DOUBLE_EQ(run(true, 300), 805);
+  EmuMachine bad;
+  bad.blockOverhead = -1;
+  EXPECT_FALSE(runEmulation(EmuProgram{}, bad).ok());
+}
+
 }  // namespace
 }  // namespace foresight::emu

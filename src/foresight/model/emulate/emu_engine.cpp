@@ -38,7 +38,8 @@ struct WarpState {
   bool atBarrier = false;
   bool done = false;
   int waitingFor = -1;  // block that must retire before this warp starts
-  double maxFinish = 0;
+  double maxFinish = 0;     // over its ops but posted writes (barriers and slots wait for these)
+  double postedFinish = 0;  // over its posted writes (the SM's time waits for these too)
   std::vector<double> regReady;
   // With listeners only: the unit whose result each register waits on, the unit of the
   // current op's last operand, and the warp's previous issue (IssueEvent's wait).
@@ -125,7 +126,7 @@ class Engine {
       t = std::max(t, next);  // fix 1: the clock never runs backwards
     }
     double cycles = 0;
-    for (const WarpState& w : warps_) cycles = std::max(cycles, w.maxFinish);  // fix 2
+    for (const WarpState& w : warps_) cycles = std::max({cycles, w.maxFinish, w.postedFinish});  // fix 2
     result.cycles = cycles;
     for (EmuListener* l : listeners_) l->onEnd(cycles);
     return result;
@@ -182,6 +183,7 @@ class Engine {
   Expected<void> validate() const {
     if (m_.schedulers < 1) return makeError("the emulated SM needs at least one scheduler");
     if (!(m_.issueGap >= 0)) return makeError("the issue gap must not be negative");
+    if (!(m_.blockOverhead >= 0)) return makeError("the block overhead must not be negative");
     for (const UnitSpec& u : m_.units) {
       if (!(u.latency >= 0) || !(u.gap >= 0)) return makeError("unit '" + u.name + "' has a negative latency or gap");
     }
@@ -365,7 +367,8 @@ class Engine {
     if (tracking) {
       for (int r : in.dst) ws.regUnit[r] = finishUnit;
     }
-    ws.maxFinish = std::max(ws.maxFinish, finish);
+    const bool posted = p_.instrs[op.instr].posted;
+    (posted ? ws.postedFinish : ws.maxFinish) = std::max(posted ? ws.postedFinish : ws.maxFinish, finish);
     ws.sameWarpUntil = t + sameWarp;
     for (EmuListener* l : listeners_) l->onIssue(ev);
     ++ws.pos;
@@ -378,7 +381,7 @@ class Engine {
       block.arrivalMax = std::max({block.arrivalMax, ws.maxFinish, t + m_.issueGap});
       if (!finished) ++block.arrived;
     }
-    block.maxFinish = std::max(block.maxFinish, finish);
+    if (!posted) block.maxFinish = std::max(block.maxFinish, finish);
     if (finished) {
       ws.done = true;
       schedulerOf(w).removeWarp(w);
@@ -409,8 +412,9 @@ class Engine {
     for (size_t i = 0; i < warps_.size(); ++i) {
       if (warps_[i].waitingFor != b) continue;
       warps_[i].waitingFor = -1;
-      warps_[i].depReady = std::max(warps_[i].depReady, block.maxFinish);
-      warps_[i].lastIssue = std::max(warps_[i].lastIssue, block.maxFinish);  // the warp starts then
+      const double start = block.maxFinish + m_.blockOverhead * factor(kBlockUnit, false, -1);
+      warps_[i].depReady = std::max(warps_[i].depReady, start);
+      warps_[i].lastIssue = std::max(warps_[i].lastIssue, start);  // the warp starts then
       readyBound_[i] = -kUnbounded;
       if (!warps_[i].done) prepareReadiness(static_cast<int>(i));
       if (!warps_[i].done) schedulerOf(static_cast<int>(i)).addWarp(static_cast<int>(i));

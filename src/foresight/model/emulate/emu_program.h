@@ -10,7 +10,9 @@
 ///   pipeAdmit[u] = admit_u + n * G[u]           (n requests: sectors, wavefronts, transactions)
 ///   done_u   = admit_u + (n - 1) * G[u] + L[u]  (the last request's result)
 ///   finish   = max over uses of done_u          (a dependent may issue at `finish`)
-/// The clock only moves forward; the kernel's SM time is the maximum finish over all ops.
+/// The clock only moves forward; the kernel's SM time is the maximum finish over all ops. A
+/// block's slot refills `blockOverhead` cycles after the last finish of its ops that are not
+/// posted writes.
 #pragma once
 
 #include <array>
@@ -62,6 +64,9 @@ struct EmuInstr {
   /// Minimum cycles before the warp's next instruction (SASS stall count; modern variant), in
   /// units of the latency of the instruction's first unit: perturbing that latency scales it.
   double issueStall = 0;
+  /// A posted write (a global store; modern variant): it occupies its units as any op, but
+  /// neither its warp's barrier nor its block's slot waits for it to finish; the SM's time does.
+  bool posted = false;
 };
 
 /// One dynamic operation of a warp: which static instruction, which units.
@@ -85,6 +90,9 @@ struct EmuMachine {
   std::vector<UnitSpec> units;
   int schedulers = 1;
   double issueGap = 1;  ///< cycles between two issues of one scheduler (1 / issue width)
+  /// Cycles between a block's retirement and the start of the block that refills its slot
+  /// (the GPU's block_overhead: retirement and dispatch; modern variant; 0 = none).
+  double blockOverhead = 0;
   enum class Policy { Gto, RoundRobin } policy = Policy::Gto;
 };
 
@@ -105,5 +113,7 @@ struct Perturbation {
 };
 /// Perturbation::unit value that denotes the schedulers' issue gap.
 inline constexpr int kIssueUnit = -2;
+/// Perturbation::unit value that denotes the machine's block overhead (EmuMachine::blockOverhead).
+inline constexpr int kBlockUnit = -4;
 
 }  // namespace foresight::emu

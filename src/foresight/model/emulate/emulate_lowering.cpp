@@ -70,6 +70,9 @@ std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions
   m.issueGap = gpu.issueWidth.value > 0 ? 1.0 / gpu.issueWidth.value : 1.0;
   m.policy = o.roundRobin ? EmuMachine::Policy::RoundRobin : EmuMachine::Policy::Gto;
   const bool modern = o.variant == EmulateVariant::Modern;
+  // Not in SAAKE: a retired block's slot refills after the GPU's block overhead (retirement and
+  // dispatch), as the timing model's block floor charges it (mwp_cwp.cpp).
+  if (modern && gpu.blockOverheadCycles) m.blockOverhead = gpu.blockOverheadCycles->value;
   for (int c = 0; c < kNumInstrClasses; ++c) {
     const Pipeline* p = gpu.pipeline(static_cast<InstrClass>(c));
     if (!p) continue;
@@ -419,7 +422,11 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
     for (int r : in.dst) e.dst.push_back(reg(r));
     e.barrier = in.barrier;
     e.region = region_[b][i];
-    if (options_.variant == EmulateVariant::Modern) e.issueStall = in.stallCycles;
+    if (options_.variant == EmulateVariant::Modern) {
+      e.issueStall = in.stallCycles;
+      // Not in SAAKE: a global store is posted (the L2 takes it; no warp or block slot waits).
+      e.posted = in.memory && in.memory->isStore && isGlobalLike(in.memory->space);
+    }
     e.label = in.opcode;
     e.irBlock = b;
     e.irIndex = i;
@@ -470,7 +477,9 @@ Expected<LoweredSm> EmulationBuilder::build(int slots, int activeSms, int emulat
       const int degree = options_.whatIf.conflictFreeRegisters ? 1 : std::max(1, in.bankConflictDegree);
       addUse(pipe, in.memory ? 1 : degree * in.pipeWork);
       if (in.barrier) addUse(map.barrier, 1);
-      if (in.memory) {
+      // An execution whose lanes are all predicated off (`@P1 LDG` with P1 false everywhere)
+      // issues and moves no data, as the memory engine counts it.
+      if (in.memory && d.activeMask != 0) {
         const MemoryAccess& m = *in.memory;
         const std::vector<long long>& lanes = d.laneAddresses.empty() ? m.laneAddresses : d.laneAddresses;
         if (m.space == MemorySpace::Shared) {

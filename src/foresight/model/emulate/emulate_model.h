@@ -58,6 +58,7 @@ class KernelEmulation {
   [[nodiscard]] const std::optional<LoweredSm>& tailWave() const { return tail_; }
   [[nodiscard]] const EmulationBuilder& builder() const { return builder_; }
   [[nodiscard]] double issueGap() const { return full_.machine.issueGap; }
+  [[nodiscard]] double blockOverhead() const { return full_.machine.blockOverhead; }
   [[nodiscard]] int schedulers() const { return full_.machine.schedulers; }
   /// The unit whose gap scales KernelTiming::atomicCycles (the L2's), -1 when none.
   [[nodiscard]] int atomicUnit() const { return l2Unit_; }

@@ -15,7 +15,7 @@ namespace foresight {
 namespace {
 
 struct PerturbedParam {
-  int unit;  // unit index, emu::kIssueUnit or emu::kLaunchUnit
+  int unit;  // unit index, emu::kIssueUnit, emu::kBlockUnit or emu::kLaunchUnit
   bool gap;
   std::string name;
   Resource resource;
@@ -48,6 +48,7 @@ Expected<SensitivityReport> analyzeSensitivity(const emu::KernelEmulation& emula
     if (units[u].gap > 0 || atomics) params.push_back({u, true, units[u].name, units[u].resource});
   }
   if (emulation.issueGap() > 0) params.push_back({emu::kIssueUnit, true, "issue", Resource::Issue});
+  if (emulation.blockOverhead() > 0) params.push_back({emu::kBlockUnit, false, "block", Resource::Parallelism});
   if (base->launchOverhead > 0) params.push_back({emu::kLaunchUnit, false, "launch", Resource::Parallelism});
 
   // Elasticities of (parameter, region) pairs (region -1: all). Every perturbed run is
