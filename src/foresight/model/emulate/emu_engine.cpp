@@ -368,7 +368,8 @@ class Engine {
       for (int r : in.dst) ws.regUnit[r] = finishUnit;
     }
     const bool posted = p_.instrs[op.instr].posted;
-    (posted ? ws.postedFinish : ws.maxFinish) = std::max(posted ? ws.postedFinish : ws.maxFinish, finish);
+    double& lastFinish = posted ? ws.postedFinish : ws.maxFinish;
+    lastFinish = std::max(lastFinish, finish);
     ws.sameWarpUntil = t + sameWarp;
     for (EmuListener* l : listeners_) l->onIssue(ev);
     ++ws.pos;
