@@ -330,6 +330,17 @@ def cs_transpose_cells(row):
     return float(c[1].replace(",", "")), float(c[2])
 
 
+def stream_cells(row):
+    """The GB/s cells of a gpu-benches stream row (cuda-stream and gpu-stream print them alike)."""
+    return [int(v) for v in row.split("GB/s:")[1].split()]
+
+
+def stream_time(streams, gbs):
+    """One launch of a stream kernel over STREAM_N doubles: (ms, the derivation as written)."""
+    return (streams * STREAM_N * 8 / (gbs * 1e9) * 1e3,
+            f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)")
+
+
 def cs_cells(row):
     """(GB/s, % of 2.0 TB/s or None) of a cuda_study bandwidth table row."""
     c = [x.strip(" *") for x in row.split("|")[1:-1]]
@@ -360,25 +371,21 @@ def points():
                               commit, line, row, gbs, "GB/s",
                               f"t = 2 arrays x {blocks}*256*4000 floats x 4 B / ({gbs} GB/s)", ms, mhz))
     for gpu, device, path, commit, line, row in STREAM:
-        values = [int(v) for v in row.split("GB/s:")[1].split()]
+        values = stream_cells(row)
         assert len(values) == len(STREAM_KERNELS)
         for (variant, streams), gbs in zip(STREAM_KERNELS, values):
-            ms = streams * STREAM_N * 8 / (gbs * 1e9) * 1e3
+            ms, derivation = stream_time(streams, gbs)
             out.append(record(gpu, "gpu_stream", variant, device, GB, path, commit, line, row, gbs,
-                              "GB/s",
-                              f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)", ms))
+                              "GB/s", derivation, ms))
     for gpu, device, path, commit, _, rows in SWEEP:
         for line, row in rows:
             block = int(row.split()[0])
-            values = [int(v) for v in row.split("GB/s:")[1].split()][:len(SWEEP_KERNELS)]
-            for (kernel, streams), gbs in zip(SWEEP_KERNELS, values):
+            for (kernel, streams), gbs in zip(SWEEP_KERNELS, stream_cells(row)):
                 if (block, kernel) in SWEEP_CALIBRATION:
                     continue
-                ms = streams * STREAM_N * 8 / (gbs * 1e9) * 1e3
+                ms, derivation = stream_time(streams, gbs)
                 out.append(record(gpu, f"stream_sweep_{kernel}", f"{gpu}_b{block}", device, GB, path, commit, line,
-                                  row, gbs, "GB/s",
-                                  f"t = {streams} streams x {STREAM_N} doubles x 8 B / ({gbs} GB/s)", ms,
-                                  copied=SWEEP_COPIED))
+                                  row, gbs, "GB/s", derivation, ms, copied=SWEEP_COPIED))
     for line, row in SMALL:
         fields = row.split()
         n = int(fields[0])
