@@ -19,4 +19,4 @@ cmake --build "$build" >&2
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 exclude='^(FloorInvariant\.|validation\.corpus_compiles|validation\.runner_builds|calibrate\.microbench_compiles|examples\.bottlenecks\..*_compiles)'
-ctest --test-dir "$build" --output-on-failure -E "$exclude" "$@"
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -E "$exclude" "$@"
