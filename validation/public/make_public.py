@@ -318,6 +318,59 @@ CS_TR_ROWS = [(182, "basic", "| Basic | 1,224 | 7.02 | 61% |"),
               (183, "vectorized", "| Vectorized | 1,904 | 4.51 | 95% |")]
 
 
+# --- simveit/effective_reduction, README.md "Performance Comparison" -----------------------------
+# The sum of N = 2^30 ints (kernel_<k>.cu: 512 threads per block, 12 ints per thread from kernel_3
+# on), 1000 back-to-back launches (with a 4-B cudaMemset before each where the kernel has one, and
+# both passes of kernel_0 and kernel_1) timed with events; printed: N x 4 B / time per launch.
+# kernel_5 (NVIDIA CUB) is left out: its kernels are the library's, not the repository's.
+SV = "simveit/effective_reduction"
+SV_PATH = "README.md"
+SV_COMMIT = "0d059e931ce00828299c5eaf42d4df71f5fcef57"
+SV_COPIED = "2026-12-02"
+SV_DEVICE = "NVIDIA H100 (README: 3.3 TB/s maximum bandwidth, so the SXM5 HBM3 card; inferred)"
+SV_BYTES = 2**30 * 4
+# (line, experiment, variant, published line)
+SV_ROWS = [(14, "reduce_two_pass", "k0", "| kernel_0 | 639.37 | 19.37% | Custom |"),
+           (15, "reduce_two_pass", "k1", "| kernel_1 | 661.16 | 20.04% | Custom |"),
+           (16, "reduce_one_pass", "k2", "| kernel_2 | 882.823 | 26.75% | Custom |"),
+           (17, "reduce_one_pass", "k3", "| kernel_3 | 3226.86 | 97.78% | Custom |"),
+           (18, "reduce_one_pass", "k4", "| kernel_4 | 3229.98 | 97.88% | Custom |"),
+           (20, "reduce_one_pass", "k6", "| kernel_6 | 3229.01 | 97.85% | Custom |"),
+           (21, "reduce_one_pass", "k7", "| kernel_7 | 3229.62 | 97.87% | Custom |"),
+           (22, "reduce_one_pass", "k8", "| kernel_8 | 3231.03 | 97.91% | Custom |"),
+           (23, "reduce_one_pass", "k9", "| kernel_9 | 3231.54 | 97.93% | Custom |")]
+
+# --- yencal/gpu-matrix-transpose, as its author's blog post publishes it ----------------------------
+# yencal/yencal.github.io _posts/2025-12-24-gpu-matrix-transpose-optimization.md ("The benchmark
+# code is available in this repository": yencal/gpu-matrix-transpose): a 32768 x 32768 float transpose,
+# 10 warm-up and 100 timed back-to-back launches over the same buffers (main.cu at 004e486),
+# Time(ms) per launch and BW = 2 x 4 GiB / time. Kernels: transpose_kernels.cuh at 7f0dec7, and
+# TransposeVec4Coarsen as the post lists it. The table's labels are the post's; its block shapes
+# give each row's kernel (Coarsen<k> = TILE / BLOCK_ROWS rows per thread). Left out: the six
+# float2-coarsened rows (Vec2Coarsen2/4/8, Vec2_T64*): that kernel's source is published nowhere.
+YT = "yencal/yencal.github.io"
+YT_PATH = "_posts/2025-12-24-gpu-matrix-transpose-optimization.md"
+YT_COMMIT = "41c2a05f7fc12e4ba432d8fd7f7fde0ab3a4528d"
+YT_COPIED = "2026-12-02"
+YT_DEVICE = "NVIDIA H100 (post: \"H100\", theoretical peak 3352.3 GB/s, so the SXM5 HBM3 card; inferred)"
+YT_BYTES = 2 * 32768 * 32768 * 4
+YT_PEAK = (207, "Theoretical Peak: 3352.3 GB/s")
+# (line, variant, published line)
+YT_ROWS = [(186, "naive", "Naive                                32x32     18.0645         475.5     14.2%"),
+           (187, "tiled", "Tiled                                32x32      8.6235         996.1     29.7%"),
+           (188, "tiled_padded", "TiledPadded                          32x32      5.0724        1693.4     50.5%"),
+           (189, "coarsen2", "Coarsen2                             32x16      3.6014        2385.1     71.1%"),
+           (190, "coarsen4", "Coarsen4                              32x8      3.0984        2772.4     82.7%"),
+           (191, "coarsen8", "Coarsen8                              32x4      3.0951        2775.3     82.8%"),
+           (192, "vec2", "Vec2                                 16x32      3.6041        2383.4     71.1%"),
+           (196, "vec4", "Vec4                                  8x32      3.0997        2771.2     82.7%"),
+           (197, "vec4_coarsen2", "Vec4Coarsen2                          8x16      3.0966        2774.0     82.7%"),
+           (198, "vec4_coarsen4", "Vec4Coarsen4                           8x8      3.0960        2774.5     82.8%"),
+           (199, "vec4_coarsen8", "Vec4Coarsen8                           8x4      3.0972        2773.4     82.7%"),
+           (203, "vec4_t64", "Vec4_T64                             16x32      2.9228        2938.9     87.7%"),
+           (204, "vec4_t64_coarsen2", "Vec4_T64_Coarsen2                    16x16      2.9347        2927.0     87.3%"),
+           (205, "vec4_t64_coarsen4", "Vec4_T64_Coarsen4                     16x8      2.9213        2940.5     87.7%")]
+
 def cs_number(line):
     """The number after the colon of a matmul benchmark line ("  Avg Time     : 296.2365 ms",
     "  Performance  : 3.71 TFLOPS")."""
@@ -442,6 +495,16 @@ def points():
         out.append(record("h100", "matmul_fp32", variant, CS_DEVICE, CS, CS_MM_PATH, CS_MM_COMMIT, line, row, ms, "ms",
                           "t = the Avg Time line (ms per launch, 100 launches timed with events)", ms, 1980,
                           copied=CS_COPIED_MM))
+    for line, experiment, variant, row in SV_ROWS:
+        gbs = float(row.split("|")[2])
+        ms = SV_BYTES / (gbs * 1e9) * 1e3
+        out.append(record("h100", experiment, variant, SV_DEVICE, SV, SV_PATH, SV_COMMIT, line, row, gbs, "GB/s",
+                          f"t = 2^30 ints x 4 B / ({gbs:g} GB/s)", ms, copied=SV_COPIED))
+    for line, variant, row in YT_ROWS:
+        ms = float(row.split()[2])
+        out.append(record("h100", "yencal_transpose", variant, YT_DEVICE, YT, YT_PATH, YT_COMMIT, line, row, ms, "ms",
+                          "t = the Time(ms) column (ms per launch, 100 launches timed with events)", ms,
+                          copied=YT_COPIED))
     return out
 
 
@@ -451,7 +514,8 @@ def check_rows():
     kernel's counts (2 x 8192 x 4 x 2^20 flops and 8192 x 2^20 x 4 B, times K/32 and (32 - K)/32);
     laplace_vector: Avg = Total / Instances; cuda_study: % = GB/s / 2000, L2 / HBM = the ratio
     row, TFLOPS = 2 M N K / time, transpose GB/s = 8 GiB / time; gpu-stream: threads, occupancy
-    and line follow from blockSize. The cuda-stream rows have no redundancy to check."""
+    and line follow from blockSize; effective_reduction: % = GB/s / 3300; yencal: GB/s = 8 GiB / time, % = GB/s /
+    the printed peak. The cuda-stream rows have no redundancy to check."""
     for _, _, _, _, _, rows in ROOFLINE:
         for _, row in rows:
             m = ROOF_RE.match(row)
@@ -519,6 +583,16 @@ def check_rows():
         # matmul: the next line's TFLOPS is 2 M N K over the time, printed to two decimals.
         ms, tflops = cs_number(row), cs_number(perf)
         assert abs(CS_MM_FLOPS / (ms * 1e-3) / 1e12 - tflops) <= 0.005 + 1e-9, row
+    for _, _, _, row in SV_ROWS:
+        # effective_reduction: the % column is the GB/s over the program's 3.3 TB/s, to 0.01 %.
+        c = [x.strip() for x in row.split("|")[1:-1]]
+        assert abs(float(c[1]) / 3300 * 100 - float(c[2].rstrip("%"))) <= 0.006, row
+    for _, _, row in YT_ROWS:
+        # yencal: BW = 2 x 4 GiB / time (printed to 0.1 GB/s and 0.0001 ms), % = BW / 3352.3 (to 0.1).
+        f = row.split()
+        ms, gbs, pct = float(f[2]), float(f[3]), float(f[4].rstrip("%"))
+        assert abs(YT_BYTES / (ms * 1e-3) / 1e9 - gbs) <= 0.05 + gbs * 0.00005 / ms, row
+        assert abs(gbs / float(YT_PEAK[1].split()[2]) * 100 - pct) <= 0.051, row
     for _, _, rows in LAPLACE:
         for _, _, row in rows:
             c = [x.strip().replace(",", "") for x in row.split("|")[1:-1]]
