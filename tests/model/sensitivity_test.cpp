@@ -143,9 +143,14 @@ TEST(Sensitivity, EveryMwpCwpVariantIsHomogeneousOnAStream) {
     ASSERT_TRUE(r.ok()) << r.error().format();
     // 2^26-float vecadd: DRAM timing carries the time (latency-limited MWP at these sizes).
     EXPECT_EQ(r->bound.resource, Resource::Dram) << mwpCwpVariantName(v);
-    // modern reads the memory engine's traffic and the launch overhead in microseconds, both
-    // perturbed: still within 1 %.
-    EXPECT_NEAR(r->sum, 1.0, v == MwpCwpVariant::Modern ? 0.01 : 1e-6) << mwpCwpVariantName(v);
+    // modern is homogeneous too (its memory-engine traffic and microsecond launch overhead are
+    // perturbed with the rest), but its time is the larger of two terms per wave of blocks: the
+    // warps' latency path plus the block overhead (3 x 834.5 + 3 + 374 = 2,881 cycles on the H100
+    // preset) and the DRAM service time plus the turnover loss (64 x 31.56 + 649.5 = 2,669).
+    // Perturbing the DRAM latency by -10 % and -20 % crosses from one to the other, so the
+    // one-at-a-time slopes straddle that kink and sum to 0.973 (Euler's theorem needs a
+    // differentiable time): within 3 %.
+    EXPECT_NEAR(r->sum, 1.0, v == MwpCwpVariant::Modern ? 0.03 : 1e-6) << mwpCwpVariantName(v);
   }
 }
 
