@@ -9,10 +9,9 @@
 //   1  the tile staged in shared memory [TILE][TILE], read back along its columns (BR = TILE);
 //   2  as 1 with the rows padded to TILE + 1 floats;
 //   3  as 2, each thread moving TILE / BR rows (loops of stride BR);
-//   4  one float2 per thread read along a row, unpacked into the padded tile, gathered and
-//      written as float2 (VEC = 2, BR = TILE);
-//   5  as 4 with float4 (VEC = 4, BR = TILE);
-//   6  as 5, each thread moving TILE / BR rows (loops of stride BR, unrolled).
+//   4  one float2 (VEC = 2) or float4 (VEC = 4) per thread read along a row, unpacked into the
+//      padded tile, gathered and written as a vector (BR = TILE);
+//   6  as 4 with float4, each thread moving TILE / BR rows (loops of stride BR, unrolled).
 #ifndef KIND
 #define KIND 0
 #endif
@@ -21,6 +20,14 @@
 #endif
 #ifndef BR
 #define BR TILE
+#endif
+#ifndef VEC
+#define VEC 1
+#endif
+#if VEC == 4
+#define VEC_T float4
+#else
+#define VEC_T float2
 #endif
 
 extern "C" __global__ void transpose(const float* __restrict__ in, float* __restrict__ out, int n) {
@@ -47,46 +54,27 @@ extern "C" __global__ void transpose(const float* __restrict__ in, float* __rest
   y = blockIdx.x * TILE + threadIdx.y;
   for (int r = 0; r < TILE; r += BR) out[(y + r) * n + x] = tile[threadIdx.x][threadIdx.y + r];
 #elif KIND == 4
+  // One vector of VEC floats per thread (float2 or float4, two kernels in the original).
+  typedef VEC_T vec_t;
   __shared__ float tile[TILE][TILE + 1];
-  const int w = n / 2;
-  int x = blockIdx.x * (TILE / 2) + threadIdx.x;
+  const int w = n / VEC;
+  int x = blockIdx.x * (TILE / VEC) + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
   if (x < w && y < n) {
-    const float2 v = reinterpret_cast<const float2*>(in)[y * w + x];
-    tile[threadIdx.y][2 * threadIdx.x] = v.x;
-    tile[threadIdx.y][2 * threadIdx.x + 1] = v.y;
+    const vec_t v = reinterpret_cast<const vec_t*>(in)[y * w + x];
+    const float* f = reinterpret_cast<const float*>(&v);
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) tile[threadIdx.y][VEC * threadIdx.x + k] = f[k];
   }
   __syncthreads();
-  x = blockIdx.y * (TILE / 2) + threadIdx.x;
+  x = blockIdx.y * (TILE / VEC) + threadIdx.x;
   y = blockIdx.x * TILE + threadIdx.y;
   if (x < w && y < n) {
-    float2 v;
-    v.x = tile[2 * threadIdx.x][threadIdx.y];
-    v.y = tile[2 * threadIdx.x + 1][threadIdx.y];
-    reinterpret_cast<float2*>(out)[y * w + x] = v;
-  }
-#elif KIND == 5
-  __shared__ float tile[TILE][TILE + 1];
-  const int w = n / 4;
-  int x = blockIdx.x * (TILE / 4) + threadIdx.x;
-  int y = blockIdx.y * TILE + threadIdx.y;
-  if (x < w && y < n) {
-    const float4 v = reinterpret_cast<const float4*>(in)[y * w + x];
-    tile[threadIdx.y][4 * threadIdx.x] = v.x;
-    tile[threadIdx.y][4 * threadIdx.x + 1] = v.y;
-    tile[threadIdx.y][4 * threadIdx.x + 2] = v.z;
-    tile[threadIdx.y][4 * threadIdx.x + 3] = v.w;
-  }
-  __syncthreads();
-  x = blockIdx.y * (TILE / 4) + threadIdx.x;
-  y = blockIdx.x * TILE + threadIdx.y;
-  if (x < w && y < n) {
-    float4 v;
-    v.x = tile[4 * threadIdx.x][threadIdx.y];
-    v.y = tile[4 * threadIdx.x + 1][threadIdx.y];
-    v.z = tile[4 * threadIdx.x + 2][threadIdx.y];
-    v.w = tile[4 * threadIdx.x + 3][threadIdx.y];
-    reinterpret_cast<float4*>(out)[y * w + x] = v;
+    vec_t v;
+    float* f = reinterpret_cast<float*>(&v);
+#pragma unroll
+    for (int k = 0; k < VEC; ++k) f[k] = tile[VEC * threadIdx.x + k][threadIdx.y];
+    reinterpret_cast<vec_t*>(out)[y * w + x] = v;
   }
 #else
   __shared__ float tile[TILE][TILE + 1];
