@@ -162,6 +162,18 @@ TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
 /// same_address_atomic_int 0.733 ns). The busiest unit's 10^6 sector-request lanes: 590 us; all
 /// 10^8 lanes over the chip: 1150 us, the longer. With 10^6 integer atomics on one address too
 /// (733 us), the units still set the floor; with 2 x 10^6 (1466 us) the address does.
+TEST(PhysicalFloors, AtomicsAddTheirShareOfTheirOwnTime) {
+  // atomic x min(1, atomic / rest): saturated (atomic >= rest) they add in full, reduce_shuffle's
+  // 58 us of atomics on a 30 us sum -> 88 us; below, the share they keep the unit busy: simveit's
+  // kernel_3, 128.1 us of atomics in a 1331.2 us read, 128.1 x 128.1 / 1331.2 = 12.33 us.
+  EXPECT_DOUBLE_EQ(addedAtomicTime(58, 30), 58.0);
+  EXPECT_DOUBLE_EQ(addedAtomicTime(30, 30), 30.0);
+  EXPECT_DOUBLE_EQ(addedAtomicTime(15, 30), 7.5);
+  EXPECT_NEAR(addedAtomicTime(128.1, 1331.2), 12.327, 1e-3);
+  EXPECT_DOUBLE_EQ(addedAtomicTime(0, 30), 0.0);
+  EXPECT_DOUBLE_EQ(addedAtomicTime(12, 0), 12.0);  // nothing else to hide behind
+}
+
 TEST(PhysicalFloors, AtomicUnitsTakeTheirSectorRequestsLanes) {
   const Gpu h100 = loadPreset("h100").value();
   ASSERT_TRUE(h100.memoryForResource("l2")->atomicUnitOpUs);

@@ -30,6 +30,7 @@
 ///   6400 warps x 128,000 B = 819.2 MB -> 2999.3 GB/s, the achievable 3000 GB/s.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -548,10 +549,10 @@ TEST(MwpCwpModern, PaperVariantsDoNotReadTheMemoryEngine) {
   EXPECT_FALSE(predictMwpCwp(s, {}, l, gpu, o).ok());  // the modern variant needs the engine's traffic
 }
 
-/// Atomics to one address are applied one after another after the other work, and add to it:
-/// 10,000 f32 adds to the hottest address at 2 ns each on the L2 take 20 us = 30,000 cycles at
-/// 1.5 GHz, added to Exec_cycles whatever the rest is; integer atomics take their own time
-/// (here 1 ns: 15,000 cycles). Above the rest they bound the launch (L2, throughput).
+/// Atomics to one address are applied one after another: 10,000 f32 adds to the hottest address
+/// at 2 ns each on the L2 take 20 us = 30,000 cycles at 1.5 GHz. Above the rest of the time they
+/// add in full and bound the launch (L2, throughput); below it, Atomic_cycles x Atomic_cycles /
+/// the rest (floors.h addedAtomicTime()). Integer atomics take their own time (here 1 ns).
 TEST(MwpCwpModern, AtomicsToOneAddressAddToTheWork) {
   Gpu gpu = sweepGpu();
   for (MemoryLevel& m : gpu.memory) {
@@ -577,15 +578,25 @@ TEST(MwpCwpModern, AtomicsToOneAddressAddToTheWork) {
   Expected<Prediction> f32 = predictMwpCwp(s, {}, l, gpu, o, &mm);
   ASSERT_TRUE(f32.ok()) << f32.error().format();
   EXPECT_NEAR(f32->value("Atomic_cycles")->value, 30000.0, 1e-6);
+  EXPECT_NEAR(f32->value("Atomic_added")->value, 30000.0, 1e-6);
   EXPECT_NEAR(f32->value("Exec_cycles")->value, exec + 30000.0, 1e-6);
   EXPECT_NEAR(f32->cycles - none->cycles, 30000.0, 1e-6);
   ASSERT_LT(exec, 30000.0);
   EXPECT_EQ(f32->bound.resource, Resource::L2);
   EXPECT_EQ(f32->bound.mode, BoundMode::Throughput);
-  mm.traffic.hotAtomicFloatOps = 0;  // the same count of integer atomics
+  mm.traffic.hotAtomicFloatOps = 0;  // the same count of integer atomics: 15,000 cycles
   Expected<Prediction> ints = predictMwpCwp(s, {}, l, gpu, o, &mm);
   ASSERT_TRUE(ints.ok()) << ints.error().format();
-  EXPECT_NEAR(ints->value("Exec_cycles")->value, exec + 15000.0, 1e-6);
+  EXPECT_NEAR(ints->value("Atomic_cycles")->value, 15000.0, 1e-6);
+  EXPECT_NEAR(ints->value("Exec_cycles")->value, exec + 15000.0 * std::min(1.0, 15000.0 / exec), 1e-6);
+  // A tenth as many: 1,500 cycles, a small share of the rest, add 1,500 x 1,500 / exec.
+  mm.traffic.hotAtomicOps = 1000;
+  Expected<Prediction> few = predictMwpCwp(s, {}, l, gpu, o, &mm);
+  ASSERT_TRUE(few.ok()) << few.error().format();
+  ASSERT_GT(exec, 1500.0);
+  EXPECT_NEAR(few->value("Atomic_added")->value, 1500.0 * 1500.0 / exec, 1e-6);
+  EXPECT_NEAR(few->value("Exec_cycles")->value, exec + 1500.0 * 1500.0 / exec, 1e-6);
+  EXPECT_NE(few->bound.resource, Resource::L2);
 }
 
 }  // namespace

@@ -59,6 +59,12 @@ AtomicSeconds atomicSeconds(const MemoryTraffic& traffic, const Gpu& gpu) {
   return s;
 }
 
+double addedAtomicTime(double atomic, double rest) {
+  if (!(atomic > 0)) return 0;
+  if (!(rest > 0)) return atomic;
+  return atomic * std::min(1.0, atomic / rest);
+}
+
 PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, const Gpu& gpu,
                              const MemoryTraffic& traffic) {
   PhysicalFloors f;

@@ -103,6 +103,15 @@ struct AtomicSeconds {
 };
 [[nodiscard]] AtomicSeconds atomicSeconds(const MemoryTraffic& traffic, const Gpu& gpu);
 
+/// What the atomics' serialized time adds to a kernel whose other work takes `rest` (any unit,
+/// the same for both): `atomic` × min(1, `atomic` / `rest`). The atomic unit is busy a fraction
+/// ρ = atomic / rest of the kernel; at ρ >= 1 its queue backs up into the SMs and the two add
+/// (our reduce_shuffle: 88 and 255 µs where the atomics alone take 58 and 225, the sum about
+/// 30), while a unit busy a small fraction delays the rest by that fraction of its time
+/// (simveit's reductions: one atomicAdd per block, 128 µs of atomics inside a 1.33 ms read that
+/// takes the DRAM time alone). Continuous in ρ; 0 when either is 0.
+[[nodiscard]] double addedAtomicTime(double atomic, double rest);
+
 /// The dynamic warp instructions of the launch by class, from the IR's blocks (executions per
 /// warp x warps), or the workload summary when the input gives one (summary, skeleton and C
 /// inputs) or the IR has no blocks; and the floors.

@@ -93,8 +93,9 @@ struct MwpCwpResult {
   bool dispatchBound = false;    ///< modern: the block dispatch of the busiest SM set Exec_cycles
   double turnoverLoss = 0;       ///< modern: cycles per wave the block turnover adds to the bandwidth time
   bool turnoverBound = false;    ///< modern: the bandwidth time plus the turnover loss set Exec_cycles
-  double atomicCycles = 0;       ///< modern: the atomics' serialized time, added to Exec_cycles
-  bool atomicBound = false;      ///< modern: that time exceeds the rest of Exec_cycles
+  double atomicCycles = 0;       ///< modern: the atomics' serialized time
+  double atomicAddedCycles = 0;  ///< modern: the part of it added to Exec_cycles (floors.h addedAtomicTime())
+  bool atomicBound = false;      ///< modern: the atomics' time exceeds the rest of the time
   double totalCycles = 0;        ///< Exec_cycles_with_synch
   double seconds = 0;
   enum class Case { NotEnoughWarps, MemoryBound, ComputeBound, NoMemory } timeCase = Case::NoMemory;
