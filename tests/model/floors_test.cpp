@@ -158,10 +158,6 @@ TEST(PhysicalFloors, AtomicsToOneAddressTakeTheL2sTimeEach) {
   EXPECT_DOUBLE_EQ(computeFloors(k, l, without, t).atomicSeconds, 0.0);
 }
 
-/// The L2's atomic units on the h100 preset (atomic_unit_op 0.590 ns, sector_rmw 0.0115 ns,
-/// same_address_atomic_int 0.733 ns). The busiest unit's 10^6 sector-request lanes: 590 us; all
-/// 10^8 lanes over the chip: 1150 us, the longer. With 10^6 integer atomics on one address too
-/// (733 us), the units still set the floor; with 2 x 10^6 (1466 us) the address does.
 TEST(PhysicalFloors, AtomicsAddTheirShareOfTheirOwnTime) {
   // atomic x min(1, atomic / rest): saturated (atomic >= rest) they add in full, reduce_shuffle's
   // 58 us of atomics on a 30 us sum -> 88 us; below, the share they keep the unit busy: simveit's
@@ -174,6 +170,10 @@ TEST(PhysicalFloors, AtomicsAddTheirShareOfTheirOwnTime) {
   EXPECT_DOUBLE_EQ(addedAtomicTime(12, 0), 12.0);  // nothing else to hide behind
 }
 
+/// The L2's atomic units on the h100 preset (atomic_unit_op 0.590 ns, sector_rmw 0.0115 ns,
+/// same_address_atomic_int 0.733 ns). The busiest unit's 10^6 sector-request lanes: 590 us; all
+/// 10^8 lanes over the chip: 1150 us, the longer. With 10^6 integer atomics on one address too
+/// (733 us), the units still set the floor; with 2 x 10^6 (1466 us) the address does.
 TEST(PhysicalFloors, AtomicUnitsTakeTheirSectorRequestsLanes) {
   const Gpu h100 = loadPreset("h100").value();
   ASSERT_TRUE(h100.memoryForResource("l2")->atomicUnitOpUs);
