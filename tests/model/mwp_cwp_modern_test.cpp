@@ -338,6 +338,42 @@ TEST(MwpCwpModern, WarpIssueWaitsForSharedLoads) {
   EXPECT_DOUBLE_EQ(warpIssueCycles(ir, 30), 300.0);
 }
 
+/// Bank wavefronts on the lone warp's path (shared latency 30, one cycle per wavefront):
+///  - LDS r1 <- [r0] with 32 wavefronts (a 32-way conflict), then FADD r2 <- r1, stall 1 each,
+///    100 executions. The load's data lands 30 cycles after its last wavefront began: 30 + 31 =
+///    61 after it issued, so the FADD issues at 61 and the first pass takes 62; the second pass
+///    starts at 62, after the array is free (32), so every pass takes 62: 62 x 100 = 6200 cycles.
+///    Without wavefronts (cycles per wavefront 0): 31 x 100 = 3100.
+///  - A conflicted store before a conflict-free, independent load: STS (32 wavefronts) at 0, LDS
+///    issued at 1 waits for the array until 32, its data lands at 32 + 30 = 62, the FADD issues
+///    then: 63 cycles for one execution; without wavefronts the LDS lands at 31, 32 cycles.
+TEST(MwpCwpModern, WarpIssueWaitsForBankWavefronts) {
+  auto shared = [](const char* op, std::vector<int> dst, std::vector<int> src, bool store, double wavefronts) {
+    Instruction in = inst(InstrClass::Ldst, op, std::move(dst), std::move(src));
+    in.memory = MemoryAccess{};
+    in.memory->space = MemorySpace::Shared;
+    in.memory->isStore = store;
+    in.memory->wavefrontsPerInst = wavefronts;
+    in.stallCycles = 1;
+    return in;
+  };
+  Instruction add = inst(InstrClass::Fp32, "FADD", {2}, {1, 1});
+  add.stallCycles = 1;
+  KernelIR conflicted;
+  BasicBlock b;
+  b.executionsPerWarp = 100;
+  b.instructions = {shared("LDS", {1}, {0}, false, 32), add};
+  conflicted.blocks.push_back(b);
+  EXPECT_DOUBLE_EQ(warpIssueCycles(conflicted, 30, 0, 1), 6200.0);
+  EXPECT_DOUBLE_EQ(warpIssueCycles(conflicted, 30, 0, 0), 3100.0);
+  KernelIR queued;
+  b.executionsPerWarp = 1;
+  b.instructions = {shared("STS", {}, {0, 5}, true, 32), shared("LDS", {1}, {3}, false, 1), add};
+  queued.blocks.push_back(b);
+  EXPECT_DOUBLE_EQ(warpIssueCycles(queued, 30, 0, 1), 63.0);
+  EXPECT_DOUBLE_EQ(warpIssueCycles(queued, 30, 0, 0), 32.0);
+}
+
 /// Barriers: the stream kernel with a BAR in its loop (11 instructions per iteration, 250
 /// barriers and 250 memory periods per warp), N = 8 warps/SM in 4 blocks of 2 warps:
 ///   Comp_cycles = max(issue 0.25 x 2750 = 687.5, LD/ST 1000) = 1000; Comp_p = 4;

@@ -373,7 +373,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   return finishModern(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in);
 }
 
-double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency) {
+double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency, double sharedWavefrontCycles) {
   double cycles = 0;
   bool known = false;
   for (const BasicBlock& b : ir.blocks) {
@@ -381,6 +381,7 @@ double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLaten
     // previous one, and for the variable-latency results it reads.
     std::unordered_map<int, double> ready;  // register -> cycle its variable-latency result lands
     double t = 0;
+    double sharedFree = 0;  // cycle the shared array has passed the warp's earlier wavefronts
     const auto pass = [&] {
       for (const Instruction& in : b.instructions) {
         known = known || in.stallCycles > 0;
@@ -389,8 +390,17 @@ double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLaten
           const auto it = ready.find(reg);
           if (it != ready.end()) start = std::max(start, it->second);
         }
-        const bool sharedLoad = in.memory && in.memory->space == MemorySpace::Shared && !in.memory->isStore;
-        const double latency = sharedLoad ? sharedLatency : !in.memory && in.cls == InstrClass::Sfu ? sfuLatency : 0;
+        const bool shared = in.memory && in.memory->space == MemorySpace::Shared;
+        const bool sharedLoad = shared && !in.memory->isStore;
+        double latency = sharedLoad ? sharedLatency : !in.memory && in.cls == InstrClass::Sfu ? sfuLatency : 0;
+        if (shared && sharedWavefrontCycles > 0) {
+          // The array serves a warp's accesses in order, one bank wavefront after another: a
+          // load's data is complete `latency` after its last wavefront began.
+          const double passes = std::max(1.0, in.memory->wavefrontsPerInst) * sharedWavefrontCycles;
+          const double begin = std::max(start, sharedFree);
+          sharedFree = begin + passes;
+          if (sharedLoad) latency += sharedFree - sharedWavefrontCycles - start;
+        }
         for (int reg : in.dst) {
           if (latency > 0) {
             ready[reg] = start + latency;

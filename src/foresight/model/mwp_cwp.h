@@ -155,9 +155,16 @@ struct LoadGroup {
 /// ptxas leaves to scoreboards instead of stall counts. A block executed more than once pays
 /// its steady state: its second pass, with the first pass's pending results carried over (a
 /// loop-carried MUFU chain waits at the top of each iteration), for every execution after the
-/// first. Waits on global loads are left to the memory terms. 0 when the IR carries no stall
+/// first. With `sharedWavefrontCycles` (the shared array's cycles per bank wavefront, banks x
+/// bank width / bandwidth; 0 = not modelled) the warp's shared accesses pass the array in order,
+/// each for its bank wavefronts (MemoryAccess::wavefrontsPerInst), and a shared load's result
+/// lands `sharedLatency` after its last wavefront began: a 32-way conflicted load 31 wavefronts
+/// later than a conflict-free one, and a load queued behind a conflicted store later still
+/// (Rodinia nw's diagonal sweep of a tile padded by one word: every access of a diagonal in one
+/// bank). Waits on global loads are left to the memory terms. 0 when the IR carries no stall
 /// counts (PTX input).
-[[nodiscard]] double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency = 0);
+[[nodiscard]] double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency = 0,
+                                     double sharedWavefrontCycles = 0);
 
 /// The pipe one warp's instructions keep busy longest, and for how many SM cycles.
 struct PipeBusy {

@@ -35,9 +35,15 @@ Expected<Prediction> predictWithMwpCwp(const KernelInput& kernel, const Launch& 
   if (!traffic) return std::move(traffic).takeError();
   const MemoryLevel* shared = gpu.memoryLevel("shared");
   const Pipeline* sfu = gpu.pipeline(InstrClass::Sfu);
+  double wavefrontCycles = 0;  // the shared array's SM cycles per bank wavefront
+  if (shared && shared->banks && shared->bankWidth && shared->bandwidth && shared->bandwidth->value > 0) {
+    // bandwidth: GB/s of the whole GPU; one SM's bytes per cycle = that / (SMs x GHz).
+    const double bytesPerCycle = shared->bandwidth->value / (gpu.smCount.value * gpu.clockGhz.value);
+    wavefrontCycles = shared->banks->value * shared->bankWidth->value / bytesPerCycle;
+  }
   const ModernMemoryInputs modern{**traffic, loadGroups(kernel.ir),
                                   warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0,
-                                                  sfu ? sfu->latency.value : 0),
+                                                  sfu ? sfu->latency.value : 0, wavefrontCycles),
                                   busiestPipe(kernel.ir, gpu), kernel.ir.longestWarpShare};
   return predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
 }
