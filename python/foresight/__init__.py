@@ -68,7 +68,8 @@ def _kernel(function, path, source, kernel, gpu, grid, block, args, defines, dyn
 def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,
             defines=None, dynamic_shared=0, carveout=None, model="auto", variant="auto",
             include_dirs=None, nvcc_flags=None, trips=None, branches=None, tool_timeout=None,
-            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, data=None, l2=None):
+            policy=None, l1_hit_rate=None, l2_hit_rate=None, arrays=None, data=None, l2=None,
+            timing=None):
     """Predicts one kernel launch: time, occupancy, bound, model values (``predict --json``).
 
     ``path``: a ``.cu``, ``.ptx``, ``.cubin``, ``.sass`` or workload-summary ``.toml`` file;
@@ -80,10 +81,13 @@ def predict(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block
     and ``block``.
     ``defines``: ``-D`` macros. ``trips`` / ``branches``: hints by ``"file.cu:LINE"``.
     ``l2``: ``"cold"`` (the default) or ``"warm"`` (``--l2``: the same launch ran just before).
+    ``timing``: ``"stream"`` (the default: per launch of back-to-back launches) or ``"alone"``
+    (``--timing``: the launch timed on its own with events, adding the GPU's launch latency).
     """
     return _kernel(_foresight.predict, path, source, kernel, gpu, grid, block, args, defines,
                    dynamic_shared, carveout, model, variant, include_dirs, nvcc_flags, trips,
-                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays, data, l2)
+                   branches, tool_timeout, policy, l1_hit_rate, l2_hit_rate, arrays, data, l2,
+                   {"timing": timing})
 
 
 def explain(path=None, *, source=None, kernel=None, gpu="h100", grid=None, block=None, args=None,

@@ -38,5 +38,17 @@ TEST(LaunchLimits, EachLimitIsNamed) {
   EXPECT_FALSE(checkLaunchLimits(negative));
 }
 
+TEST(LaunchTiming, NamesRoundTripAndOthersAreErrors) {
+  for (LaunchTiming t : {LaunchTiming::Stream, LaunchTiming::Alone}) {
+    Expected<LaunchTiming> parsed = parseLaunchTiming(launchTimingName(t), "--timing");
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, t);
+  }
+  EXPECT_EQ(Launch{}.timing, LaunchTiming::Stream);
+  Expected<LaunchTiming> bad = parseLaunchTiming("single", "--timing");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("--timing 'single': expected stream"), std::string::npos) << bad.error().message;
+}
+
 }  // namespace
 }  // namespace foresight

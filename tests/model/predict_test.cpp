@@ -103,6 +103,31 @@ TEST_F(PredictMatmul, GrophecyVariantGives8Point90Ms) {
   EXPECT_EQ(p->warnings[0], "registers per thread unknown: occupancy ignores the register limit");
 }
 
+/// A launch timed alone adds the GPU's launch_latency once, after the floors: 8.9002 ms + 3.5 us
+/// (a latency given to fx5600 here; its cycles at 1.35 GHz: 4725). Timed in a stream, or on a GPU
+/// without the figure, nothing changes.
+TEST_F(PredictMatmul, ALaunchTimedAloneAddsTheLaunchLatency) {
+  Expected<Prediction> stream = predict(kernel_, launch_, gpu_, ModelOptions{});
+  ASSERT_TRUE(stream.ok()) << stream.error().format();
+  Launch alone = launch_;
+  alone.timing = LaunchTiming::Alone;
+  Expected<Prediction> unknown = predict(kernel_, alone, gpu_, ModelOptions{});
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_DOUBLE_EQ(unknown->seconds, stream->seconds);
+  EXPECT_EQ(unknown->value("launch_latency_us"), nullptr);
+  Gpu gpu = gpu_;
+  gpu.launchLatencyUs = Param<double>{3.5};
+  Expected<Prediction> p = predict(kernel_, alone, gpu, ModelOptions{});
+  ASSERT_TRUE(p.ok());
+  EXPECT_NEAR(p->seconds, stream->seconds + 3.5e-6, 1e-15);
+  EXPECT_NEAR(p->seconds * 1e3, 8.9002 + 0.0035, 1e-4);
+  EXPECT_NEAR(p->cycles, stream->cycles + 4725, 1e-6);
+  EXPECT_DOUBLE_EQ(value(*p, "launch_latency_us"), 3.5);
+  Expected<Prediction> streamed = predict(kernel_, launch_, gpu, ModelOptions{});
+  ASSERT_TRUE(streamed.ok());
+  EXPECT_DOUBLE_EQ(streamed->seconds, stream->seconds);
+}
+
 TEST_F(PredictMatmul, HongKimVariantGivesTheSameTime) {
   Expected<Prediction> grophecy = predict(kernel_, launch_, gpu_, ModelOptions{});
   Expected<Prediction> hk =

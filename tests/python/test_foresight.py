@@ -57,6 +57,22 @@ def test_a_warm_l2_is_the_cli_one():
         foresight.predict(VECADD, gpu="h200", grid=4096, block=256, args={"n": 1048576}, l2="tepid")
 
 
+def test_a_launch_timed_alone_is_the_cli_one():
+    # The H100's launch_latency (3.91 us) on top of the back-to-back time.
+    got = foresight.predict(VECADD, gpu="h100", grid=4096, block=256, args={"n": 1048576},
+                            timing="alone")
+    want = cli_json("predict", VECADD, "--gpu", "h100", "--grid", "4096", "--block", "256",
+                    "--arg", "n=1048576", "--timing", "alone")
+    assert got == want
+    assert got["launch"]["timing"] == "alone"
+    assert got["values"]["launch_latency_us"] == 3.91
+    stream = foresight.predict(VECADD, gpu="h100", grid=4096, block=256, args={"n": 1048576})
+    assert "timing" not in stream["launch"]
+    assert got["time_s"] == pytest.approx(stream["time_s"] + 3.91e-6, rel=1e-12)
+    with pytest.raises(foresight.Error, match="expected stream"):
+        foresight.predict(VECADD, gpu="h100", grid=4096, block=256, args={"n": 1048576}, timing="once")
+
+
 def test_array_contents_are_the_cli_ones():
     # spmv's row_ptr and col given (--data): no trip hint, and x[col[j]] has exact addresses.
     spmv = os.path.join(ROOT, "tests/frontend/cuda/fixtures/spmv_csr.sm_90.sass")

@@ -9,6 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 
 #include "foresight/gpu/presets.h"
 #include "foresight/validation/manifest.h"
@@ -182,6 +186,40 @@ TEST(ValidateRun, FixturesWithAFakePredictor) {
   EXPECT_NEAR(*s.groups[0].rho, 1.0, 1e-12);
 }
 
+/// The runner times each sample as one sequence with CUDA events around it: validate() predicts
+/// its first launch timed alone (LaunchTiming::Alone), the rest back to back. A published time
+/// (a measurement with a source) keeps every launch in the stream. The fake predictor answers
+/// 1 ms for a first launch timed alone, 2 ms otherwise.
+TEST(ValidateRun, RunnerSequencesTimeTheirFirstLaunchAlone) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("foresight-timing-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream f(dir / "fx5600.jsonl");
+    f << R"({"experiment":"tiled","variant":"default","gpu":"Synthetic FX5600","date":"2026-01-02T00:00:00Z","samples_ms":[4.0]})" "\n";
+    f << R"({"experiment":"naive","variant":"default","gpu":"Synthetic FX5600","date":"2026-01-02T00:00:00Z","samples_ms":[4.0],"source":"someone/benchmarks"})" "\n";
+  }
+  ValidateOptions o;
+  o.corpusDir = kFixtures + "/corpus";
+  o.measurementsDir = dir.string();
+  o.models = {"mwp-cwp/grophecy"};
+  PredictFn fake = [](const ResolvedExperiment& e, const std::vector<ModelChoice>& models, const Gpu&) {
+    bool laterAlone = false;
+    for (size_t i = 1; i < e.launches.size(); ++i) laterAlone = laterAlone || e.launches[i].launch.timing == LaunchTiming::Alone;
+    const bool alone = !e.launches.empty() && e.launches.front().launch.timing == LaunchTiming::Alone;
+    EXPECT_FALSE(laterAlone) << e.experiment;
+    return std::vector<Expected<double>>(models.size(), Expected<double>(alone ? 1e-3 : 2e-3));
+  };
+  Expected<ValidationReport> r = validate(o, fake);
+  fs::remove_all(dir);
+  ASSERT_TRUE(r.ok()) << r.error().format();
+  ASSERT_EQ(r->rows.size(), 2u);
+  EXPECT_EQ(r->rows[0].experiment, "tiled");
+  EXPECT_DOUBLE_EQ(*r->rows[0].predictedSeconds, 1e-3);  // the runner's: timed alone
+  EXPECT_EQ(r->rows[1].experiment, "naive");
+  EXPECT_DOUBLE_EQ(*r->rows[1].predictedSeconds, 2e-3);  // published: back to back
+}
+
 TEST(ValidateRun, FixturesWithTheRealModels) {
   ValidateOptions o;
   o.corpusDir = kFixtures + "/corpus";
@@ -257,6 +295,12 @@ TEST(ValidateRun, UnrotatedSamplesAndRepeatsStartWithAWarmL2) {
   ResolvedExperiment reuploaded = unrotated;
   reuploaded.reinit = true;
   EXPECT_DOUBLE_EQ(seconds(reuploaded), cold);
+  // Timed alone (the runner's sequences): the H200's launch_latency, 3.92 us, once, on the
+  // first run only: cold + 3.92 us + 2 warm.
+  ResolvedExperiment alone = e;
+  alone.launches.at(0).repeat = 3;
+  alone.launches.at(0).launch.timing = LaunchTiming::Alone;
+  EXPECT_NEAR(seconds(alone), cold + 3.92e-6 + 2 * warm, 1e-12);
 }
 
 TEST(ValidateRun, NoMeasurementsIsNotAnError) {

@@ -192,6 +192,7 @@ Expected<InputOptions> toInputOptions(const CommonOptions& o, const Gpu* gpu, co
     if (overrides.dynamicSharedBytes) launch.dynamicSharedBytes = *overrides.dynamicSharedBytes;
     if (overrides.carveoutPercent) launch.carveoutPercent = *overrides.carveoutPercent;
     if (overrides.l2Start) launch.l2Start = *overrides.l2Start;
+    if (overrides.timing) launch.timing = *overrides.timing;
     in.launch = launch;
   }
   return in;
@@ -365,6 +366,11 @@ Expected<LaunchOverrides> toLaunchOverrides(const CommonOptions& o) {
     Expected<L2Start> start = parseL2Start(o.l2, "--l2");
     if (!start) return std::move(start).takeError();
     out.l2Start = *start;
+  }
+  if (!o.timing.empty()) {
+    Expected<LaunchTiming> timing = parseLaunchTiming(o.timing, "--timing");
+    if (!timing) return std::move(timing).takeError();
+    out.timing = *timing;
   }
   return out;
 }

@@ -53,6 +53,7 @@ struct CommonOptions {
   long long dynamicShared = -1;       ///< --dynamic-shared BYTES; < 0 = the input's (else 0)
   int carveout = -1;                  ///< --carveout PERCENT; < 0 = the driver's choice
   std::string l2;                     ///< --l2 cold|warm; empty = cold
+  std::string timing;                 ///< --timing stream|alone (predict); empty = stream
   long long maxVariants = 1'000'000;  ///< --max-variants: layouts a skeleton search may evaluate
   std::vector<std::string> includeDirs;  ///< -I DIR (CUDA compilation)
   std::vector<std::string> nvccFlags;    ///< --nvcc-flag FLAG (CUDA compilation)

@@ -120,6 +120,15 @@ std::optional<L2Start> l2Field(const json& j) {
   return *start;
 }
 
+/// The request's `timing` ("stream" or "alone"; absent or null: unset). predict() acts on it.
+std::optional<LaunchTiming> timingField(const json& j) {
+  if (!j.contains("timing") || j["timing"].is_null()) return std::nullopt;
+  if (!j["timing"].is_string()) fail(makeError("timing: \"stream\" or \"alone\""));
+  Expected<LaunchTiming> timing = parseLaunchTiming(j["timing"].get<std::string>(), "timing");
+  if (!timing) fail(timing.error());
+  return *timing;
+}
+
 /// The workload options of predict/explain: `grid` and `block` override the input's launch (a
 /// skeleton takes a block only); with both, the frontends also see them with the scalar args.
 WorkloadOptions workloadOptions(const Request& r) {
@@ -134,6 +143,7 @@ WorkloadOptions workloadOptions(const Request& r) {
   }
   if (j.contains("carveout") && !j["carveout"].is_null()) wo.launch.carveoutPercent = j["carveout"].get<int>();
   wo.launch.l2Start = l2Field(j);
+  wo.launch.timing = timingField(j);
   if (!grid || !block) {
     // As on the command line: contents belong to a launch the request gives.
     if (!object(j, "data").empty()) fail(makeError("data needs grid and block (the launch whose arrays it fills)"));
@@ -145,6 +155,7 @@ WorkloadOptions workloadOptions(const Request& r) {
   l.dynamicSharedBytes = wo.launch.dynamicSharedBytes.value_or(0);
   l.carveoutPercent = wo.launch.carveoutPercent;
   if (wo.launch.l2Start) l.l2Start = *wo.launch.l2Start;
+  if (wo.launch.timing) l.timing = *wo.launch.timing;
   const json argsField = object(j, "args");
   for (const auto& [name, value] : argsField.items()) {
     if (value.is_number_integer() || value.is_boolean()) {

@@ -206,6 +206,10 @@ struct Gpu {
   /// Time from one kernel launch to the next when kernels run back to back (an empty kernel's
   /// launch-to-launch time), µs; absent = unknown (models use their own default).
   std::optional<Param<double>> launchOverheadUs;
+  /// What a launch timed on its own (CUDA events just before and after it; the first launch of
+  /// a timed sequence) takes beyond its back-to-back time: the host's submission, not overlapped
+  /// with a kernel before it, µs (Launch::timing); absent = unknown (0).
+  std::optional<Param<double>> launchLatencyUs;
   /// Cycles a resident-block slot stays busy beyond its warps' own work: dispatching the block
   /// and retiring it (a block of a few instructions and one store lives this long plus its
   /// instructions); absent = unknown (0).

@@ -260,6 +260,7 @@ const std::vector<GpuField<Gpu>>& smFields() {
       paramKey<&Gpu::schedulersPerSm, Dim::Count, kPositive>("schedulers"),
       paramKey<&Gpu::issueWidth, Dim::IssueRate, kPositive>("issue_width"),
       paramKey<&Gpu::launchOverheadUs, Dim::Duration>("launch_overhead"),
+      paramKey<&Gpu::launchLatencyUs, Dim::Duration>("launch_latency"),
       paramKey<&Gpu::blockOverheadCycles, Dim::Cycles>("block_overhead"),
       paramKey<&Gpu::blockDispatchCycles, Dim::Cycles, kPositive>("block_dispatch"),
   };

@@ -41,6 +41,16 @@ Expected<L2Start> parseL2Start(const std::string& name, const std::string& what)
   return makeError(what + " '" + name + "': expected cold (the launch's data not in L2) or warm (left there by the same launch just before)");
 }
 
+const char* launchTimingName(LaunchTiming timing) { return timing == LaunchTiming::Alone ? "alone" : "stream"; }
+
+Expected<LaunchTiming> parseLaunchTiming(const std::string& name, const std::string& what) {
+  if (name == "stream") return LaunchTiming::Stream;
+  if (name == "alone") return LaunchTiming::Alone;
+  return makeError(what + " '" + name +
+                   "': expected stream (per launch of back-to-back launches) or alone (one launch timed on its own, "
+                   "CUDA events around it)");
+}
+
 Expected<void> setArrayData(Launch& launch, const std::string& name, const std::string& spec,
                             const std::map<std::string, long long>& vars, const std::string& what) {
   const auto size = launch.arrayBytes.find(name);

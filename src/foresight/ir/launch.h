@@ -58,6 +58,21 @@ enum class L2Start {
 /// The L2Start of a name ("cold" or "warm"); an Error that names `what` (the option) otherwise.
 [[nodiscard]] Expected<L2Start> parseL2Start(const std::string& name, const std::string& what);
 
+/// How a launch's time is taken (docs/models.md#launch-timing).
+enum class LaunchTiming {
+  /// Per launch of back-to-back launches (a timing loop's total over its count, or Nsight
+  /// Systems' launch-to-launch time): the launch and the GPU's launch overhead.
+  Stream,
+  /// On its own, CUDA events recorded just before and after it (or the first launch of a timed
+  /// sequence): the host's submission latency, the GPU's `launch_latency`, adds to Stream's.
+  Alone,
+};
+
+/// "stream", "alone".
+[[nodiscard]] const char* launchTimingName(LaunchTiming timing);
+/// The LaunchTiming of a name ("stream" or "alone"); an Error that names `what` (the option) otherwise.
+[[nodiscard]] Expected<LaunchTiming> parseLaunchTiming(const std::string& name, const std::string& what);
+
 /// One kernel launch.
 struct Launch {
   Dim3 grid;                       ///< blocks
@@ -78,6 +93,7 @@ struct Launch {
   std::map<std::string, ArrayData> arrayData;
   std::map<std::string, long long> macros;  ///< -D NAME=VALUE problem-size macros
   L2Start l2Start = L2Start::Cold;          ///< what the L2 holds of its data at the start
+  LaunchTiming timing = LaunchTiming::Stream;  ///< how its time is taken
 
   [[nodiscard]] long long blocks() const { return grid.count(); }
   [[nodiscard]] long long threadsPerBlock() const { return block.count(); }

@@ -41,7 +41,18 @@ Expected<Prediction> predict(const KernelInput& kernel, const Launch& launch, co
   Expected<std::shared_ptr<const MemoryTraffic>> t = memory();
   if (!t) return std::move(t).takeError();
   applyFloors(*raw, computeFloors(kernel, launch, gpu, **t), gpu);
+  addLaunchLatency(*raw, launch, gpu);
   return raw;
+}
+
+void addLaunchLatency(Prediction& p, const Launch& launch, const Gpu& gpu) {
+  if (launch.timing != LaunchTiming::Alone || !gpu.launchLatencyUs || !(gpu.launchLatencyUs->value > 0)) return;
+  const double seconds = gpu.launchLatencyUs->value * 1e-6;
+  p.values.push_back({"launch_latency_us", gpu.launchLatencyUs->value,
+                      "the host's submission of a launch timed alone (events around it), added to the time"});
+  p.seconds += seconds;
+  p.cycles += seconds * gpu.clockGhz.value * 1e9;
+  for (ResourceUse& r : p.resources) r.utilization = p.cycles > 0 ? r.busyCycles / p.cycles : 0;
 }
 
 }  // namespace foresight

@@ -50,6 +50,9 @@ void printContextHeader(std::ostream& os, const PredictionContext& c, const std:
   if (c.launch.l2Start == L2Start::Warm) {
     os << "           warm L2: its data as the same launch left it just before\n";
   }
+  if (c.launch.timing == LaunchTiming::Alone) {
+    os << "           timed alone: CUDA events just before and after it (the GPU's launch latency added)\n";
+  }
 }
 
 std::string predictionSummary(const PredictionContext& c, const Prediction& p) {
@@ -67,6 +70,7 @@ nlohmann::json contextJson(const PredictionContext& c) {
                  {"block", dim3Json(c.launch.block)},
                  {"dynamic_shared_bytes", c.launch.dynamicSharedBytes}};
   if (c.launch.l2Start == L2Start::Warm) j["launch"]["l2"] = l2StartName(c.launch.l2Start);
+  if (c.launch.timing == LaunchTiming::Alone) j["launch"]["timing"] = launchTimingName(c.launch.timing);
   return j;
 }
 

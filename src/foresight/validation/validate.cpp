@@ -66,11 +66,15 @@ std::vector<Expected<double>> predictExperiment(const ResolvedExperiment& e,
     // A skeleton's launch follows from its layout (the manifest's block only pins it).
     Launch first = input && input->layouts && input->launch ? *input->launch : l.launch;
     first.l2Start = sampleStart;
+    first.timing = l.launch.timing;
     Launch repeated = first;
     repeated.l2Start = L2Start::Warm;
-    // (launch, times): the first run, then the repeats when they start differently.
+    repeated.timing = LaunchTiming::Stream;  // queued behind the first run
+    // (launch, times): the first run, then the repeats when they start or are timed differently.
     std::vector<std::pair<const Launch*, long long>> runs{{&first, l.repeat}};
-    if (l.repeat > 1 && first.l2Start != L2Start::Warm) runs = {{&first, 1}, {&repeated, l.repeat - 1}};
+    if (l.repeat > 1 && (first.l2Start != L2Start::Warm || first.timing != LaunchTiming::Stream)) {
+      runs = {{&first, 1}, {&repeated, l.repeat - 1}};
+    }
     for (const auto& [launch, times] : runs) {
       // The memory analysis depends on the kernel, launch and GPU only: once for all models
       // (each would otherwise run it again). A failure is left to each model's predict().
@@ -302,8 +306,18 @@ Expected<ValidationReport> validate(const ValidateOptions& options, const Predic
       std::vector<Expected<double>> predictions;
       const auto start = std::chrono::steady_clock::now();
       if (it != resolved.end() && gpu) {
-        predictions = predictFn ? predictFn(it->second, models, *gpu)
-                                : predictExperiment(it->second, models, *gpu, options.toolTimeoutSeconds);
+        // The runner's samples each time one sequence with CUDA events around it: its first launch
+        // is timed alone, the others follow it back to back (docs/validation.md#launch-timing).
+        // Published times keep their benchmarks' back-to-back loops.
+        const ResolvedExperiment* e = &it->second;
+        ResolvedExperiment timedAlone;
+        if (m.source.empty() && !e->launches.empty()) {
+          timedAlone = *e;
+          timedAlone.launches.front().launch.timing = LaunchTiming::Alone;
+          e = &timedAlone;
+        }
+        predictions = predictFn ? predictFn(*e, models, *gpu)
+                                : predictExperiment(*e, models, *gpu, options.toolTimeoutSeconds);
       }
       if (options.progress) {
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;

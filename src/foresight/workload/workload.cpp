@@ -18,6 +18,7 @@ Launch applyOverrides(Launch launch, const LaunchOverrides& o) {
   if (o.dynamicSharedBytes) launch.dynamicSharedBytes = *o.dynamicSharedBytes;
   if (o.carveoutPercent) launch.carveoutPercent = *o.carveoutPercent;
   if (o.l2Start) launch.l2Start = *o.l2Start;
+  if (o.timing) launch.timing = *o.timing;
   return launch;
 }
 

@@ -31,6 +31,7 @@ struct LaunchOverrides {
   std::optional<long long> dynamicSharedBytes;
   std::optional<int> carveoutPercent;
   std::optional<L2Start> l2Start;
+  std::optional<LaunchTiming> timing;
 };
 
 /// Options of loadWorkload().

@@ -27,6 +27,11 @@ int runPredict(const CommonOptions& o) {
 std::function<int()> setupPredict(CLI::App& sub) {
   auto options = std::make_shared<CommonOptions>();
   addCommonOptions(sub, *options);
+  sub.add_option("--timing", options->timing,
+                 "How the time is taken: stream (per launch of back-to-back launches, as timing loops measure; the "
+                 "default) or alone (each launch timed on its own, CUDA events just before and after it: adds the "
+                 "GPU's launch_latency)")
+      ->check(CLI::IsMember({"stream", "alone"}));
   addSummaryOption(sub, options->summary);
   addHtmlOption(sub, options->html);
   return [options] { return runPredict(*options); };
