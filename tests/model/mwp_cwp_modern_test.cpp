@@ -103,6 +103,15 @@ KernelInput streamKernel() {
   return k;
 }
 
+/// streamKernel() with a block barrier before its loop's branch.
+KernelInput barrierStreamKernel() {
+  KernelInput k = streamKernel();
+  Instruction bar = inst(InstrClass::Control, "BAR.SYNC", {}, {});
+  bar.barrier = true;
+  k.ir.blocks[0].instructions.insert(k.ir.blocks[0].instructions.end() - 1, bar);
+  return k;
+}
+
 /// A lone dependent chain: 4096 FFMAs, each waiting 4 cycles for the previous one (SASS stall
 /// count 4), then one EXIT without a stall count.
 KernelInput fmaChainKernel() {
@@ -383,10 +392,7 @@ TEST(MwpCwpModern, WarpIssueWaitsForBankWavefronts) {
 ///           charge 179,200: each block's drain again, though MWP already spans the blocks)
 ///   (151,028 + 44,800) / 1.5 GHz = 130.552 us
 TEST(MwpCwpModern, ABarrierDrainsTheSmsMemoryPeriodOnce) {
-  KernelInput k = streamKernel();
-  Instruction bar = inst(InstrClass::Control, "BAR.SYNC", {}, {});
-  bar.barrier = true;
-  k.ir.blocks[0].instructions.insert(k.ir.blocks[0].instructions.end() - 1, bar);
+  KernelInput k = barrierStreamKernel();
   Launch l;
   l.grid.x = 400;
   l.block.x = 64;
@@ -395,6 +401,28 @@ TEST(MwpCwpModern, ABarrierDrainsTheSmsMemoryPeriodOnce) {
   EXPECT_NEAR(p->value("Synch_cost")->value, 44800.0, 1e-6);
   EXPECT_NEAR(p->value("Exec_cycles")->value, 151028.0, 1e-6);
   EXPECT_NEAR(p->seconds * 1e6, 130.552, 1e-3);
+}
+
+/// The same kernel at N = 64 warps/SM (32 blocks of 2 warps, 3200 blocks on 100 SMs: Rep 1):
+/// MWP = Mem_L / Departure_delay = 600 / 25.6 = 23.4375 < N, memory-bound:
+///   Exec = 150,000 x 64 / 23.4375 + 4 x 22.4375 = 409,689.75 cycles (as without the barrier).
+/// The level is saturated by more warps than it needs, so while one block drains at its barrier
+/// the other 31 keep it busy: the SM loses 1/32 of a drain per barrier,
+///   Synch = 25.6 x 22.4375 x 250 x 1 / 32 = 4,487.5 cycles (a whole drain: 143,600),
+///   (409,689.75 + 4,487.5) / 1.5 GHz = 276.1182 us.
+/// At N = 8 (above) the level is not saturated and each barrier pays the whole drain.
+TEST(MwpCwpModern, ABarrierDrainHidesBehindTheOtherBlocksAtSaturation) {
+  KernelInput k = barrierStreamKernel();
+  Launch l;
+  l.grid.x = 3200;
+  l.block.x = 64;
+  Expected<Prediction> p = predict(k, l, sweepGpu(), modern());
+  ASSERT_TRUE(p.ok()) << p.error().format();
+  EXPECT_NEAR(p->value("MWP")->value, 23.4375, 1e-9);
+  EXPECT_NEAR(p->value("Active_blocks_per_SM")->value, 32.0, 1e-12);
+  EXPECT_NEAR(p->value("Exec_cycles")->value, 409689.75, 1e-6);
+  EXPECT_NEAR(p->value("Synch_cost")->value, 4487.5, 1e-6);
+  EXPECT_NEAR(p->seconds * 1e6, 276.1182, 1e-3);
 }
 
 /// A column walk: the stream kernel with every load uncoalesced, 32 sectors in 32 lines (one

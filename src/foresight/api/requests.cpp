@@ -111,22 +111,24 @@ Request parseRequest(const std::string& text) {
   return r;
 }
 
-/// The request's `l2` ("cold" or "warm"; absent or null: unset).
-std::optional<L2Start> l2Field(const json& j) {
-  if (!j.contains("l2") || j["l2"].is_null()) return std::nullopt;
-  if (!j["l2"].is_string()) fail(makeError("l2: \"cold\" or \"warm\""));
-  Expected<L2Start> start = parseL2Start(j["l2"].get<std::string>(), "l2");
-  if (!start) fail(start.error());
-  return *start;
+/// The request's string field `key` as `parse` (a parseL2Start-like function taking the name and
+/// the key for its message) reads it; absent or null: unset. `names` lists the accepted values.
+template <typename T>
+std::optional<T> namedField(const json& j, const char* key, Expected<T> (*parse)(const std::string&, const std::string&),
+                            const char* names) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  if (!j[key].is_string()) fail(makeError(std::string(key) + ": " + names));
+  Expected<T> value = parse(j[key].get<std::string>(), key);
+  if (!value) fail(value.error());
+  return *value;
 }
+
+/// The request's `l2` ("cold" or "warm"; absent or null: unset).
+std::optional<L2Start> l2Field(const json& j) { return namedField(j, "l2", parseL2Start, "\"cold\" or \"warm\""); }
 
 /// The request's `timing` ("stream" or "alone"; absent or null: unset). predict() acts on it.
 std::optional<LaunchTiming> timingField(const json& j) {
-  if (!j.contains("timing") || j["timing"].is_null()) return std::nullopt;
-  if (!j["timing"].is_string()) fail(makeError("timing: \"stream\" or \"alone\""));
-  Expected<LaunchTiming> timing = parseLaunchTiming(j["timing"].get<std::string>(), "timing");
-  if (!timing) fail(timing.error());
-  return *timing;
+  return namedField(j, "timing", parseLaunchTiming, "\"stream\" or \"alone\"");
 }
 
 /// The workload options of predict/explain: `grid` and `block` override the input's launch (a

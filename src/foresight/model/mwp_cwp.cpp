@@ -370,7 +370,16 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   // resident blocks, so a drain of MWP - 1 departures is the SM's, paid once per wave and not once
   // per block; and a barrier waits for a drain only after a memory period, so at most
   // Mem_periods of a warp's barriers pay one.
-  return finishModern(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), 1, in), in);
+  // A drain costs the SM its whole period only where the other resident blocks cannot keep
+  // the bottleneck level busy meanwhile. With more warps than saturate the level (N > MWP, the
+  // memory-bound case) and B > 1 resident blocks out of step, the others' requests fill it
+  // while one block drains at its barrier: the SM loses that block's share, 1 / B of a drain
+  // (our reduce_sequential b256i4, one load period then a shared tree at 8 blocks per SM: 1.30 →
+  // 1.11 of its measured time on the H100; a tiled product whose one block per SM waits for
+  // each tile keeps the whole drain).
+  const bool saturated = r.mwpWithoutBwFull < r.n && (r.cwp >= r.mwp || r.compCycles > r.memCycles);
+  const double draining = saturated && in.activeBlocksPerSm > 1 ? 1 / in.activeBlocksPerSm : 1;
+  return finishModern(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), draining, in), in);
 }
 
 double warpIssueCycles(const KernelIR& ir, double sharedLatency, double sfuLatency, double sharedWavefrontCycles) {
