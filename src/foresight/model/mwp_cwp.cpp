@@ -128,6 +128,14 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
   return t;
 }
 
+/// Which of Hong & Kim's three cases (grophecy.md §6) a result with MWP, CWP, N and the memory
+/// and computation cycles set falls in.
+MwpCwpResult::Case hongKimCase(const MwpCwpResult& r) {
+  if (r.mwp == r.n && r.cwp == r.n) return MwpCwpResult::Case::NotEnoughWarps;
+  if (r.cwp >= r.mwp || r.compCycles > r.memCycles) return MwpCwpResult::Case::MemoryBound;
+  return MwpCwpResult::Case::ComputeBound;
+}
+
 /// Hong & Kim's three cases (grophecy.md §6), the barrier cost and the time, once MWP, CWP,
 /// N, the memory and computation cycles and the computation per memory period (`compP`) are
 /// known; shared by the paper variants (periods = memory instructions) and `modern` (periods =
@@ -135,14 +143,12 @@ ModernTerms resolveModern(const ModernMemoryInputs& mm, const Gpu& gpu, double t
 /// `drainingBlocks` × Rep: Hong & Kim charge every resident block (Active_blocks_per_SM).
 MwpCwpResult finishHongKim(MwpCwpResult r, double compP, double synchInsts, double drainingBlocks,
                            const MwpCwpInputs& in) {
-  if (r.mwp == r.n && r.cwp == r.n) {
-    r.timeCase = MwpCwpResult::Case::NotEnoughWarps;
+  r.timeCase = hongKimCase(r);
+  if (r.timeCase == MwpCwpResult::Case::NotEnoughWarps) {
     r.execCycles = (r.memCycles + r.compCycles + compP * (r.mwp - 1)) * r.rep;
-  } else if (r.cwp >= r.mwp || r.compCycles > r.memCycles) {
-    r.timeCase = MwpCwpResult::Case::MemoryBound;
+  } else if (r.timeCase == MwpCwpResult::Case::MemoryBound) {
     r.execCycles = (r.memCycles * r.n / r.mwp + compP * (r.mwp - 1)) * r.rep;
   } else {
-    r.timeCase = MwpCwpResult::Case::ComputeBound;
     r.execCycles = (r.memL + r.compCycles * r.n) * r.rep;
   }
   r.synchCost = r.departureDelay * (r.mwp - 1) * synchInsts * drainingBlocks * r.rep;
@@ -377,7 +383,7 @@ MwpCwpResult evaluateModern(const MwpCwpInputs& in) {
   // (our reduce_sequential b256i4, one load period then a shared tree at 8 blocks per SM: 1.30 →
   // 1.11 of its measured time on the H100; a tiled product whose one block per SM waits for
   // each tile keeps the whole drain).
-  const bool saturated = r.mwpWithoutBwFull < r.n && (r.cwp >= r.mwp || r.compCycles > r.memCycles);
+  const bool saturated = r.mwpWithoutBwFull < r.n && hongKimCase(r) == MwpCwpResult::Case::MemoryBound;
   const double draining = saturated && in.activeBlocksPerSm > 1 ? 1 / in.activeBlocksPerSm : 1;
   return finishModern(finishHongKim(r, compP, std::min(w.synchInsts, r.memPeriods), draining, in), in);
 }
