@@ -10,9 +10,11 @@ out=${1:-build/validation-runner}
 nvcc=${NVCC:-nvcc}
 cuda_root=$(dirname "$(dirname "$(command -v "$nvcc")")")
 mkdir -p "$(dirname "$out")"
-# The library's header-only parallelFor and its init patterns (foresight/support/patterns.cpp) come from src/.
+# The library's parallelFor (foresight/support/parallel.cpp) and its init patterns
+# (foresight/support/patterns.cpp) come from src/.
 "$nvcc" -std=c++17 -O2 -I"$here/../../src" -o "$out" \
   "$here/runner.cpp" "$here/host/plan_reader.cpp" "$here/host/patterns.cpp" "$here/host/measure.cpp" \
   "$here/host/references.cpp" "$here/host/options.cpp" "$here/../../src/foresight/support/patterns.cpp" \
+  "$here/../../src/foresight/support/parallel.cpp" \
   -L"$cuda_root/lib64/stubs" -lcuda -lpthread
 echo "built $out"

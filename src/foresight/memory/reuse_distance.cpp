@@ -197,6 +197,7 @@ std::vector<UnitTable> unitTables(const std::vector<SampledAccess>& stream, std:
   for (const long long group : groups) {
     UnitTable& t = tables.emplace_back();
     t.id.resize(n);
+    t.units.reserve(n);  // at most one unit per access: no regrowth (a copy and fresh pages each time)
     seenBy.assign(static_cast<size_t>(hi - lo) + 1, -1);
     long long current = 0;
     for (size_t j = 0; j < n; ++j) {

@@ -6,16 +6,27 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace foresight {
 
+namespace detail {
+/// Runs `call(context, i)` for every i in [0, count) on the calling thread and up to
+/// `helpers` of the process's worker threads (started once, on first use, and reused: a thread
+/// costs a clone and a fresh stack, a measurable share of a prediction's time). The caller
+/// takes indices too and returns when every index has run. Nested calls (a job that calls
+/// parallelFor) cannot deadlock: a caller only ever waits for indices already running.
+void runParallel(std::size_t count, unsigned helpers, void (*call)(void*, std::size_t), void* context);
+}  // namespace detail
+
 /// Calls `job(i)` for every i in [0, count), spread over up to `maxThreads` threads (0 = the
-/// hardware's concurrency). `job` must be safe to run concurrently for different i.
+/// hardware's concurrency), the calling thread one of them. `job` must be safe to run
+/// concurrently for different i and must not throw.
 template <class Job>
 void parallelFor(std::size_t count, Job&& job, unsigned maxThreads = 0) {
   unsigned threads = maxThreads ? maxThreads : std::max(1u, std::thread::hardware_concurrency());
@@ -24,15 +35,10 @@ void parallelFor(std::size_t count, Job&& job, unsigned maxThreads = 0) {
     for (std::size_t i = 0; i < count; ++i) job(i);
     return;
   }
-  std::atomic<std::size_t> next{0};
-  auto worker = [&]() {
-    for (std::size_t i = next++; i < count; i = next++) job(i);
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+  using J = std::remove_reference_t<Job>;
+  detail::runParallel(
+      count, threads - 1, [](void* j, std::size_t i) { (*static_cast<J*>(j))(i); },
+      const_cast<void*>(static_cast<const void*>(std::addressof(job))));
 }
 
 /// Computes `produce(i)` for i in [0, count) side by side, `batch` at a time (at most that many
