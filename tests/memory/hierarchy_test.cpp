@@ -991,5 +991,35 @@ TEST(MemoryHierarchy, CoResidentBlocksShareInStepOnlyInTheirFirstWave) {
   EXPECT_LT(l1Rate(4 * 132 * 32), 0.01);
 }
 
+TEST(MemoryHierarchy, ASharedWavefrontIsTheBanksRowAtTheSmsSharedBandwidth) {
+  // H100: 32 banks x 4 B = 128 B per wavefront, at 128 B/cycle/SM: 1 cycle. K20c: the same row
+  // at 256 B/cycle/SM: 0.5 cycles. Both 1 conflict-free wavefront for 4-B words, 4 for 16-B.
+  for (const auto& [preset, cycles] : {std::pair{"h100", 1.0}, std::pair{"k20c", 0.5}}) {
+    const Gpu gpu = loadPreset(preset).value();
+    const SharedWavefront w = sharedWavefront(gpu);
+    EXPECT_DOUBLE_EQ(w.bytes, 128) << preset;
+    EXPECT_TRUE(w.banksKnown) << preset;
+    EXPECT_NEAR(w.cycles, cycles, 1e-12) << preset;
+    EXPECT_EQ(conflictFreeSharedWavefronts(gpu, 4), 1) << preset;
+    EXPECT_EQ(conflictFreeSharedWavefronts(gpu, 16), 4) << preset;
+  }
+  // Without banks the row is taken as 128 B (banksKnown false); without a bandwidth, no cycles;
+  // without a shared level, neither.
+  Gpu gpu = loadPreset("h100").value();
+  for (MemoryLevel& m : gpu.memory) {
+    if (m.resource == "shared") m.banks.reset();
+  }
+  EXPECT_DOUBLE_EQ(sharedWavefront(gpu).bytes, 128);
+  EXPECT_FALSE(sharedWavefront(gpu).banksKnown);
+  EXPECT_NEAR(sharedWavefront(gpu).cycles, 1.0, 1e-12);
+  for (MemoryLevel& m : gpu.memory) {
+    if (m.resource == "shared") m.bandwidth.reset();
+  }
+  EXPECT_EQ(sharedWavefront(gpu).cycles, 0);
+  std::erase_if(gpu.memory, [](const MemoryLevel& m) { return m.resource == "shared"; });
+  EXPECT_EQ(sharedWavefront(gpu).cycles, 0);
+  EXPECT_FALSE(sharedWavefront(gpu).banksKnown);
+}
+
 }  // namespace
 }  // namespace foresight

@@ -1105,12 +1105,23 @@ double idealSectorsPerRequest(double widthBytes, double sectorBytes) {
   return sectorBytes > 0 ? std::max(1.0, std::ceil(32.0 * widthBytes / sectorBytes)) : 1.0;
 }
 
-double conflictFreeSharedWavefronts(const Gpu& gpu, double widthBytes) {
+SharedWavefront sharedWavefront(const Gpu& gpu) {
+  SharedWavefront w;
   const MemoryLevel* shared = gpu.memoryForResource("shared");
-  const double rowBytes = shared && shared->banks && shared->bankWidth
-                              ? static_cast<double>(shared->banks->value) * shared->bankWidth->value
-                              : 128.0;
-  return std::max(1.0, std::ceil(32.0 * widthBytes / rowBytes));
+  if (!shared) return w;
+  if (shared->banks && shared->bankWidth) {
+    w.bytes = static_cast<double>(shared->banks->value) * shared->bankWidth->value;
+    w.banksKnown = true;
+  }
+  const double smGhz = gpu.smCount.value * gpu.clockGhz.value;
+  if (shared->bandwidth && shared->bandwidth->value > 0 && smGhz > 0) {
+    w.cycles = w.bytes / (shared->bandwidth->value / smGhz);
+  }
+  return w;
+}
+
+double conflictFreeSharedWavefronts(const Gpu& gpu, double widthBytes) {
+  return std::max(1.0, std::ceil(32.0 * widthBytes / sharedWavefront(gpu).bytes));
 }
 
 Expected<MemoryTraffic> analyzeMemory(const KernelIR& ir, const WorkloadSummary* summary,

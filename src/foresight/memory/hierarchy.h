@@ -83,9 +83,20 @@ struct SpreadTraffic {
 /// in 32-B sectors, 16 for 16-B ones; at least 1. What a perfectly coalesced request takes.
 [[nodiscard]] double idealSectorsPerRequest(double widthBytes, double sectorBytes);
 
+/// One wavefront of the GPU's shared memory (the level of resource "shared"): the bytes it
+/// serves, `banks x bank width` (128 B where the GPU does not give its banks: `banksKnown`
+/// false), and the SM cycles it takes, those bytes over one SM's bytes per cycle (the level's
+/// bandwidth / (SMs x GHz); 0 without a bandwidth or a shared level).
+struct SharedWavefront {
+  double bytes = 128;
+  bool banksKnown = false;
+  double cycles = 0;
+};
+[[nodiscard]] SharedWavefront sharedWavefront(const Gpu& gpu);
+
 /// The wavefronts a full warp's shared access of `widthBytes` per lane needs without bank
-/// conflicts: one per `banks x bank width` bytes of the GPU's shared memory (128 B without
-/// them): 1 for 4-B words on 32 x 4-B banks, 4 for 16-B ones; at least 1.
+/// conflicts: one per sharedWavefront() bytes: 1 for 4-B words on 32 x 4-B banks, 4 for 16-B
+/// ones; at least 1.
 [[nodiscard]] double conflictFreeSharedWavefronts(const Gpu& gpu, double widthBytes);
 
 /// The achievable bandwidth (GB/s, whole GPU) of a level for a stream whose bytes are a share

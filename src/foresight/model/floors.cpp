@@ -116,12 +116,9 @@ PhysicalFloors computeFloors(const KernelInput& kernel, const Launch& launch, co
     f.ldstSeconds = f.memoryWarpInsts * ldst->gap.value / schedulers / clockHz;
   }
   f.sharedWavefronts = wavefrontsPerWarp * warps;
-  if (const MemoryLevel* shared = gpu.memoryForResource("shared");
-      shared && shared->bandwidth && shared->banks && shared->bankWidth) {
-    const double wavefrontBytes = static_cast<double>(shared->banks->value) * shared->bankWidth->value;
-    if (wavefrontBytes > 0 && shared->bandwidth->value > 0) {
-      f.sharedSeconds = f.sharedWavefronts * wavefrontBytes / (shared->bandwidth->value * 1e9);
-    }
+  // The shared array serves one wavefront per sharedWavefront() cycles on each SM.
+  if (const SharedWavefront w = sharedWavefront(gpu); w.banksKnown && w.cycles > 0 && clockHz > 0) {
+    f.sharedSeconds = f.sharedWavefronts * w.cycles / gpu.smCount.value / clockHz;
   }
   // Lai's instruction-mix throughput (Eq. 4.10), where the GPU has it measured.
   const Pipeline* fp32 = gpu.pipeline(InstrClass::Fp32);

@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 
+#include "foresight/memory/hierarchy.h"
 #include "foresight/memory/summarize.h"
 #include "foresight/model/emulate/emulate_model.h"
 #include "foresight/model/mwp_cwp.h"
@@ -35,15 +36,12 @@ Expected<Prediction> predictWithMwpCwp(const KernelInput& kernel, const Launch& 
   if (!traffic) return std::move(traffic).takeError();
   const MemoryLevel* shared = gpu.memoryLevel("shared");
   const Pipeline* sfu = gpu.pipeline(InstrClass::Sfu);
-  double wavefrontCycles = 0;  // the shared array's SM cycles per bank wavefront
-  if (shared && shared->banks && shared->bankWidth && shared->bandwidth && shared->bandwidth->value > 0) {
-    // bandwidth: GB/s of the whole GPU; one SM's bytes per cycle = that / (SMs x GHz).
-    const double bytesPerCycle = shared->bandwidth->value / (gpu.smCount.value * gpu.clockGhz.value);
-    wavefrontCycles = shared->banks->value * shared->bankWidth->value / bytesPerCycle;
-  }
+  // The shared array's SM cycles per bank wavefront; none where the GPU does not give its banks.
+  const SharedWavefront wavefront = sharedWavefront(gpu);
   const ModernMemoryInputs modern{**traffic, loadGroups(kernel.ir),
                                   warpIssueCycles(kernel.ir, shared ? shared->latency.value : 0,
-                                                  sfu ? sfu->latency.value : 0, wavefrontCycles),
+                                                  sfu ? sfu->latency.value : 0,
+                                                  wavefront.banksKnown ? wavefront.cycles : 0),
                                   busiestPipe(kernel.ir, gpu), kernel.ir.longestWarpShare};
   return predictMwpCwp(summary, kernel.ir.resources, launch, gpu, options, &modern);
 }

@@ -100,8 +100,7 @@ std::pair<EmuMachine, UnitMap> buildMachine(const Gpu& gpu, const EmulateOptions
   const bool infinite = o.whatIf.infiniteBandwidth;
   if (const MemoryLevel* sh = gpu.memoryForResource("shared")) {
     UnitSpec u{"shared", Resource::Shared, sh->latency.value, 0, UnitScope::Sm, memQueue, 0};
-    const double wavefrontBytes = sh->banks && sh->bankWidth ? static_cast<double>(sh->banks->value) * sh->bankWidth->value : 128.0;
-    u.gap = infinite ? 0 : gapFor(sh, gpu, activeSms, wavefrontBytes);
+    u.gap = infinite ? 0 : sharedWavefront(gpu).cycles;
     if (u.gap == 0 && !infinite) u.gap = 1;
     map.shared = static_cast<int>(m.units.size());
     m.units.push_back(u);
